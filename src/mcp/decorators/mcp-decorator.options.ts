@@ -1,0 +1,56 @@
+import type { Type } from '@nestjs/common';
+
+/** Tool behaviour hints (MCP `ToolAnnotations`). Clients use them to decide when to ask the user. */
+export interface McpToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  /** Defaults to false: tools reach nothing outside this backend. */
+  openWorldHint?: boolean;
+}
+
+export interface McpToolOptions {
+  /** Tool name; defaults to the method name. 1–128 characters of `A-Z a-z 0-9 _ - .`. */
+  name?: string;
+  title?: string;
+  /** Written as a prompt for the model: when to use, never use for, side effects, success, fallback. */
+  description: string;
+  /** Scopes a token needs to see and call the tool. */
+  scopes?: string[];
+  annotations?: McpToolAnnotations;
+  /** Input DTO; defaults to the type of the `@Body()` parameter (or the first parameter). */
+  input?: Type<unknown>;
+  /** Output DTO: gives the tool an `outputSchema` and its results `structuredContent`. */
+  output?: Type<unknown>;
+}
+
+export interface McpResourceOptions {
+  /** A fixed URI (`billing://status`) or an RFC 6570 template (`billing://invoices/{id}`). */
+  uri: string;
+  /** Resource name; defaults to the method name. */
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  scopes?: string[];
+}
+
+export interface McpPromptOptions {
+  /** Prompt name; defaults to the method name. */
+  name?: string;
+  title?: string;
+  description?: string;
+  scopes?: string[];
+  /** Arguments DTO; defaults to the type of the `@Body()` parameter (or the first parameter). */
+  args?: Type<unknown>;
+}
+
+/** Declares a method as the completion source of one prompt argument or one template variable. */
+export type McpCompletionOptions =
+  | { prompt: string; argument: string }
+  | { resourceTemplate: string; argument: string };
+
+/** What the decorators store: the options with the name resolved. */
+export type McpToolMetadata = McpToolOptions & { name: string };
+export type McpResourceMetadata = McpResourceOptions & { name: string };
+export type McpPromptMetadata = McpPromptOptions & { name: string };

@@ -1,0 +1,21 @@
+import { MCP_RESOURCE_METADATA } from '../mcp.constants.js';
+import type { McpResourceMetadata, McpResourceOptions } from './mcp-decorator.options.js';
+import { resolveMcpName } from './mcp-name.js';
+
+/**
+ * Exposes a method as an MCP resource: a fixed URI, or an RFC 6570 URI template whose variables
+ * reach the method as its input object (and as `@Param(name)` on a controller route).
+ */
+export function McpResource(options: McpResourceOptions): MethodDecorator {
+  if (!options?.uri || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(options.uri)) {
+    throw new Error(`@McpResource: "${options?.uri}" is not an absolute URI or URI template`);
+  }
+  return (_target, propertyKey, descriptor) => {
+    const metadata: McpResourceMetadata = {
+      ...options,
+      name: resolveMcpName('McpResource', options.name, propertyKey),
+    };
+    Reflect.defineMetadata(MCP_RESOURCE_METADATA, metadata, descriptor.value as object);
+    return descriptor;
+  };
+}

@@ -1,0 +1,18 @@
+import { MCP_TOOL_METADATA } from '../mcp.constants.js';
+import type { McpToolMetadata, McpToolOptions } from './mcp-decorator.options.js';
+import { resolveMcpName } from './mcp-name.js';
+
+/**
+ * Exposes a provider method or a controller route handler as an MCP tool. The input DTO is the
+ * tool's `inputSchema` and its validator; guards, interceptors and pipes run as they do over HTTP.
+ */
+export function McpTool(options: McpToolOptions): MethodDecorator {
+  if (!options?.description?.trim()) {
+    throw new Error('@McpTool: a description is required; it is what the model reads to choose the tool');
+  }
+  return (_target, propertyKey, descriptor) => {
+    const metadata: McpToolMetadata = { ...options, name: resolveMcpName('McpTool', options.name, propertyKey) };
+    Reflect.defineMetadata(MCP_TOOL_METADATA, metadata, descriptor.value as object);
+    return descriptor;
+  };
+}

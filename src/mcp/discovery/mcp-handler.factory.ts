@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA, RouteParamtypes } from '@nestjs/common/internal';
+import { ExternalContextCreator } from '@nestjs/core';
+import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
+import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
+import type { McpInvocation } from '../mcp-invocation.js';
+import { MCP_INVOCATION_PARAM, McpParamsFactory } from './mcp-params.factory.js';
+import type { BoundHandler } from './mcp-registry.types.js';
+
+/** Where provider methods (no route decorators) get their arguments: `(input, invocation)`. */
+const MCP_ARGS_METADATA = 'mcp:routeArguments';
+
+const PROVIDER_ARGS = {
+  [`${RouteParamtypes.BODY}:0`]: { index: 0, data: undefined, pipes: [] },
+  [`${MCP_INVOCATION_PARAM}:1`]: { index: 1, data: undefined, pipes: [] },
+};
+
+/**
+ * Wraps a decorated method with Nest's `ExternalContextCreator`, as @nestjs/graphql does for
+ * resolvers, so the guards, interceptors and pipes that protect it over HTTP protect it over MCP.
+ * Exception filters are left out: the MCP layer maps errors itself (see `McpExceptionFilter`).
+ */
+@Injectable()
+export class McpHandlerFactory {
+  private readonly paramsFactory = new McpParamsFactory();
+
+  constructor(private readonly externalContextCreator: ExternalContextCreator) {}
+
+  create(wrapper: InstanceWrapper, methodName: string): BoundHandler {
+    const instance = wrapper.instance as Record<string, (...args: unknown[]) => unknown>;
+    const prototype = Object.getPrototypeOf(instance);
+    const hasRouteArgs = Reflect.hasMetadata(ROUTE_ARGS_METADATA, prototype.constructor, methodName);
+    if (!hasRouteArgs && !Reflect.hasOwnMetadata(MCP_ARGS_METADATA, prototype.constructor, methodName)) {
+      Reflect.defineMetadata(MCP_ARGS_METADATA, PROVIDER_ARGS, prototype.constructor, methodName);
+    }
+    const handler = this.externalContextCreator.create(
+      instance,
+      prototype[methodName],
+      methodName,
+      hasRouteArgs ? ROUTE_ARGS_METADATA : MCP_ARGS_METADATA,
+      this.paramsFactory,
+      undefined,
+      undefined,
+      { guards: true, interceptors: true, filters: false },
+      MCP_CONTEXT_TYPE,
+    );
+    return (invocation: McpInvocation) => handler(invocation.httpRequest, invocation) as Promise<unknown>;
+  }
+
+  /** The parameter index `@Body()` decorates on a route handler, if any. */
+  static bodyParameterIndex(target: Function, methodName: string): number | undefined {
+    const args: Record<string, { index: number; data?: unknown }> | undefined = Reflect.getMetadata(
+      ROUTE_ARGS_METADATA,
+      target,
+      methodName,
+    );
+    if (!args) return undefined;
+    const entry = Object.entries(args).find(([key, value]) => key === `${RouteParamtypes.BODY}:${value.index}` && !value.data);
+    return entry?.[1].index;
+  }
+}

@@ -1,0 +1,43 @@
+import type { Prompt, Resource, ResourceTemplateType, Tool, UriTemplate } from '@modelcontextprotocol/server';
+import type { Type } from '@nestjs/common';
+import type { McpInvocation } from '../mcp-invocation.js';
+import type { McpToolAnnotations } from '../decorators/mcp-decorator.options.js';
+
+/** A decorated method bound to its instance and wrapped in Nest's guards, interceptors and pipes. */
+export type BoundHandler = (invocation: McpInvocation) => Promise<unknown>;
+
+interface EntryBase {
+  name: string;
+  scopes: string[];
+  handler: BoundHandler;
+  /** `Class.method`, for error messages at boot. */
+  source: string;
+}
+
+export interface ToolEntry extends EntryBase {
+  /** The wire form served by `tools/list`, built once at bootstrap. */
+  definition: Tool;
+  annotations: Required<McpToolAnnotations>;
+  input?: Type<object>;
+  /** True when results are wrapped in the JSON envelope with `structuredContent`. */
+  structured: boolean;
+}
+
+export interface ResourceEntry extends EntryBase {
+  definition: Resource;
+}
+
+export interface ResourceTemplateEntry extends EntryBase {
+  definition: ResourceTemplateType;
+  template: UriTemplate;
+}
+
+export interface PromptEntry extends EntryBase {
+  definition: Prompt;
+  args?: Type<object>;
+}
+
+export interface CompletionEntry {
+  handler: BoundHandler;
+  source: string;
+}

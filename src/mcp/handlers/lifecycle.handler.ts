@@ -1,0 +1,51 @@
+import type { DiscoverResult, InitializeResult } from '@modelcontextprotocol/server';
+import { Inject, Injectable } from '@nestjs/common';
+import { HANDSHAKE_FALLBACK_VERSION, MCP_OPTIONS } from '../mcp.constants.js';
+import type { McpRequestContext } from '../mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { handshakeVersions } from '../protocol/protocol-version.js';
+
+/** `server/discover` (2026-07-28), `initialize` and `ping` (handshake era). */
+@Injectable()
+export class LifecycleHandler {
+  constructor(@Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions) {}
+
+  discover(): DiscoverResult {
+    return {
+      supportedVersions: this.options.supportedVersions,
+      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
+      instructions: this.options.instructions,
+    };
+  }
+
+  /**
+   * Negotiation, not an error: a version outside the handshake era (2026-07-28, or one this
+   * server does not speak) is answered with 2025-06-18 (SPEC §2); the client decides whether to go on.
+   */
+  initialize(params: Record<string, unknown>, context: McpRequestContext): InitializeResult {
+    const requested = params.protocolVersion;
+    const versions = handshakeVersions(this.options);
+    const protocolVersion =
+      typeof requested === 'string' && versions.includes(requested)
+        ? requested
+        : versions.includes(HANDSHAKE_FALLBACK_VERSION)
+          ? HANDSHAKE_FALLBACK_VERSION
+          : versions[0];
+    context.protocolVersion = protocolVersion;
+    return {
+      protocolVersion,
+      capabilities: {
+        tools: { listChanged: false },
+        resources: { subscribe: false, listChanged: false },
+        prompts: { listChanged: false },
+        completions: {},
+      },
+      serverInfo: this.options.serverInfo,
+      instructions: this.options.instructions,
+    };
+  }
+
+  ping(): Record<string, never> {
+    return {};
+  }
+}

@@ -1,0 +1,60 @@
+import type { GetPromptResult, ListPromptsResult, PromptMessage } from '@modelcontextprotocol/server';
+import { Inject, Injectable } from '@nestjs/common';
+import { McpRegistry } from '../discovery/mcp.registry.js';
+import { MCP_OPTIONS } from '../mcp.constants.js';
+import type { McpRequestContext } from '../mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { validateArguments } from '../schema/dto-argument.validator.js';
+import { paginate } from '../server/list-pagination.js';
+import { CapabilityAccess } from './capability-access.js';
+
+/** `prompts/list` and `prompts/get` (SPEC §5). */
+@Injectable()
+export class PromptsHandler {
+  constructor(
+    private readonly registry: McpRegistry,
+    private readonly access: CapabilityAccess,
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+  ) {}
+
+  list(params: Record<string, unknown>, context: McpRequestContext): ListPromptsResult {
+    const visible = this.access.visible('prompt', this.registry.prompts, context);
+    const { page, nextCursor } = paginate(visible, params.cursor, this.options.pageSize);
+    return { prompts: page.map((e) => e.definition), ...(nextCursor ? { nextCursor } : {}) };
+  }
+
+  async get(params: Record<string, unknown>, context: McpRequestContext): Promise<GetPromptResult> {
+    const name = params.name;
+    if (typeof name !== 'string') throw McpProtocolError.invalidParams('Invalid params: "name" (the prompt to get) is required');
+    const entry = this.registry.prompt(name);
+    if (!entry) throw McpProtocolError.invalidParams(`Unknown prompt: ${name}. Call prompts/list to see the prompts you can use.`);
+    this.access.assert('prompt', entry, context);
+
+    let input: unknown = {};
+    if (entry.args) {
+      // Prompt arguments are not tool calls: a bad one is invalid params, there is no isError result.
+      const validation = await validateArguments(entry.args, params.arguments ?? {}, {
+        forbidUnknown: this.options.forbidUnknownArguments,
+      });
+      if (!validation.ok) {
+        throw McpProtocolError.invalidParams(
+          `Invalid arguments for prompt ${name}: ${validation.violations.map((v) => v.message).join('; ')}`,
+          { violations: validation.violations },
+        );
+      }
+      input = validation.value;
+    }
+    const output = await entry.handler({ ...context, kind: 'prompt', name, input });
+    return toPromptResult(output, entry.definition.description);
+  }
+}
+
+/** A prompt method may return a full result, a list of messages, or one string (a user message). */
+function toPromptResult(output: unknown, description: string | undefined): GetPromptResult {
+  if (typeof output === 'string') {
+    return { ...(description ? { description } : {}), messages: [{ role: 'user', content: { type: 'text', text: output } }] };
+  }
+  if (Array.isArray(output)) return { ...(description ? { description } : {}), messages: output as PromptMessage[] };
+  return output as GetPromptResult;
+}

@@ -1,0 +1,35 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import type { ToolError } from '../server/tool-result.envelope.js';
+
+const CODE_BY_STATUS: Record<number, string> = {
+  [HttpStatus.BAD_REQUEST]: 'invalid_argument',
+  [HttpStatus.UNAUTHORIZED]: 'unauthenticated',
+  [HttpStatus.FORBIDDEN]: 'forbidden',
+  [HttpStatus.NOT_FOUND]: 'not_found',
+  [HttpStatus.CONFLICT]: 'conflict',
+  [HttpStatus.GONE]: 'gone',
+  [HttpStatus.PAYLOAD_TOO_LARGE]: 'too_large',
+  [HttpStatus.UNPROCESSABLE_ENTITY]: 'business_rule',
+  [HttpStatus.TOO_MANY_REQUESTS]: 'rate_limited',
+};
+
+/**
+ * A 4xx `HttpException` thrown by a handler is something the caller can act on: it becomes a
+ * tool result with `isError: true`. Anything else is not, and stays an exception.
+ */
+export function toolErrorsFromException(exception: unknown): ToolError[] | undefined {
+  if (!(exception instanceof HttpException)) return undefined;
+  const status = exception.getStatus();
+  if (status < 400 || status >= 500) return undefined;
+  const body = exception.getResponse();
+  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  if (Array.isArray(record.errors)) return record.errors as ToolError[];
+  const messages = Array.isArray(record.message) ? (record.message as string[]) : [String(record.message ?? exception.message)];
+  const code = typeof record.code === 'string' ? record.code : (CODE_BY_STATUS[status] ?? 'request_failed');
+  return messages.map((message) => ({
+    code,
+    message,
+    ...(typeof record.field === 'string' ? { field: record.field } : {}),
+    retryable: status === HttpStatus.TOO_MANY_REQUESTS || status === HttpStatus.CONFLICT,
+  }));
+}

@@ -1,0 +1,64 @@
+import { Inject, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { PATH_METADATA } from '@nestjs/common/internal';
+import { DiscoveryModule } from '@nestjs/core';
+import { McpExplorer } from './discovery/mcp.explorer.js';
+import { McpHandlerFactory } from './discovery/mcp-handler.factory.js';
+import { McpRegistry } from './discovery/mcp.registry.js';
+import { CapabilityAccess } from './handlers/capability-access.js';
+import { CompletionHandler } from './handlers/completion.handler.js';
+import { LifecycleHandler } from './handlers/lifecycle.handler.js';
+import { PromptsHandler } from './handlers/prompts.handler.js';
+import { ResourcesHandler } from './handlers/resources.handler.js';
+import { ToolsHandler } from './handlers/tools.handler.js';
+import { MCP_OPTIONS } from './mcp.constants.js';
+import { MCP_MODULE_OPTIONS, McpConfigurableModule } from './mcp.module-definition.js';
+import type { McpModuleOptions, ResolvedMcpOptions } from './mcp-options.interface.js';
+import { resolveMcpOptions } from './mcp-options.resolver.js';
+import { McpController } from './server/mcp.controller.js';
+import { McpDispatcher } from './server/mcp.dispatcher.js';
+import { McpTransportState } from './transport/mcp-transport.state.js';
+
+/**
+ * The MCP layer: `McpModule.forRoot(options)` (or `forRootAsync`) in the root module, then
+ * `useMcpTransport(app)` in `main.ts`. Decorated methods anywhere in the application are found
+ * at bootstrap.
+ */
+@Module({
+  imports: [DiscoveryModule],
+  controllers: [McpController],
+  providers: [
+    {
+      provide: MCP_OPTIONS,
+      inject: [MCP_MODULE_OPTIONS],
+      useFactory: (options: McpModuleOptions): ResolvedMcpOptions => {
+        const resolved = resolveMcpOptions(options);
+        // Routes are registered during init, after providers exist: the path can still be set here.
+        Reflect.defineMetadata(PATH_METADATA, resolved.path, McpController);
+        return resolved;
+      },
+    },
+    McpRegistry,
+    McpHandlerFactory,
+    McpExplorer,
+    CapabilityAccess,
+    LifecycleHandler,
+    ToolsHandler,
+    ResourcesHandler,
+    PromptsHandler,
+    CompletionHandler,
+    McpDispatcher,
+    McpTransportState,
+  ],
+  exports: [MCP_OPTIONS, McpRegistry],
+})
+export class McpModule extends McpConfigurableModule implements OnApplicationBootstrap {
+  constructor(@Inject(McpTransportState) private readonly transport: McpTransportState) {
+    super();
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.transport.mounted) {
+      throw new Error('McpModule: call useMcpTransport(app) after NestFactory.create() and before app.listen()');
+    }
+  }
+}

@@ -1,0 +1,21 @@
+import type { McpRequestContext } from '../mcp-invocation.js';
+
+/** What a policy decides on: any registered tool, resource, template or prompt. */
+export interface McpCapability {
+  kind: 'tool' | 'resource' | 'prompt';
+  name: string;
+  scopes: string[];
+}
+
+/**
+ * Decides what a caller may see and run; lists and calls ask the same policy, so a list never
+ * shows what a call would refuse. The default allows everything; the identity layer provides one
+ * under `MCP_ACCESS_POLICY`.
+ */
+export interface McpAccessPolicy {
+  canUse(capability: McpCapability, context: McpRequestContext): boolean;
+  /** Thrown (or returned as an error) when a call is refused; the filter turns it into HTTP. */
+  refuse(capability: McpCapability, context: McpRequestContext): Error;
+}
+
+export const MCP_ACCESS_POLICY = Symbol('MCP_ACCESS_POLICY');

@@ -1,0 +1,47 @@
+import { ArgumentsHost, Catch, HttpException, HttpStatus, Inject, Logger, type ExceptionFilter } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import { MCP_BODY_READ, MCP_OPTIONS } from '../mcp.constants.js';
+import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { requestIdOf } from '../protocol/json-rpc-message.js';
+import { McpErrorCode } from '../protocol/mcp-error-codes.js';
+import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { responseVersion } from '../protocol/protocol-version.js';
+import { jsonRpcError, sendJsonRpcError } from '../transport/json-rpc-response.js';
+import { responseVersionOf } from './response-version.js';
+
+/**
+ * The one place where exceptions become JSON-RPC errors: protocol faults keep their code and
+ * status, HTTP exceptions (from guards) keep their status, anything unexpected is logged with a
+ * reference and answered `-32603` with a masked message. The request id is always echoed.
+ */
+@Catch()
+export class McpExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('McpEndpoint');
+
+  constructor(@Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const req = host.switchToHttp().getRequest<Request>();
+    const res = host.switchToHttp().getResponse<Response>();
+    if (res.headersSent) return;
+    const id = (req as unknown as Record<symbol, unknown>)[MCP_BODY_READ] ? requestIdOf(req.body) : null;
+    const version = responseVersionOf(req) ?? responseVersion(req.headers, this.options);
+
+    if (exception instanceof McpProtocolError) {
+      return sendJsonRpcError(res, exception.httpStatus, version, jsonRpcError(id, exception.code, exception.message, exception.data), exception.headers);
+    }
+    if (exception instanceof HttpException && exception.getStatus() < 500) {
+      const headers = (exception.getResponse() as { headers?: Record<string, string> })?.headers ?? {};
+      return sendJsonRpcError(res, exception.getStatus(), version, jsonRpcError(id, McpErrorCode.InvalidRequest, exception.message), headers);
+    }
+    const reference = randomUUID();
+    this.logger.error(`Internal error ${reference}: ${(exception as Error)?.stack ?? String(exception)}`);
+    sendJsonRpcError(
+      res,
+      HttpStatus.OK,
+      version,
+      jsonRpcError(id, McpErrorCode.InternalError, `Internal error (reference ${reference}); the request was not completed`),
+    );
+  }
+}

@@ -1,0 +1,71 @@
+import { All, Controller, HttpStatus, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { MCP_BODY_READ, MCP_OPTIONS } from '../mcp.constants.js';
+import type { McpRequestContext } from '../mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { isPlainObject, parseInboundMessage } from '../protocol/json-rpc-message.js';
+import { McpErrorCode } from '../protocol/mcp-error-codes.js';
+import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { negotiateProtocol } from '../protocol/protocol-negotiation.js';
+import { responseVersion } from '../protocol/protocol-version.js';
+import { jsonRpcError, sendJsonRpcError, setMcpResponseHeaders } from '../transport/json-rpc-response.js';
+import { McpDispatcher } from './mcp.dispatcher.js';
+import { McpExceptionFilter } from './mcp-exception.filter.js';
+import { setResponseVersion } from './response-version.js';
+
+/**
+ * The Streamable HTTP endpoint, stateless (SPEC §1): one JSON-RPC message per POST, one JSON
+ * answer. Its path comes from the module options. Guards of the host application (authentication)
+ * run before `post`, after the transport reader has checked size, Host and Origin.
+ */
+@Controller()
+@UseFilters(McpExceptionFilter)
+export class McpController {
+  constructor(
+    private readonly dispatcher: McpDispatcher,
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+  ) {}
+
+  @Post()
+  async post(@Req() req: Request, @Res() res: Response): Promise<void> {
+    if (!(req as unknown as Record<symbol, boolean>)[MCP_BODY_READ]) {
+      throw new Error('The MCP body reader did not run: call useMcpTransport(app) before app.init() / app.listen()');
+    }
+    const message = parseInboundMessage(req.body);
+    const protocol = negotiateProtocol(message, req.headers, this.options);
+    setResponseVersion(req, protocol.version);
+
+    if (message.id === undefined) {
+      setMcpResponseHeaders(res, protocol.version);
+      res.status(HttpStatus.ACCEPTED).end();
+      return;
+    }
+    const context: McpRequestContext = {
+      era: protocol.era,
+      protocolVersion: protocol.version,
+      method: message.method,
+      requestId: message.id,
+      clientCapabilities: protocol.clientCapabilities,
+      ...(protocol.clientInfo ? { clientInfo: protocol.clientInfo } : {}),
+      meta: isPlainObject(message.params._meta) ? message.params._meta : {},
+      httpRequest: req,
+    };
+    const result = await this.dispatcher.dispatch(message, context);
+    setResponseVersion(req, context.protocolVersion);
+    setMcpResponseHeaders(res, context.protocolVersion);
+    res.status(HttpStatus.OK).json({ jsonrpc: '2.0', id: message.id, result });
+  }
+
+  /** GET (no server→client stream) and DELETE (no sessions) are not offered: 405 with `Allow: POST`. */
+  @All()
+  methodNotAllowed(@Req() req: Request, @Res() res: Response): void {
+    const error = new McpProtocolError(
+      McpErrorCode.InvalidRequest,
+      `Method not allowed: ${req.method}. This stateless endpoint accepts POST only (one JSON-RPC message per request).`,
+      HttpStatus.METHOD_NOT_ALLOWED,
+    );
+    sendJsonRpcError(res, error.httpStatus, responseVersion(req.headers, this.options), jsonRpcError(null, error.code, error.message), {
+      Allow: 'POST',
+    });
+  }
+}

@@ -1,0 +1,55 @@
+import type { JsonSchema } from '../schema/json-schema.types.js';
+
+export type ToolStatus = 'success' | 'failed' | 'needs_more_info' | 'pending_confirmation' | 'queued';
+export type ToolSafety = 'read_only' | 'mutation' | 'external_send' | 'destructive';
+
+export interface ToolError {
+  code: string;
+  message: string;
+  message_es?: string;
+  field?: string;
+  retryable: boolean;
+}
+
+/** The JSON a tool result carries (seed 000, SPEC §3): one shape for every tool, success or not. */
+export interface ToolEnvelope {
+  ok: boolean;
+  status: ToolStatus;
+  data?: unknown;
+  errors: ToolError[];
+  nextQuestion?: string;
+  toolName: string;
+  safety: ToolSafety;
+  durationMs: number;
+}
+
+/** The `outputSchema` of a tool whose `data` is described by an output DTO. */
+export function envelopeSchema(dataSchema: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    properties: {
+      ok: { type: 'boolean', description: 'True when the tool did what was asked.' },
+      status: { type: 'string', enum: ['success', 'failed', 'needs_more_info', 'pending_confirmation', 'queued'] },
+      data: { ...dataSchema, description: dataSchema.description ?? 'The result; absent when ok is false.' },
+      errors: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            code: { type: 'string' },
+            message: { type: 'string' },
+            message_es: { type: 'string' },
+            field: { type: 'string' },
+            retryable: { type: 'boolean' },
+          },
+          required: ['code', 'message', 'retryable'],
+        },
+      },
+      nextQuestion: { type: 'string', description: 'What to ask the user when status is needs_more_info.' },
+      toolName: { type: 'string' },
+      safety: { type: 'string', enum: ['read_only', 'mutation', 'external_send', 'destructive'] },
+      durationMs: { type: 'number' },
+    },
+    required: ['ok', 'status', 'errors', 'toolName', 'safety', 'durationMs'],
+  };
+}

@@ -1,0 +1,29 @@
+import type { Response } from 'express';
+import type { JSONRPCErrorResponse, RequestId } from '@modelcontextprotocol/server';
+
+/** Headers every response of the endpoint carries (SPEC §1). */
+export function setMcpResponseHeaders(res: Response, protocolVersion: string): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('MCP-Protocol-Version', protocolVersion);
+}
+
+export function jsonRpcError(id: RequestId | null, code: number, message: string, data?: unknown): JSONRPCErrorResponse {
+  return {
+    jsonrpc: '2.0',
+    id: id as RequestId,
+    error: data === undefined ? { code, message } : { code, message, data },
+  };
+}
+
+/** Writes a JSON-RPC error straight to the socket: used before Nest's pipeline has a say. */
+export function sendJsonRpcError(
+  res: Response,
+  status: number,
+  protocolVersion: string,
+  error: JSONRPCErrorResponse,
+  headers: Record<string, string> = {},
+): void {
+  setMcpResponseHeaders(res, protocolVersion);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.status(status).json(error);
+}
