@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA, RouteParamtypes } from '@nestjs/common/internal';
-import { ExternalContextCreator } from '@nestjs/core';
+import { ExternalContextCreator, ModulesContainer } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import type { McpInvocation } from '../mcp-invocation.js';
@@ -23,8 +23,23 @@ const PROVIDER_ARGS = {
 @Injectable()
 export class McpHandlerFactory {
   private readonly paramsFactory = new McpParamsFactory();
+  private readonly externalContextCreator: ExternalContextCreator;
 
-  constructor(private readonly externalContextCreator: ExternalContextCreator) {}
+  constructor(shared: ExternalContextCreator, modules: ModulesContainer) {
+    // ExternalContextCreator finds a host's module among module *providers* only (it was made for
+    // GraphQL resolvers); without its module a controller's guards and interceptors would be
+    // silently dropped. A view of the shared creator that also looks among controllers fixes that.
+    this.externalContextCreator = Object.create(shared, {
+      getContextModuleKey: {
+        value: (classRef: Function | undefined) => {
+          for (const [key, moduleRef] of modules.entries()) {
+            if (classRef && moduleRef.controllers.has(classRef)) return key;
+          }
+          return shared.getContextModuleKey(classRef);
+        },
+      },
+    });
+  }
 
   create(wrapper: InstanceWrapper, methodName: string): BoundHandler {
     const instance = wrapper.instance as Record<string, (...args: unknown[]) => unknown>;

@@ -1,0 +1,22 @@
+import type { INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { useMcpTransport } from '../../src/mcp/index.js';
+
+export interface TestApp {
+  app: INestApplication;
+  /** Base URL, e.g. http://127.0.0.1:40123 */
+  baseUrl: string;
+  /** The MCP endpoint URL. */
+  mcpUrl: string;
+  close(): Promise<void>;
+}
+
+/** Boots a real Nest application on a random loopback port, as `main.ts` does. */
+export async function startTestApp(module: Type<unknown>, path = '/mcp'): Promise<TestApp> {
+  const app = await NestFactory.create(module, { logger: ['error'] });
+  useMcpTransport(app);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  return { app, baseUrl, mcpUrl: `${baseUrl}${path}`, close: () => app.close() };
+}
