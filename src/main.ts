@@ -2,16 +2,13 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module.js';
-import { setupSwagger } from './swagger.js';
-import { useMcpTransport } from './mcp/index.js';
+import { configureApp } from './app.setup.js';
 
 async function bootstrap(): Promise<void> {
   const host = process.env.HOST ?? '127.0.0.1';
   const port = Number(process.env.PORT ?? 3000);
   const app = await NestFactory.create(AppModule);
-  useMcpTransport(app);
-  setupSwagger(app);
-  app.enableShutdownHooks();
+  configureApp(app);
   await app.listen(port, host);
 
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -1,6 +1,6 @@
 import type { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { useMcpTransport } from '../../src/mcp/index.js';
+import { configureApp } from '../../src/app.setup.js';
 
 export interface TestApp {
   app: INestApplication;
@@ -11,10 +11,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Boots a real Nest application on a random loopback port, as `main.ts` does. */
+/** Boots a real Nest application on a random loopback port, configured as `main.ts` configures it. */
 export async function startTestApp(module: Type<unknown>, path = '/mcp'): Promise<TestApp> {
   const app = await NestFactory.create(module, { logger: ['error'] });
-  useMcpTransport(app);
+  configureApp(app);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
