@@ -77,5 +77,4 @@ describe('bootstrap', () => {
       await t.close();
     }
   });
-
 });
