@@ -40,6 +40,12 @@ describe('resources, prompts and completions (SPEC §5)', () => {
     assert.deepEqual(JSON.parse(content.text), { id: orderId, customerEmail: 'ana@example.com', totalMinor: 500, status: 'open' });
   });
 
+  it('decodes percent-encoded template variables before the handler sees them', async () => {
+    const { body } = await callStateless(t.mcpUrl, 'resources/read', { uri: 'orders://orders/ord%20404' });
+    assert.equal(body.error.code, -32602);
+    assert.match(body.error.message, /Order ord 404 does not exist/);
+  });
+
   for (const uri of ['orders://unknown', 'orders://orders/ord_999']) {
     it(`answers an unknown resource (${uri}) with -32602 and data.uri, never empty contents`, async () => {
       const { status, body } = await callStateless(t.mcpUrl, 'resources/read', { uri });

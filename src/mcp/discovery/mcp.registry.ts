@@ -68,8 +68,9 @@ export class McpRegistry {
     for (const entry of this.templates) {
       const match = entry.template.match(uri);
       if (match) {
+        // Template expansion percent-encodes values; the handler gets them decoded.
         const variables = Object.fromEntries(
-          Object.entries(match).map(([key, value]) => [key, Array.isArray(value) ? value.join(',') : value]),
+          Object.entries(match).map(([key, value]) => [key, decode(Array.isArray(value) ? value.join(',') : value)]),
         );
         return { entry, variables };
       }
@@ -87,6 +88,14 @@ export class McpRegistry {
       throw new Error(`Duplicate MCP ${kind} "${key}": declared by ${existing.source} and by ${entry.source}`);
     }
     map.set(key, entry);
+  }
+}
+
+function decode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
   }
 }
 
