@@ -1,11 +1,13 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { McpModule, useMcpTransport } from '../../src/mcp/index.js';
+import { configureApp } from '../../src/app.setup.js';
+import { McpModule } from '../../src/mcp/index.js';
 import { ConformanceFixtureModule } from './conformance-fixture.module.js';
 
 /**
- * Boots the conformance fixture as a real application, the way main.ts boots ours: loopback only
+ * Boots the conformance fixture as a real application, configured as main.ts configures ours
+ * (configureApp: useMcpTransport, the global ValidationPipe, shutdown hooks). Loopback only
  * (the suite's DNS-rebinding scenario needs a localhost URL), port from PORT (0 = any free port).
  * scripts/conformance.sh waits for the "listening on" line and reads the URL from it.
  */
@@ -16,8 +18,7 @@ class ConformanceAppModule {}
 
 async function main(): Promise<void> {
   const app = await NestFactory.create(ConformanceAppModule, { logger: ['error', 'warn'] });
-  useMcpTransport(app);
-  app.enableShutdownHooks();
+  configureApp(app);
   await app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };
   console.log(`listening on http://127.0.0.1:${port}/mcp`);
