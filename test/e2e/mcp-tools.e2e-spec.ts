@@ -99,6 +99,12 @@ describe('tools over MCP (real app, HTTP)', () => {
         assert.match(body.error.message, /Unknown tool: nope/);
       });
 
+      it('holds a tool without an input DTO to its empty closed schema', async () => {
+        const { body } = await call('tools/call', { name: 'raw_content', arguments: { surprise: 1 } });
+        assert.equal(body.result.isError, true);
+        assert.match(JSON.parse(body.result.content[0].text).errors[0].message, /`surprise` is not an accepted argument; this tool takes none/);
+      });
+
       it('passes a handler-built CallToolResult through untouched', async () => {
         const { body } = await call('tools/call', { name: 'raw_content', arguments: {} });
         assert.deepEqual(body.result.content, [{ type: 'text', text: 'plain text, no envelope' }]);

@@ -14,6 +14,7 @@ import {
   MCP_OPTIONS,
   MCP_PROMPT_METADATA,
   MCP_RESOURCE_METADATA,
+  MCP_SCOPES_METADATA,
   MCP_TOOL_METADATA,
 } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
@@ -64,9 +65,11 @@ export class McpExplorer implements OnModuleInit {
     }
     const handler = this.handlers.create(wrapper, methodName);
     const target = prototype.constructor as Type<unknown>;
-    if (tool) this.addTool(tool, target, methodName, source, handler);
-    if (resource) this.addResource(resource, source, handler);
-    if (prompt) this.addPrompt(prompt, target, methodName, source, handler);
+    const declaredScopes: string[] =
+      Reflect.getMetadata(MCP_SCOPES_METADATA, method) ?? Reflect.getMetadata(MCP_SCOPES_METADATA, target) ?? [];
+    if (tool) this.addTool({ ...tool, scopes: tool.scopes ?? declaredScopes }, target, methodName, source, handler);
+    if (resource) this.addResource({ ...resource, scopes: resource.scopes ?? declaredScopes }, source, handler);
+    if (prompt) this.addPrompt({ ...prompt, scopes: prompt.scopes ?? declaredScopes }, target, methodName, source, handler);
     if (completion) {
       const ref = 'prompt' in completion
         ? { type: 'prompt' as const, name: completion.prompt }

@@ -6,7 +6,7 @@ import { MCP_OPTIONS } from '../mcp.constants.js';
 import type { McpRequestContext } from '../mcp-invocation.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
-import { validateArguments } from '../schema/dto-argument.validator.js';
+import { validateArguments, type ArgumentValidation } from '../schema/dto-argument.validator.js';
 import { paginate } from '../server/list-pagination.js';
 import type { ToolEnvelope, ToolError, ToolSafety } from '../server/tool-result.envelope.js';
 import { CapabilityAccess } from './capability-access.js';
@@ -39,10 +39,10 @@ export class ToolsHandler {
       this.result(entry, { ...partial, toolName: name, safety: safetyOf(entry), durationMs: Math.round(performance.now() - started) });
 
     let input: unknown = undefined;
-    if (entry.input) {
-      const validation = await validateArguments(entry.input, params.arguments ?? {}, {
-        forbidUnknown: this.options.forbidUnknownArguments,
-      });
+    const validation = entry.input
+      ? await validateArguments(entry.input, params.arguments ?? {}, { forbidUnknown: this.options.forbidUnknownArguments })
+      : this.checkNoArguments(params.arguments);
+    if (validation) {
       if (!validation.ok) {
         const errors = validation.violations.map(
           (v): ToolError => ({
@@ -67,6 +67,17 @@ export class ToolsHandler {
     }
     if (isCallToolResult(output)) return output;
     return finish({ ok: true, status: 'success', data: output, errors: [] });
+  }
+
+  /** A tool without an input DTO publishes an empty closed schema: hold it to that. */
+  private checkNoArguments(args: unknown): ArgumentValidation<never> | undefined {
+    if (args === undefined || args === null) return undefined;
+    if (typeof args !== 'object' || Array.isArray(args)) {
+      return { ok: false, violations: [{ field: '', message: 'arguments must be a JSON object' }] };
+    }
+    const extra = Object.keys(args);
+    if (!extra.length || !this.options.forbidUnknownArguments) return undefined;
+    return { ok: false, violations: extra.map((field) => ({ field, message: `\`${field}\` is not an accepted argument; this tool takes none` })) };
   }
 
   private result(entry: ToolEntry, envelope: ToolEnvelope): CallToolResult {

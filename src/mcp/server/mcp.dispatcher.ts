@@ -1,5 +1,5 @@
 import { SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable, Optional } from '@nestjs/common';
 import { CompletionHandler } from '../handlers/completion.handler.js';
 import { LifecycleHandler } from '../handlers/lifecycle.handler.js';
 import { PromptsHandler } from '../handlers/prompts.handler.js';
@@ -12,6 +12,7 @@ import type { InboundMessage } from '../protocol/json-rpc-message.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import type { ProtocolEra } from '../protocol/protocol-version.js';
+import { MCP_CALL_HOOK, type McpCall, type McpCallHook } from './mcp-call.hook.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -20,6 +21,8 @@ interface MethodRoute {
   eras: readonly ProtocolEra[];
   /** Results filtered per caller: the 2026 era marks them `ttlMs: 0`, `cacheScope: "private"`. */
   perCaller?: boolean;
+  /** A capability call: runs inside the application's `McpCallHook` (transaction, audit). */
+  call?: McpCall['method'];
   handle(params: Params, context: McpRequestContext): Result | Promise<Result>;
 }
 
@@ -37,18 +40,19 @@ export class McpDispatcher {
     prompts: PromptsHandler,
     completion: CompletionHandler,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Optional() @Inject(MCP_CALL_HOOK) private readonly hook?: McpCallHook,
   ) {
     this.routes = {
       'server/discover': { eras: ['stateless'], perCaller: true, handle: () => lifecycle.discover() },
       initialize: { eras: ['handshake'], handle: (p, c) => lifecycle.initialize(p, c) },
       ping: { eras: ['handshake'], handle: () => lifecycle.ping() },
       'tools/list': { eras: BOTH, perCaller: true, handle: (p, c) => tools.list(p, c) },
-      'tools/call': { eras: BOTH, handle: (p, c) => tools.call(p, c) },
+      'tools/call': { eras: BOTH, call: 'tools/call', handle: (p, c) => tools.call(p, c) },
       'resources/list': { eras: BOTH, perCaller: true, handle: (p, c) => resources.list(p, c) },
       'resources/templates/list': { eras: BOTH, perCaller: true, handle: (p, c) => resources.listTemplates(p, c) },
-      'resources/read': { eras: BOTH, perCaller: true, handle: (p, c) => resources.read(p, c) },
+      'resources/read': { eras: BOTH, perCaller: true, call: 'resources/read', handle: (p, c) => resources.read(p, c) },
       'prompts/list': { eras: BOTH, perCaller: true, handle: (p, c) => prompts.list(p, c) },
-      'prompts/get': { eras: BOTH, handle: (p, c) => prompts.get(p, c) },
+      'prompts/get': { eras: BOTH, call: 'prompts/get', handle: (p, c) => prompts.get(p, c) },
       'completion/complete': { eras: BOTH, handle: (p, c) => completion.complete(p, c) },
     };
   }
@@ -63,8 +67,20 @@ export class McpDispatcher {
         context.era === 'stateless' ? HttpStatus.NOT_FOUND : HttpStatus.OK,
       );
     }
-    const result = await route.handle(message.params, context);
+    const proceed = async () => route.handle(message.params, context);
+    const result = route.call && this.hook ? await this.hook.around(this.callOf(route.call, message, context), proceed) : await proceed();
     return context.era === 'stateless' ? this.statelessResult(result, route) : result;
+  }
+
+  private callOf(method: McpCall['method'], message: InboundMessage, context: McpRequestContext): McpCall {
+    const { name, uri, arguments: args } = message.params;
+    const target = method === 'resources/read' ? uri : name;
+    return {
+      context,
+      method,
+      target: typeof target === 'string' ? target : undefined,
+      arguments: args !== null && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : undefined,
+    };
   }
 
   private statelessResult(result: Result, route: MethodRoute): Result {

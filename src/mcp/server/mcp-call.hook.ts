@@ -1,0 +1,23 @@
+import type { McpRequestContext } from '../mcp-invocation.js';
+
+/** One call of a capability: `tools/call`, `resources/read` or `prompts/get`. */
+export interface McpCall {
+  context: McpRequestContext;
+  method: 'tools/call' | 'resources/read' | 'prompts/get';
+  /** Tool or prompt name, or resource URI, as the client sent it. */
+  target: string | undefined;
+  /** The arguments as the client sent them (before validation). */
+  arguments: Record<string, unknown> | undefined;
+}
+
+/**
+ * Runs around every capability call, including refused and failed ones: where an application
+ * adds a transaction and an audit trail. Provided under `MCP_CALL_HOOK`; at most one.
+ * `proceed()` resolves with the result the client will get (an `isError` tool result included)
+ * or throws what will become a JSON-RPC error.
+ */
+export interface McpCallHook {
+  around<T>(call: McpCall, proceed: () => Promise<T>): Promise<T>;
+}
+
+export const MCP_CALL_HOOK = Symbol('MCP_CALL_HOOK');
