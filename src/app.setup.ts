@@ -11,5 +11,4 @@ export function configureApp(app: INestApplication): void {
   // REST bodies are validated by the same DTO classes the MCP layer validates tool arguments with.
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
   setupSwagger(app);
-  app.enableShutdownHooks();
 }

@@ -3,18 +3,46 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
+import { DEMO_WORKSPACE, seedDemo } from './database/demo-seed.js';
+import { prepareDatabase } from './database/prepare-database.js';
+import { PrismaService } from './database/prisma.service.js';
+import { PersonalTokenService } from './identity/personal-token.service.js';
+import { ALL_SCOPES } from './identity/roles.js';
 
 async function bootstrap(): Promise<void> {
+  const logger = new Logger('Bootstrap');
   const host = process.env.HOST ?? '127.0.0.1';
   const port = Number(process.env.PORT ?? 3000);
+
+  // A fresh DATABASE_URL gets the migrations too (idempotent); DATABASE_MIGRATE=false leaves them to a deploy step.
+  const database = await prepareDatabase({
+    logger: (line) => logger.log(line),
+    migrate: process.env.DATABASE_MIGRATE !== 'false' ? true : undefined,
+  });
   const app = await NestFactory.create(AppModule);
   configureApp(app);
+  await seedDemo(app.get(PrismaService));
+  const demo = await app.get(PersonalTokenService).mint({
+    email: 'admin@demo.test',
+    scopes: [...ALL_SCOPES],
+    workspaceSlug: DEMO_WORKSPACE,
+    expiresInMs: 30 * 24 * 3_600_000,
+    label: 'demo token printed by npm start',
+  });
   await app.listen(port, host);
+  // On SIGINT/SIGTERM: stop taking requests, finish Nest's shutdown hooks, then stop the embedded database.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void app.close().finally(() => database.close()).finally(() => process.exit(0));
+    });
+  }
 
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const logger = new Logger('Bootstrap');
+  logger.log(`Database: ${database.embedded ? 'embedded PostgreSQL (PGlite, .data/pglite)' : 'DATABASE_URL'}`);
   logger.log(`MCP endpoint: ${base}/mcp`);
   logger.log(`REST API docs: ${base}/docs`);
+  // On a line of its own so scripts can pick it up; the token is never logged anywhere else.
+  console.log(`Demo token: ${demo.token}`);
 }
 
 void bootstrap();

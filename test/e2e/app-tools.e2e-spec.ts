@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AppModule } from '../../src/app.module.js';
-import { callStateless } from '../support/mcp-http.js';
+import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
+import { post, statelessRequest } from '../support/mcp-http.js';
 import { matchSnapshot } from '../support/snapshot.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
 
 describe('the application', () => {
-  let t: TestApp;
+  let t: BillingTestApp;
   before(async () => {
-    t = await startTestApp(AppModule);
+    t = await startBillingApp();
   });
   after(() => t.close());
 
   it('publishes every tool with the schema generated from its DTOs (snapshot)', async () => {
-    const { body } = await callStateless(t.mcpUrl, 'tools/list');
+    const request = statelessRequest('tools/list');
+    const { body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(await t.token()) });
     matchSnapshot('test/e2e', 'app-tools', body.result.tools);
   });
 
@@ -22,5 +22,6 @@ describe('the application', () => {
     assert.equal(response.status, 200);
     const document = (await response.json()) as { paths: Record<string, unknown> };
     assert.ok(document.paths['/v1/status']);
+    assert.ok(document.paths['/v1/customers']);
   });
 });

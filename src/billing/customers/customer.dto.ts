@@ -1,0 +1,50 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEmail, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
+import { WorkspaceScopedDto } from '../common/workspace-scoped.dto.js';
+
+export class CreateCustomerDto extends WorkspaceScopedDto {
+  @ApiProperty({ description: 'Legal or trade name of the customer.', example: 'Acme Logistics S.A. de C.V.' })
+  @IsString()
+  @Length(1, 200)
+  name: string;
+
+  @ApiProperty({ description: 'Billing email; unique within the workspace.', example: 'billing@acme.example' })
+  @IsEmail()
+  @MaxLength(254)
+  email: string;
+
+  @ApiPropertyOptional({ description: 'Tax id (RFC, VAT number…), as printed on invoices.', example: 'ACM010101ABC' })
+  @IsOptional()
+  @IsString()
+  @Length(3, 32)
+  tax_id?: string;
+}
+
+export class CustomerIdDto extends WorkspaceScopedDto {
+  @ApiProperty({ description: 'Customer id (UUID).' })
+  @IsUUID()
+  customer_id: string;
+}
+
+export class CustomerDto {
+  @ApiProperty({ description: 'Customer id (UUID).' })
+  id: string;
+
+  @ApiProperty({ description: 'Customer name.' })
+  name: string;
+
+  @ApiProperty({ description: 'Billing email.' })
+  email: string;
+
+  @ApiPropertyOptional({ description: 'Tax id, when known.' })
+  tax_id?: string | null;
+
+  @ApiProperty({ description: 'Channel that created the record: mcp, api or panel.', enum: ['mcp', 'api', 'panel', 'system'] })
+  created_via: string;
+
+  @ApiProperty({ description: 'Channel of the last update.', enum: ['mcp', 'api', 'panel', 'system'] })
+  updated_via: string;
+
+  @ApiProperty({ description: 'Creation time, ISO 8601.', format: 'date-time' })
+  created_at: string;
+}

@@ -1,0 +1,56 @@
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { RequestContext } from '../context/request-context.js';
+import { PrismaClient } from '../generated/prisma/client.js';
+import { channelStampExtension } from './channel-stamp.extension.js';
+import type { TransactionClient } from './prisma.types.js';
+
+function createClient(connectionString: string) {
+  const adapter = new PrismaPg({ connectionString, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  return new PrismaClient({ adapter }).$extends(channelStampExtension);
+}
+
+export type ExtendedPrismaClient = ReturnType<typeof createClient>;
+
+/**
+ * The database. `db` is the client services use: inside a request that runs in a transaction it
+ * is that transaction, so a service's writes commit or roll back with the request's audit event.
+ */
+@Injectable()
+export class PrismaService implements OnModuleDestroy {
+  readonly client: ExtendedPrismaClient;
+
+  constructor() {
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error('DATABASE_URL is not set: prepareDatabase() must run before the application is created');
+    this.client = createClient(url);
+  }
+
+  get db(): TransactionClient {
+    return RequestContext.current()?.transaction ?? (this.client as unknown as TransactionClient);
+  }
+
+  /**
+   * Runs `work` in one transaction bound to the current request context; nested calls join the
+   * open transaction instead of starting another.
+   */
+  async transaction<T>(work: (tx: TransactionClient) => Promise<T>): Promise<T> {
+    const state = RequestContext.current();
+    if (state?.transaction) return work(state.transaction);
+    return this.client.$transaction(
+      async (tx) => {
+        if (state) state.transaction = tx as unknown as TransactionClient;
+        try {
+          return await work(tx as unknown as TransactionClient);
+        } finally {
+          if (state) state.transaction = undefined;
+        }
+      },
+      { timeout: 15_000, maxWait: 10_000 },
+    );
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.client.$disconnect();
+  }
+}

@@ -1,0 +1,31 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { RequestContext } from '../context/request-context.js';
+import { AuthenticationService } from './authentication.service.js';
+import { PUBLIC_ROUTE } from './public.decorator.js';
+import { principalOf, setPrincipal } from './request-principal.js';
+
+/**
+ * Global guard: every route needs a valid token unless marked `@Public()`. For an MCP call it
+ * runs on the endpoint (before any method, `server/discover` included) and again, as a no-op, when
+ * the tool's own handler runs in-process.
+ */
+@Injectable()
+export class AuthenticationGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly authentication: AuthenticationService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
+    const req = context.switchToHttp().getRequest<Request>();
+    if (principalOf(req)) return true;
+    const principal = await this.authentication.authenticate(req);
+    setPrincipal(req, principal);
+    const state = RequestContext.current();
+    if (state) state.principal = principal;
+    return true;
+  }
+}

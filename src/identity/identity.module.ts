@@ -1,0 +1,40 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { MCP_ACCESS_POLICY } from '../mcp/index.js';
+import { AuthChallengeFilter } from './auth-challenge.filter.js';
+import { AuthenticationGuard } from './authentication.guard.js';
+import { AuthenticationService } from './authentication.service.js';
+import { IDENTITY_CONFIG, identityConfigFromEnv } from './identity.config.js';
+import { JwtTokenVerifier } from './jwt-token.verifier.js';
+import { PersonalTokenService } from './personal-token.service.js';
+import { ProtectedResourceController } from './protected-resource.controller.js';
+import { ScopeGuard } from './scope.guard.js';
+import { ScopePolicy } from './scope.policy.js';
+import { WorkspaceGuard } from './workspace.guard.js';
+import { WorkspaceResolver } from './workspace.resolver.js';
+
+/**
+ * Who is calling and what they may do: token authentication (personal tokens, external JWTs),
+ * workspace resolution and the scope policy, for REST routes and MCP alike. Global so that the
+ * MCP layer finds the policy under `MCP_ACCESS_POLICY`.
+ */
+@Global()
+@Module({
+  controllers: [ProtectedResourceController],
+  providers: [
+    { provide: IDENTITY_CONFIG, useFactory: () => identityConfigFromEnv() },
+    PersonalTokenService,
+    JwtTokenVerifier,
+    AuthenticationService,
+    WorkspaceResolver,
+    ScopePolicy,
+    { provide: MCP_ACCESS_POLICY, useExisting: ScopePolicy },
+    // Order matters: who is calling, then in which workspace, then may they do this there.
+    { provide: APP_GUARD, useClass: AuthenticationGuard },
+    { provide: APP_GUARD, useClass: WorkspaceGuard },
+    { provide: APP_GUARD, useClass: ScopeGuard },
+    { provide: APP_FILTER, useClass: AuthChallengeFilter },
+  ],
+  exports: [PersonalTokenService, ScopePolicy, WorkspaceResolver, MCP_ACCESS_POLICY],
+})
+export class IdentityModule {}
