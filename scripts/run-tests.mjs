@@ -42,6 +42,12 @@ function collect(dir) {
   });
 }
 const files = [...collect(join(outDir, 'src')), ...collect(join(outDir, 'test'))].sort();
+if (!files.length) {
+  // `node --test` without files would discover files on its own (and start test servers as tests).
+  console.error(`No test file matches "${filter}"`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
 
 const compiled = (path) => import(pathToFileURL(resolve(outDir, path)).href);
 let database;

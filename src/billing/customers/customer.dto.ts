@@ -36,7 +36,7 @@ export class CustomerDto {
   @ApiProperty({ description: 'Billing email.' })
   email: string;
 
-  @ApiPropertyOptional({ description: 'Tax id, when known.' })
+  @ApiPropertyOptional({ description: 'Tax id, when known.', type: String, nullable: true })
   tax_id?: string | null;
 
   @ApiProperty({ description: 'Channel that created the record: mcp, api or panel.', enum: ['mcp', 'api', 'panel', 'system'] })

@@ -108,6 +108,12 @@ class ResponseDto {
   @ApiProperty({ description: 'Identifier.' })
   id: string;
 
+  @ApiPropertyOptional({ description: 'Nullable text.', type: String, nullable: true })
+  nullable_text?: string | null;
+
+  @ApiPropertyOptional({ description: 'A union TypeScript cannot describe.' })
+  union?: string | number;
+
   @ApiPropertyOptional({ description: 'Optional note.' })
   note?: string;
 
@@ -158,6 +164,8 @@ describe('dtoToJsonSchema', () => {
   it('describes response DTOs from @ApiProperty when they carry no validators (snapshot)', () => {
     const schema = dtoToJsonSchema(ResponseDto, { mode: 'output' });
     assert.deepEqual(schema.required, ['id', 'candidates']);
+    assert.deepEqual(schema.properties!.nullable_text, { type: ['string', 'null'], description: 'Nullable text.' });
+    assert.deepEqual(schema.properties!.union, { description: 'A union TypeScript cannot describe.' });
     assert.equal(schema.properties!.candidates.items!.type, 'object');
     matchSnapshot('src/mcp/schema', 'response.output', schema);
   });

@@ -1,7 +1,10 @@
 /** The subset of JSON Schema 2020-12 the DTO converter emits. */
+export type JsonType = 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
+
 export interface JsonSchema {
   $schema?: string;
-  type?: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
+  /** One type; a list only for nullable response fields (`["string", "null"]`). */
+  type?: JsonType | JsonType[];
   title?: string;
   description?: string;
   properties?: Record<string, JsonSchema>;

@@ -43,7 +43,9 @@ export function swaggerSchema(meta: SwaggerProperty, designType: unknown, nested
   const isArray = meta.isArray || Array.isArray(declared) || declared === Array;
   const itemType = Array.isArray(declared) ? resolveType(declared[0]) : declared === Array ? undefined : declared;
   const scalar = scalarSchema(itemType, meta, nested);
-  return isArray ? { type: 'array', items: scalar } : scalar;
+  const schema: JsonSchema = isArray ? { type: 'array', items: scalar } : scalar;
+  if (meta.nullable && typeof schema.type === 'string') schema.type = [schema.type, 'null'];
+  return schema;
 }
 
 function scalarSchema(type: unknown, meta: SwaggerProperty, nested: (dto: Type<unknown>) => JsonSchema): JsonSchema {
@@ -65,9 +67,12 @@ function scalarSchema(type: unknown, meta: SwaggerProperty, nested: (dto: Type<u
       return { type: 'boolean' };
     case Date:
       return { type: 'string', format: 'date-time' };
-    case Object:
     case 'object':
       return { type: 'object' };
+    case Object:
+      // What TypeScript emits for unions (`string | null`) and interfaces: unknown, so no type
+      // is claimed rather than a wrong one.
+      return {};
     default:
       return typeof type === 'function' ? nested(type as Type<unknown>) : {};
   }
