@@ -17,5 +17,6 @@ export { McpRegistry } from './discovery/mcp.registry.js';
 export { MCP_CALL_HOOK, type McpCall, type McpCallHook } from './server/mcp-call.hook.js';
 export { MCP_ACCESS_POLICY, type McpAccessPolicy, type McpCapability } from './server/mcp-access.policy.js';
 export type * from './server/tool-result.envelope.js';
+export { ToolReply } from './server/tool-reply.js';
 export { dtoToJsonSchema } from './schema/dto-json-schema.factory.js';
 export { useMcpTransport } from './transport/use-mcp-transport.js';

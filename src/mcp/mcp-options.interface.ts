@@ -26,6 +26,11 @@ export interface McpModuleOptions {
   pageSize?: number;
   /** Refuse tool arguments that the input DTO does not declare (and say so in the schema). Default true. */
   forbidUnknownArguments?: boolean;
+  /**
+   * What happens to a tool annotated `destructiveHint: true`. `refuse` (the default until a
+   * confirmation flow is configured): it never runs, and the caller is told why.
+   */
+  destructiveTools?: 'refuse';
 }
 
 /** The options with every default applied; the only shape the rest of the layer reads. */
@@ -39,4 +44,5 @@ export interface ResolvedMcpOptions {
   allowedHosts: string[];
   pageSize: number;
   forbidUnknownArguments: boolean;
+  destructiveTools: 'refuse';
 }

@@ -37,5 +37,6 @@ export function resolveMcpOptions(options: McpModuleOptions = {}): ResolvedMcpOp
     allowedHosts: options.allowedHosts ?? ['localhost', '127.0.0.1', '[::1]'],
     pageSize,
     forbidUnknownArguments: options.forbidUnknownArguments ?? true,
+    destructiveTools: options.destructiveTools ?? 'refuse',
   };
 }

@@ -1,5 +1,5 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { RequestContext } from '../../context/request-context.js';
+import { currentWorkspaceId } from '../common/current-workspace.js';
 import { PrismaService } from '../../database/prisma.service.js';
 import type { Customer, Prisma } from '../../generated/prisma/client.js';
 import type { CreateCustomerDto, CustomerDto } from './customer.dto.js';
@@ -28,12 +28,6 @@ export class CustomersService {
     if (!customer) throw new NotFoundException(`Customer ${id} was not found in this workspace; search customers by email first`);
     return toCustomerDto(customer);
   }
-}
-
-export function currentWorkspaceId(): string {
-  const workspace = RequestContext.require().workspace;
-  if (!workspace) throw new Error('No workspace resolved: the route must be @WorkspaceScoped()');
-  return workspace.id;
 }
 
 export function toCustomerDto(customer: Customer): CustomerDto {

@@ -29,6 +29,7 @@ export function toolErrorsFromException(exception: unknown): ToolError[] | undef
   return messages.map((message) => ({
     code,
     message,
+    ...(typeof record.message_es === 'string' ? { message_es: record.message_es } : {}),
     ...(typeof record.field === 'string' ? { field: record.field } : {}),
     retryable: status === HttpStatus.TOO_MANY_REQUESTS || status === HttpStatus.CONFLICT,
   }));

@@ -8,6 +8,7 @@ import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { validateArguments, type ArgumentValidation } from '../schema/dto-argument.validator.js';
 import { paginate } from '../server/list-pagination.js';
+import { ToolReply } from '../server/tool-reply.js';
 import type { ToolEnvelope, ToolError, ToolSafety } from '../server/tool-result.envelope.js';
 import { CapabilityAccess } from './capability-access.js';
 import { toolErrorsFromException } from './tool-error.mapper.js';
@@ -35,8 +36,25 @@ export class ToolsHandler {
     this.access.assert('tool', entry, context);
 
     const started = performance.now();
-    const finish = (partial: Pick<ToolEnvelope, 'ok' | 'status' | 'errors'> & { data?: unknown }) =>
+    const finish = (partial: Pick<ToolEnvelope, 'ok' | 'status' | 'errors'> & { data?: unknown; nextQuestion?: string }) =>
       this.result(entry, { ...partial, toolName: name, safety: safetyOf(entry), durationMs: Math.round(performance.now() - started) });
+
+    if (entry.annotations.destructiveHint && this.options.destructiveTools === 'refuse') {
+      // Nothing destructive runs without a person's yes (SPEC §4); without a way to ask, it never runs.
+      return finish({
+        ok: false,
+        status: 'failed',
+        errors: [
+          {
+            code: 'confirmation_required',
+            message:
+              `${name} is destructive and needs a person's confirmation, which this server cannot collect yet. ` +
+              'Nothing was done. Tell the user to do it in the billing application.',
+            retryable: false,
+          },
+        ],
+      });
+    }
 
     let input: unknown = undefined;
     const validation = entry.input
@@ -66,6 +84,10 @@ export class ToolsHandler {
       return finish({ ok: false, status: 'failed', errors });
     }
     if (isCallToolResult(output)) return output;
+    if (output instanceof ToolReply) {
+      const { ok, status, data, errors, nextQuestion } = output;
+      return finish({ ok, status, data, errors, ...(nextQuestion ? { nextQuestion } : {}) });
+    }
     return finish({ ok: true, status: 'success', data: output, errors: [] });
   }
 

@@ -1,0 +1,30 @@
+import type { ToolError, ToolStatus } from './tool-result.envelope.js';
+
+/**
+ * What a tool returns when the answer is not plain success: the layer puts it in the JSON
+ * envelope (SPEC §3). Plain data returned by a handler is `success`.
+ */
+export class ToolReply {
+  private constructor(
+    readonly status: Exclude<ToolStatus, 'success' | 'failed'>,
+    readonly ok: boolean,
+    readonly data: unknown,
+    readonly errors: ToolError[],
+    readonly nextQuestion?: string,
+  ) {}
+
+  /** The user must supply something first: `ok: false`, `isError: true`, and the question to ask. */
+  static needsMoreInfo(nextQuestion: string, errors: ToolError[], data?: unknown): ToolReply {
+    return new ToolReply('needs_more_info', false, data, errors, nextQuestion);
+  }
+
+  /** Accepted, finishing later: `ok: true` with what identifies the pending work. */
+  static queued(data: unknown): ToolReply {
+    return new ToolReply('queued', true, data, []);
+  }
+
+  /** Nothing ran: a person must confirm first (see the confirmation flow). */
+  static pendingConfirmation(data: unknown, nextQuestion?: string): ToolReply {
+    return new ToolReply('pending_confirmation', false, data, [], nextQuestion);
+  }
+}
