@@ -1,4 +1,5 @@
 import { Module, RequestMethod, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { BODY_LIMIT_BYTES } from './app.setup.js';
 import { AuditModule } from './audit/audit.module.js';
 import { BillingModule } from './billing/billing.module.js';
 import { RequestContextMiddleware } from './context/request-context.middleware.js';
@@ -10,6 +11,7 @@ import { StatusModule } from './status/status.module.js';
 @Module({
   imports: [
     McpModule.forRoot({
+      maxBodyBytes: BODY_LIMIT_BYTES,
       serverInfo: { name: 'nest-mcp-billing', title: 'Billing (NestJS + MCP)', version: '0.1.0' },
       instructions:
         'Billing backend tools: customers, invoices, payments, attachments. Amounts are integers in minor units ' +

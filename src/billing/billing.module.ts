@@ -1,7 +1,15 @@
 import { Module } from '@nestjs/common';
+import { AttachmentsModule } from './attachments/attachments.module.js';
 import { CustomersController } from './customers/customers.controller.js';
 import { CustomersService } from './customers/customers.service.js';
+import { InvoicesModule } from './invoices/invoices.module.js';
+import { PaymentsModule } from './payments/payments.module.js';
 
 /** The example enterprise domain: customers, invoices, payments, attachments. */
-@Module({ controllers: [CustomersController], providers: [CustomersService] })
+@Module({
+  imports: [InvoicesModule, PaymentsModule, AttachmentsModule],
+  controllers: [CustomersController],
+  providers: [CustomersService],
+  exports: [CustomersService],
+})
 export class BillingModule {}

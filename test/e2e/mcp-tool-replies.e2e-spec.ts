@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Injectable, Module } from '@nestjs/common';
+import { Injectable, Module, UnprocessableEntityException } from '@nestjs/common';
 import { McpModule, McpTool, ToolReply } from '../../src/mcp/index.js';
 import { callStateless } from '../support/mcp-http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -14,6 +14,11 @@ class ReplyTools {
     return ToolReply.needsMoreInfo('¿Me compartes tu número de cliente?', [
       { code: 'missing_customer_identity', message: 'The customer is not identified', message_es: 'Falta identificar al cliente', field: 'customer_id', retryable: true },
     ]);
+  }
+
+  @McpTool({ description: 'Asks through an exception, as a handler shared with REST does.' })
+  identifyByException(): never {
+    throw new UnprocessableEntityException({ code: 'ambiguous_key', message: 'Two tracking keys match', nextQuestion: 'Which key is on the receipt?' });
   }
 
   @McpTool({ description: 'Queues work.' })
@@ -49,6 +54,14 @@ describe('tool replies beyond success', () => {
     assert.equal(envelope.nextQuestion, '¿Me compartes tu número de cliente?');
     assert.equal(envelope.errors[0].message_es, 'Falta identificar al cliente');
     assert.equal(envelope.errors[0].retryable, true);
+  });
+
+  it('turns a 4xx exception with nextQuestion into needs_more_info', async () => {
+    const { body } = await callStateless(t.mcpUrl, 'tools/call', { name: 'identifyByException', arguments: {} });
+    const envelope = envelopeOf(body);
+    assert.equal(envelope.status, 'needs_more_info');
+    assert.equal(envelope.nextQuestion, 'Which key is on the receipt?');
+    assert.deepEqual(envelope.errors, [{ code: 'ambiguous_key', message: 'Two tracking keys match', retryable: false }]);
   });
 
   it('answers queued with ok true', async () => {

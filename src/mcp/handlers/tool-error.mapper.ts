@@ -34,3 +34,11 @@ export function toolErrorsFromException(exception: unknown): ToolError[] | undef
     retryable: status === HttpStatus.TOO_MANY_REQUESTS || status === HttpStatus.CONFLICT,
   }));
 }
+
+/** The question to put to the user, when a 4xx exception says more information is needed. */
+export function nextQuestionOf(exception: unknown): string | undefined {
+  if (!(exception instanceof HttpException)) return undefined;
+  const body = exception.getResponse();
+  const question = typeof body === 'object' && body !== null ? (body as { nextQuestion?: unknown }).nextQuestion : undefined;
+  return typeof question === 'string' ? question : undefined;
+}

@@ -11,7 +11,7 @@ import { paginate } from '../server/list-pagination.js';
 import { ToolReply } from '../server/tool-reply.js';
 import type { ToolEnvelope, ToolError, ToolSafety } from '../server/tool-result.envelope.js';
 import { CapabilityAccess } from './capability-access.js';
-import { toolErrorsFromException } from './tool-error.mapper.js';
+import { nextQuestionOf, toolErrorsFromException } from './tool-error.mapper.js';
 
 /** `tools/list` and `tools/call` (SPEC §3). */
 @Injectable()
@@ -81,7 +81,9 @@ export class ToolsHandler {
     } catch (exception) {
       const errors = toolErrorsFromException(exception);
       if (!errors) throw exception;
-      return finish({ ok: false, status: 'failed', errors });
+      // A handler shared with REST cannot return a ToolReply; an exception carrying `nextQuestion` says the same.
+      const nextQuestion = nextQuestionOf(exception);
+      return finish({ ok: false, status: nextQuestion ? 'needs_more_info' : 'failed', errors, ...(nextQuestion ? { nextQuestion } : {}) });
     }
     if (isCallToolResult(output)) return output;
     if (output instanceof ToolReply) {
