@@ -21,7 +21,7 @@ async function bootstrap(): Promise<void> {
   });
   const app = await NestFactory.create(AppModule);
   configureApp(app);
-  await seedDemo(app.get(PrismaService));
+  await seedDemo(app.get(PrismaService), { billing: true });
   const demo = await app.get(PersonalTokenService).mint({
     email: 'admin@demo.test',
     scopes: [...ALL_SCOPES],

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AttachmentsModule } from './attachments/attachments.module.js';
+import { CollectionsFollowupPrompt } from './customers/collections-followup.prompt.js';
+import { CustomerSummaryService } from './customers/customer-summary.service.js';
 import { CustomersController } from './customers/customers.controller.js';
 import { CustomersService } from './customers/customers.service.js';
 import { InvoicesModule } from './invoices/invoices.module.js';
@@ -9,7 +11,7 @@ import { PaymentsModule } from './payments/payments.module.js';
 @Module({
   imports: [InvoicesModule, PaymentsModule, AttachmentsModule],
   controllers: [CustomersController],
-  providers: [CustomersService],
+  providers: [CustomersService, CustomerSummaryService, CollectionsFollowupPrompt],
   exports: [CustomersService],
 })
 export class BillingModule {}

@@ -1,5 +1,6 @@
 import { RequestContext } from '../context/request-context.js';
 import type { Role } from '../generated/prisma/client.js';
+import { seedDemoBilling } from './demo-billing-data.js';
 import type { PrismaService } from './prisma.service.js';
 
 export const DEMO_WORKSPACE = 'demo';
@@ -9,8 +10,11 @@ export const DEMO_USERS: ReadonlyArray<{ email: string; name: string; role: Role
   { email: 'viewer@demo.test', name: 'Demo Viewer', role: 'viewer' },
 ];
 
-/** The demo workspace and its three users; safe to run at every start (upserts). */
-export async function seedDemo(prisma: PrismaService): Promise<void> {
+/**
+ * The demo workspace and its three users (upserts, safe at every start), and, with `billing`,
+ * its customers, invoices and payments (only into an empty workspace).
+ */
+export async function seedDemo(prisma: PrismaService, options: { billing?: boolean } = {}): Promise<void> {
   await RequestContext.run({ channel: 'system' }, async () => {
     const workspace = await prisma.client.workspace.upsert({
       where: { slug: DEMO_WORKSPACE },
@@ -29,5 +33,6 @@ export async function seedDemo(prisma: PrismaService): Promise<void> {
         update: { role: user.role },
       });
     }
+    if (options.billing) await seedDemoBilling(prisma, workspace.id);
   });
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsEmail, IsInt, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min } from 'class-validator';
 import { WorkspaceScopedDto } from '../common/workspace-scoped.dto.js';
 
 export class CreateCustomerDto extends WorkspaceScopedDto {
@@ -47,4 +48,34 @@ export class CustomerDto {
 
   @ApiProperty({ description: 'Creation time, ISO 8601.', format: 'date-time' })
   created_at: string;
+}
+
+export class CustomerListQueryDto extends WorkspaceScopedDto {
+  @ApiPropertyOptional({ description: 'Text to find in the name or email (case-insensitive).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  q?: string;
+
+  @ApiPropertyOptional({ description: 'Page size, 1–100 (default 20).', default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'next_cursor of the previous page.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  cursor?: string;
+}
+
+export class CustomerListDto {
+  @ApiProperty({ description: 'Customers, by name.', type: [CustomerDto] })
+  items: CustomerDto[];
+
+  @ApiPropertyOptional({ description: 'Pass it as cursor for the next page; null on the last page.', type: String, nullable: true })
+  next_cursor: string | null;
 }

@@ -1,9 +1,13 @@
-import { Body, Controller, Get, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { WorkspaceScoped } from '../../identity/workspace-scoped.decorator.js';
-import { McpTool, RequiredScopes } from '../../mcp/index.js';
+import { isUUID } from 'class-validator';
 import { SCOPES } from '../../identity/roles.js';
-import { CreateCustomerDto, CustomerDto } from './customer.dto.js';
+import { BillingError } from '../common/billing.errors.js';
+import { WorkspaceScoped } from '../../identity/workspace-scoped.decorator.js';
+import { McpCompletion, McpResource, McpTool, RequiredScopes } from '../../mcp/index.js';
+import { CustomerSummaryDto, CustomerSummaryQueryDto } from './customer-summary.dto.js';
+import { CustomerSummaryService } from './customer-summary.service.js';
+import { CreateCustomerDto, CustomerDto, CustomerListDto, CustomerListQueryDto } from './customer.dto.js';
 import { CustomersService } from './customers.service.js';
 
 @ApiTags('customers')
@@ -11,7 +15,38 @@ import { CustomersService } from './customers.service.js';
 @WorkspaceScoped()
 @Controller('v1/customers')
 export class CustomersController {
-  constructor(private readonly customers: CustomersService) {}
+  constructor(
+    private readonly customers: CustomersService,
+    private readonly summaries: CustomerSummaryService,
+  ) {}
+
+  @Get('summary')
+  @RequiredScopes(SCOPES.billingRead)
+  @ApiOkResponse({ type: CustomerSummaryDto })
+  @McpTool({
+    name: 'billing_customer_summary',
+    title: 'Customer billing summary',
+    description:
+      'When to use: the user asks how a customer stands: what they owe, what is overdue, their latest invoices. ' +
+      'Never use for: listing many invoices with filters (use billing_invoices_search) or changing anything. ' +
+      'Side effects: none. ' +
+      'Success criteria: ok is true; data.balances gives open and overdue amounts per currency (minor units), ' +
+      'data.recent_invoices the 5 newest. ' +
+      'Fallback: if the customer is not found, confirm the email with the user; with neither email nor customer_id ' +
+      'you get needs_more_info and the question to ask.',
+    annotations: { readOnlyHint: true, idempotentHint: true },
+    output: CustomerSummaryDto,
+  })
+  summary(@Query() query: CustomerSummaryQueryDto): Promise<CustomerSummaryDto> {
+    return this.summaries.summarize(query);
+  }
+
+  @Get()
+  @RequiredScopes(SCOPES.billingRead)
+  @ApiOkResponse({ type: CustomerListDto })
+  list(@Query() query: CustomerListQueryDto): Promise<CustomerListDto> {
+    return this.customers.list(query);
+  }
 
   @Post()
   @RequiredScopes(SCOPES.billingWrite)
@@ -36,5 +71,24 @@ export class CustomersController {
   @ApiOkResponse({ type: CustomerDto })
   get(@Param('id', ParseUUIDPipe) id: string): Promise<CustomerDto> {
     return this.customers.get(id);
+  }
+
+  @RequiredScopes(SCOPES.billingRead)
+  @McpResource({
+    uri: 'billing://customers/{id}',
+    name: 'billing_customer',
+    title: 'Customer',
+    description: 'One customer of the workspace, with its billing summary.',
+    mimeType: 'application/json',
+  })
+  async resource(@Param('id') id: string): Promise<CustomerSummaryDto> {
+    if (!isUUID(id)) throw BillingError.notFound('Customer', id, 'customer ids are UUIDs; complete the id or search by email');
+    return this.summaries.summarize({ customer_id: id });
+  }
+
+  @RequiredScopes(SCOPES.billingRead)
+  @McpCompletion({ resourceTemplate: 'billing://customers/{id}', argument: 'id' })
+  completeId(): Promise<string[]> {
+    return this.customers.recentIds();
   }
 }

@@ -2,7 +2,8 @@ import { ConflictException, Injectable, NotFoundException } from '@nestjs/common
 import { currentWorkspaceId } from '../common/current-workspace.js';
 import { PrismaService } from '../../database/prisma.service.js';
 import type { Customer, Prisma } from '../../generated/prisma/client.js';
-import type { CreateCustomerDto, CustomerDto } from './customer.dto.js';
+import { decodeCursor, encodeCursor } from '../common/cursor.js';
+import type { CreateCustomerDto, CustomerDto, CustomerListDto, CustomerListQueryDto } from './customer.dto.js';
 
 /** Customers of the current workspace. The same code serves REST and MCP. */
 @Injectable()
@@ -21,6 +22,50 @@ export class CustomersService {
       data: { workspaceId, name: dto.name, email, taxId: dto.tax_id ?? null } as Prisma.CustomerUncheckedCreateInput,
     });
     return toCustomerDto(customer);
+  }
+
+  async list(query: CustomerListQueryDto): Promise<CustomerListDto> {
+    const workspaceId = currentWorkspaceId();
+    const limit = query.limit ?? 20;
+    const after = decodeCursor(query.cursor);
+    const rows = await this.prisma.db.customer.findMany({
+      where: {
+        workspaceId,
+        AND: [
+          query.q ? { OR: [{ name: { contains: query.q, mode: 'insensitive' } }, { email: { contains: query.q, mode: 'insensitive' } }] } : {},
+          after ? { OR: [{ name: { gt: after.key } }, { name: after.key, id: { gt: after.id } }] } : {},
+        ],
+      },
+      orderBy: [{ name: 'asc' }, { id: 'asc' }],
+      take: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      items: page.map(toCustomerDto),
+      next_cursor: rows.length > limit && last ? encodeCursor({ key: last.name, id: last.id }) : null,
+    };
+  }
+
+  /** Completion candidates for a customer id: the 100 most recent (the MCP layer keeps those matching the prefix). */
+  async recentIds(): Promise<string[]> {
+    const rows = await this.prisma.db.customer.findMany({
+      where: { workspaceId: currentWorkspaceId() },
+      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+      take: 100,
+      select: { id: true },
+    });
+    return rows.map((row) => row.id);
+  }
+
+  async emailsStartingWith(prefix: string): Promise<string[]> {
+    const rows = await this.prisma.db.customer.findMany({
+      where: { workspaceId: currentWorkspaceId(), email: { startsWith: prefix.toLowerCase() } },
+      orderBy: { email: 'asc' },
+      take: 100,
+      select: { email: true },
+    });
+    return rows.map((row) => row.email);
   }
 
   async get(id: string): Promise<CustomerDto> {

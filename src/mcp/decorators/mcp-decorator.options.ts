@@ -18,7 +18,7 @@ export interface McpToolOptions {
   /** Scopes a token needs to see and call the tool. */
   scopes?: string[];
   annotations?: McpToolAnnotations;
-  /** Input DTO; defaults to the type of the `@Body()` parameter (or the first parameter). */
+  /** Input DTO; defaults to the type of the `@Body()` (else `@Query()`) parameter, or the first parameter of a provider method. */
   input?: Type<unknown>;
   /** Output DTO: gives the tool an `outputSchema` and its results `structuredContent`. */
   output?: Type<unknown>;

@@ -62,15 +62,19 @@ export class McpHandlerFactory {
     return (invocation: McpInvocation) => handler(invocation.httpRequest, invocation) as Promise<unknown>;
   }
 
-  /** The parameter index `@Body()` decorates on a route handler, if any. */
-  static bodyParameterIndex(target: Function, methodName: string): number | undefined {
+  /**
+   * The parameter that carries a route handler's input: the whole `@Body()`, else the whole
+   * `@Query()` (a GET route's filters DTO). Undefined when there is neither.
+   */
+  static inputParameterIndex(target: Function, methodName: string): number | undefined {
     const args: Record<string, { index: number; data?: unknown }> | undefined = Reflect.getMetadata(
       ROUTE_ARGS_METADATA,
       target,
       methodName,
     );
     if (!args) return undefined;
-    const entry = Object.entries(args).find(([key, value]) => key === `${RouteParamtypes.BODY}:${value.index}` && !value.data);
-    return entry?.[1].index;
+    const whole = (type: RouteParamtypes) =>
+      Object.entries(args).find(([key, value]) => key === `${type}:${value.index}` && !value.data)?.[1].index;
+    return whole(RouteParamtypes.BODY) ?? whole(RouteParamtypes.QUERY);
   }
 }

@@ -152,14 +152,14 @@ export class McpExplorer implements OnModuleInit {
 const PRIMITIVES: unknown[] = [String, Number, Boolean, Object, Array, Date, Function, Promise];
 
 /**
- * The DTO of a method's input: the type of its `@Body()` parameter on a controller route, or of
- * its first parameter on a provider method. Undefined when the method takes no input.
+ * The DTO of a method's input: the type of its `@Body()` (else `@Query()`) parameter on a
+ * controller route, or of its first parameter on a provider method. Undefined when there is none.
  */
 function inferInputDto(target: Type<unknown>, methodName: string): Type<unknown> | undefined {
   const paramTypes: unknown[] = Reflect.getMetadata('design:paramtypes', target.prototype, methodName) ?? [];
-  const bodyIndex = McpHandlerFactory.bodyParameterIndex(target, methodName);
+  const inputIndex = McpHandlerFactory.inputParameterIndex(target, methodName);
   const isRoute = Reflect.hasMetadata(ROUTE_ARGS_METADATA, target, methodName);
-  const candidate = bodyIndex !== undefined ? paramTypes[bodyIndex] : isRoute ? undefined : paramTypes[0];
+  const candidate = inputIndex !== undefined ? paramTypes[inputIndex] : isRoute ? undefined : paramTypes[0];
   if (candidate === undefined) return undefined;
   if (typeof candidate !== 'function' || PRIMITIVES.includes(candidate)) {
     throw new Error(
