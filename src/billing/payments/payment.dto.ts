@@ -1,4 +1,4 @@
-import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -151,16 +151,11 @@ class RefundFieldsDto extends WorkspaceScopedDto {
 }
 
 /**
- * REST body of `POST /v1/payments/:payment_id/refunds`. The payment is in the path; `payment_id`
- * is tolerated in the body (hidden from the docs) because the MCP tool, which runs this same
- * handler, carries it among its arguments. When present it must equal the path.
+ * REST body of `POST /v1/payments/:payment_id/refunds`; the payment is in the path. The MCP tool
+ * runs this same handler with `payment_id` among its arguments: the layer hands it to
+ * `@Param('payment_id')` and keeps it out of `@Body()`.
  */
-export class RefundPaymentDto extends RefundFieldsDto {
-  @ApiHideProperty()
-  @IsOptional()
-  @IsUUID('all', { message: 'payment_id must be the payment UUID' })
-  payment_id?: string;
-}
+export class RefundPaymentDto extends RefundFieldsDto {}
 
 /** Arguments of the MCP tool `billing_payment_refund`: the refund fields and the payment. */
 export class RefundPaymentToolDto extends RefundFieldsDto {

@@ -106,14 +106,6 @@ export class PaymentsService {
   }
 
   async refund(paymentId: string, dto: RefundPaymentDto): Promise<PaymentRefundedDto> {
-    if (dto.payment_id && dto.payment_id !== paymentId) {
-      throw new BadRequestException({
-        statusCode: HttpStatus.BAD_REQUEST,
-        code: 'invalid_argument',
-        field: 'payment_id',
-        message: `payment_id in the body (${dto.payment_id}) differs from the payment in the path (${paymentId}); omit it from the body`,
-      });
-    }
     const workspaceId = currentWorkspaceId();
     return this.prisma.transaction(async (tx) => {
       const payment = await tx.payment.findFirst({ where: { id: paymentId, workspaceId }, include: { invoice: true } });

@@ -22,7 +22,6 @@ const PROVIDER_ARGS = {
  */
 @Injectable()
 export class McpHandlerFactory {
-  private readonly paramsFactory = new McpParamsFactory();
   private readonly externalContextCreator: ExternalContextCreator;
 
   constructor(shared: ExternalContextCreator, modules: ModulesContainer) {
@@ -53,13 +52,22 @@ export class McpHandlerFactory {
       prototype[methodName],
       methodName,
       hasRouteArgs ? ROUTE_ARGS_METADATA : MCP_ARGS_METADATA,
-      this.paramsFactory,
+      new McpParamsFactory(McpHandlerFactory.namedArguments(prototype.constructor, methodName)),
       undefined,
       undefined,
       { guards: true, interceptors: true, filters: false },
       MCP_CONTEXT_TYPE,
     );
     return (invocation: McpInvocation) => handler(invocation.httpRequest, invocation) as Promise<unknown>;
+  }
+
+  /** Names read one by one with `@Param(name)` / `@Query(name)` on a route handler. */
+  static namedArguments(target: Function, methodName: string): string[] {
+    const args: Record<string, { data?: unknown }> = Reflect.getMetadata(ROUTE_ARGS_METADATA, target, methodName) ?? {};
+    const named = [`${RouteParamtypes.PARAM}:`, `${RouteParamtypes.QUERY}:`];
+    return Object.entries(args)
+      .filter(([key, value]) => named.some((prefix) => key.startsWith(prefix)) && typeof value.data === 'string')
+      .map(([, value]) => value.data as string);
   }
 
   /**

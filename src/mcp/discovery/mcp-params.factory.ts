@@ -11,11 +11,19 @@ export const MCP_INVOCATION_PARAM = 100;
  * the HTTP request that carried the message. `@Res()` has no meaning here and gets undefined.
  */
 export class McpParamsFactory {
+  /**
+   * @param namedKeys arguments the handler takes through named `@Param(name)` / `@Query(name)`:
+   * a whole `@Body()` does not get them again, so a REST body DTO without the path parameter
+   * still validates when the tool's input carries it (e.g. `payment_id` of `/payments/:payment_id/refunds`).
+   */
+  constructor(private readonly namedKeys: readonly string[] = []) {}
+
   exchangeKeyForValue(type: number, data: unknown, args: [Request, McpInvocation]): unknown {
     const [request, invocation] = args;
     const input = invocation.input as Record<string, unknown> | undefined;
     switch (type) {
       case RouteParamtypes.BODY:
+        return typeof data === 'string' ? input?.[data] : this.withoutNamedKeys(input);
       case RouteParamtypes.QUERY:
       case RouteParamtypes.PARAM:
         return typeof data === 'string' ? input?.[data] : input;
@@ -32,5 +40,10 @@ export class McpParamsFactory {
       default:
         return undefined;
     }
+  }
+
+  private withoutNamedKeys(input: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+    if (!input || !this.namedKeys.length) return input;
+    return Object.fromEntries(Object.entries(input).filter(([key]) => !this.namedKeys.includes(key)));
   }
 }
