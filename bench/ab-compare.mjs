@@ -1,0 +1,202 @@
+#!/usr/bin/env node
+// Paired A/B comparison of two builds of the same bench server, for judging a product change on a
+// machine whose speed drifts (shared or virtual CPUs): both servers stay up, and short load bursts
+// alternate A, B, B, A, … so that drift hits both alike; the verdict is the median of the paired
+// ratios of server CPU per request and of throughput.
+//
+//   node bench/ab-compare.mjs --a <checkout A> --b <checkout B> --preset <name> [--rounds 8] [--seconds 3] [--connections 32]
+//
+// Each checkout must have been compiled with `tsc -p bench/tsconfig.json` (its .bench-dist/), e.g. a
+// copy of the repository with the change applied. Presets: echo, tools-10, tools-500,
+// summary-rest, summary-mcp-2026, summary-mcp-2025, create-rest, create-mcp-2026.
+// Database presets create, migrate and drop their own database (DATABASE_URL's server, default
+// postgresql://postgres@127.0.0.1:5432/postgres) and use it for both servers.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ERA_2025, ERA_2026, mcpBody, mcpHeaders } from './requests.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 ? args[index + 1] : fallback;
+};
+const dirA = resolve(option('a', ''));
+const dirB = resolve(option('b', ''));
+const presetName = option('preset', 'echo');
+const rounds = Number(option('rounds', 8));
+const seconds = Number(option('seconds', 3));
+const connections = Number(option('connections', 32));
+const serverUrl = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+const auth = (s) => ({ authorization: `Bearer ${s.token}` });
+const summary = (era) => ({
+  entry: 'billing-app',
+  db: true,
+  spec: (s, email) => ({
+    url: `${s.base}/mcp`,
+    method: 'POST',
+    headers: mcpHeaders(era, 'tools/call', 'billing_customer_summary', auth(s)),
+    body: mcpBody(era, 'tools/call', { name: 'billing_customer_summary', arguments: { email } }),
+    verify: 'mcp-result',
+  }),
+});
+const PRESETS = {
+  echo: {
+    entry: 'echo-ours',
+    spec: (s) => ({
+      url: `${s.base}/mcp`,
+      method: 'POST',
+      headers: mcpHeaders(ERA_2026, 'tools/call', 'echo'),
+      body: mcpBody(ERA_2026, 'tools/call', { name: 'echo', arguments: { text: 'hello, bench' } }),
+      verify: 'mcp-result',
+    }),
+  },
+  ...Object.fromEntries(
+    [10, 500].map((n) => [
+      `tools-${n}`,
+      {
+        entry: 'tools-scale',
+        env: { TOOL_COUNT: String(n) },
+        spec: (s) => ({ url: `${s.base}/mcp`, method: 'POST', headers: mcpHeaders(ERA_2026, 'tools/list'), body: mcpBody(ERA_2026, 'tools/list'), verify: 'tools-list' }),
+      },
+    ]),
+  ),
+  'summary-rest': {
+    entry: 'billing-app',
+    db: true,
+    spec: (s, email) => ({ url: `${s.base}/v1/customers/summary?email=${encodeURIComponent(email)}`, method: 'GET', headers: auth(s), verify: 'rest-summary' }),
+  },
+  'summary-mcp-2026': summary(ERA_2026),
+  'summary-mcp-2025': summary(ERA_2025),
+  'create-rest': {
+    entry: 'billing-app',
+    db: true,
+    spec: (s) => ({ url: `${s.base}/v1/customers`, method: 'POST', headers: { 'content-type': 'application/json', ...auth(s) }, bodyFactory: 'rest-create', verify: 'rest-created' }),
+  },
+  'create-mcp-2026': {
+    entry: 'billing-app',
+    db: true,
+    spec: (s) => ({
+      url: `${s.base}/mcp`,
+      method: 'POST',
+      headers: mcpHeaders(ERA_2026, 'tools/call', 'billing_customer_create', auth(s)),
+      bodyFactory: 'mcp-create-2026',
+      verify: 'mcp-result',
+    }),
+  },
+};
+const preset = PRESETS[presetName];
+if (!preset || !option('a') || !option('b')) {
+  console.error(`usage: node bench/ab-compare.mjs --a <dir> --b <dir> --preset <${Object.keys(PRESETS).join('|')}> [--rounds N] [--seconds S]`);
+  process.exit(2);
+}
+
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+const cpuMs = (pid) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK;
+};
+const work = mkdtempSync(join(os.tmpdir(), 'mcp-ab-'));
+const children = [];
+let dropDb = async () => undefined;
+async function admin(url, fn) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function start(dir, env) {
+  const child = spawn(process.execPath, [join(dir, '.bench-dist', 'bench', 'servers', `${preset.entry}.js`)], {
+    env: { ...process.env, ...preset.env, ...env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  const ready = await new Promise((ok, fail) => {
+    let buffer = '';
+    child.stdout.on('data', (d) => {
+      buffer += d;
+      const m = /^BENCH_READY (.*)$/m.exec(buffer);
+      if (m) ok(JSON.parse(m[1]));
+    });
+    child.once('exit', (code) => fail(new Error(`${dir}: server exited with ${code}`)));
+  });
+  return { ...ready, pid: child.pid, base: `http://127.0.0.1:${ready.port}` };
+}
+
+async function burst(server, spec, label) {
+  const configPath = join(work, `${label}.json`);
+  const resultPath = join(work, `${label}.result.json`);
+  writeFileSync(configPath, JSON.stringify({ ...spec, connections, duration: seconds }));
+  const c0 = cpuMs(server.pid);
+  const code = await new Promise((ok) => spawn(process.execPath, [join(here, 'load-generator.mjs'), configPath, resultPath], { stdio: 'inherit' }).once('exit', ok));
+  if (code !== 0) throw new Error(`load generator failed (${code})`);
+  const r = JSON.parse(readFileSync(resultPath, 'utf8'));
+  const errors = r.errors + r.non2xx + r.mismatches;
+  return { rps: r.rps, p50: r.latencyMs.p50, cpuUs: ((cpuMs(server.pid) - c0) * 1000) / r.completed, errors };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+try {
+  let env = {};
+  let email;
+  if (preset.db) {
+    const name = `mcp_ab_${process.pid}`;
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    await admin(serverUrl, (c) => c.query(`CREATE DATABASE "${name}"`));
+    dropDb = () => admin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    const migrate = spawnSync(process.execPath, [join(dirA, 'scripts', 'prisma.mjs'), 'migrate', 'deploy'], { env: { ...process.env, DATABASE_URL: url.toString() }, encoding: 'utf8' });
+    if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stdout}${migrate.stderr}`);
+    env = { DATABASE_URL: url.toString() };
+  }
+  const a = await start(dirA, env);
+  const b = await start(dirB, env);
+  if (preset.db) {
+    email = await admin(env.DATABASE_URL, async (c) => {
+      const { rows } = await c.query(
+        `SELECT c.email FROM customers c JOIN invoices i ON i.customer_id = c.id WHERE c.email LIKE 'billing@%' GROUP BY c.email ORDER BY count(*) DESC, c.email LIMIT 1`,
+      );
+      return rows[0].email;
+    });
+  }
+  const specA = preset.spec(a, email);
+  const specB = preset.spec(b, email);
+  // Warm-up both, then A B B A A B B A …
+  await burst(a, specA, 'warm-a');
+  await burst(b, specB, 'warm-b');
+  const pairs = [];
+  for (let i = 0; i < rounds; i++) {
+    const order = i % 2 === 0 ? ['a', 'b'] : ['b', 'a'];
+    const got = {};
+    for (const which of order) got[which] = await burst(which === 'a' ? a : b, which === 'a' ? specA : specB, `${which}-${i}`);
+    pairs.push(got);
+    console.log(
+      `round ${i + 1}: A ${got.a.rps.toFixed(0)} req/s ${got.a.cpuUs.toFixed(0)} µs/req p50 ${got.a.p50.toFixed(1)} ms | ` +
+        `B ${got.b.rps.toFixed(0)} req/s ${got.b.cpuUs.toFixed(0)} µs/req p50 ${got.b.p50.toFixed(1)} ms${got.a.errors || got.b.errors ? ` | errors A ${got.a.errors} B ${got.b.errors}` : ''}`,
+    );
+  }
+  const cpu = median(pairs.map((p) => p.b.cpuUs / p.a.cpuUs));
+  const rps = median(pairs.map((p) => p.b.rps / p.a.rps));
+  const p50 = median(pairs.map((p) => p.b.p50 / p.a.p50));
+  console.log(
+    `\n${presetName}: B/A median of ${rounds} paired rounds: server CPU per request ${cpu.toFixed(3)}×, throughput ${rps.toFixed(3)}×, p50 ${p50.toFixed(3)}× ` +
+      `(A ${median(pairs.map((p) => p.a.cpuUs)).toFixed(0)} µs/req, B ${median(pairs.map((p) => p.b.cpuUs)).toFixed(0)} µs/req)`,
+  );
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  await dropDb().catch(() => undefined);
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// Summarizes a V8 CPU profile written by `BENCH_CPU_PROF=1 npm run bench` (node --cpu-prof):
+// self time by package / source folder, the hottest functions, and the inclusive time of the
+// functions that matter most (each counted once per stack, so recursion does not inflate it).
+//
+//   node bench/profile-summary.mjs bench/results/<stamp>/profiles/<case>.cpuprofile [--top 25] [--match text]
+import { readFileSync } from 'node:fs';
+
+const args = process.argv.slice(2);
+const file = args.find((a) => !a.startsWith('--'));
+if (!file) {
+  console.error('usage: node bench/profile-summary.mjs <file.cpuprofile> [--top N] [--match text]');
+  process.exit(2);
+}
+const option = (name, fallback) => {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 ? args[index + 1] : fallback;
+};
+const top = Number(option('top', 25));
+const match = option('match', undefined);
+
+const profile = JSON.parse(readFileSync(file, 'utf8'));
+const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+const parent = new Map();
+for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+
+// Self time per node from samples × time deltas (µs).
+const selfUs = new Map();
+for (let i = 0; i < profile.samples.length; i++) {
+  const id = profile.samples[i];
+  selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+}
+const totalUs = [...selfUs.values()].reduce((a, b) => a + b, 0);
+const idleUs = [...selfUs.entries()].filter(([id]) => nodes.get(id).callFrame.functionName === '(idle)').reduce((a, [, us]) => a + us, 0);
+const busyUs = totalUs - idleUs;
+
+function where(callFrame) {
+  const url = callFrame.url || '';
+  if (!url) return callFrame.functionName.startsWith('(') ? callFrame.functionName : '(native)';
+  if (url.startsWith('node:')) return 'node: core';
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1];
+  const own = /\.bench-dist\/(src\/[^/]+(?:\/[^/]+)?|bench)\//.exec(url);
+  if (own) return own[1];
+  return url.replace(/^file:\/\//, '').split('/').slice(-2).join('/');
+}
+const label = (cf) => `${cf.functionName || '(anonymous)'} ${cf.url ? `${cf.url.replace(/^.*?(node_modules\/|\.bench-dist\/|node:)/, '$1')}:${cf.lineNumber + 1}` : ''}`;
+
+const byWhere = new Map();
+const byFunction = new Map();
+for (const [id, us] of selfUs) {
+  const cf = nodes.get(id).callFrame;
+  if (cf.functionName === '(idle)') continue;
+  byWhere.set(where(cf), (byWhere.get(where(cf)) ?? 0) + us);
+  byFunction.set(label(cf), (byFunction.get(label(cf)) ?? 0) + us);
+}
+
+// Inclusive time per function: walk each sampled node's stack, count each function once.
+const inclusive = new Map();
+for (const [id, us] of selfUs) {
+  if (nodes.get(id).callFrame.functionName === '(idle)') continue;
+  const seen = new Set();
+  for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+    const key = label(nodes.get(cur).callFrame);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    inclusive.set(key, (inclusive.get(key) ?? 0) + us);
+  }
+}
+
+const pct = (us) => `${((100 * us) / busyUs).toFixed(1).padStart(5)}%`;
+const ms = (us) => `${(us / 1000).toFixed(0).padStart(7)} ms`;
+console.log(`${file}\nsampled ${(totalUs / 1e6).toFixed(1)} s, busy (not idle) ${(busyUs / 1e6).toFixed(1)} s; percentages are of busy time\n`);
+console.log('Self time by package / source folder:');
+for (const [name, us] of [...byWhere].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)} ${ms(us)}  ${name}`);
+console.log('\nHottest functions (self):');
+for (const [name, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)} ${ms(us)}  ${name}`);
+console.log(`\nInclusive time${match ? ` (functions matching "${match}")` : ''}:`);
+const inclusiveList = [...inclusive]
+  .filter(([name]) => (match ? name.includes(match) : !name.startsWith('(root)') && !name.startsWith('(program)')))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, top);
+for (const [name, us] of inclusiveList) console.log(`  ${pct(us)} ${ms(us)}  ${name}`);

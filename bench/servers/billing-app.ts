@@ -1,0 +1,31 @@
+// Cases 1 and 4: the real application (AppModule, configured as `npm start` configures it) on the
+// PostgreSQL named by DATABASE_URL, which the bench runner created and migrated. Seeds the demo
+// workspace with billing data and mints an admin personal token, as src/main.ts does.
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from '../../src/app.module.js';
+import { configureApp } from '../../src/app.setup.js';
+import { DEMO_WORKSPACE, seedDemo } from '../../src/database/demo-seed.js';
+import { PrismaService } from '../../src/database/prisma.service.js';
+import { PersonalTokenService } from '../../src/identity/personal-token.service.js';
+import { ALL_SCOPES } from '../../src/identity/roles.js';
+import { announceReady, exitOnSignal, fail, HOST, PORT } from './lifecycle.js';
+
+try {
+  if (!process.env.DATABASE_URL) throw new Error('DATABASE_URL must name the bench database');
+  const app = await NestFactory.create(AppModule, { logger: ['error', 'warn'] });
+  configureApp(app);
+  await seedDemo(app.get(PrismaService), { billing: true });
+  const { token } = await app.get(PersonalTokenService).mint({
+    email: 'admin@demo.test',
+    scopes: [...ALL_SCOPES],
+    workspaceSlug: DEMO_WORKSPACE,
+    expiresInMs: 3_600_000,
+    label: 'npm run bench',
+  });
+  await app.listen(PORT, HOST);
+  exitOnSignal();
+  announceReady(app.getHttpServer().address(), { server: 'billing app (AppModule)', token });
+} catch (error) {
+  fail(error);
+}

@@ -1,0 +1,756 @@
+#!/usr/bin/env node
+// `npm run bench` / `npm run bench:smoke`: throughput and latency of the MCP endpoint against the
+// REST routes it shares handlers with, against its peers, at scale, under writes and over a soak.
+//
+//   node scripts/bench.mjs            # the full run (~4-5 min on 2 cores)
+//   node scripts/bench.mjs --smoke    # the same pipeline with tiny durations (CI: < ~60 s)
+//
+// Every measurement: one server process at a time (spawned here, loopback, random port), a
+// separate load-generator process (autocannon, bench/load-generator.mjs), a warm-up run, then the
+// measured run at the same concurrency for every case. Prints a Markdown table, the target ratios
+// with PASS/MISS, and writes the raw figures to bench/results/<stamp>/results.json (git-ignored).
+// See bench/README.md for the environment variables.
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ERA_2025, ERA_2026, mcpBody, mcpHeaders, VERIFY } from '../bench/requests.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+const started = performance.now();
+const smoke = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1';
+
+// ---------------------------------------------------------------------------------------------
+// Configuration
+// ---------------------------------------------------------------------------------------------
+function positive(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+const config = {
+  mode: smoke ? 'smoke' : 'full',
+  durationS: positive('BENCH_DURATION', smoke ? 1 : 10),
+  warmupS: positive('BENCH_WARMUP', smoke ? 0.5 : 3),
+  connections: Math.round(positive('BENCH_CONNECTIONS', smoke ? 4 : 32)),
+  soakRequests: Math.round(positive('BENCH_SOAK_REQUESTS', smoke ? 2_000 : 100_000)),
+  // Case 3: the target compares the first and the last count; a middle one equal to the page size
+  // (100) separates growth with the count from growth of the page that gets serialized.
+  toolCounts: (process.env.BENCH_TOOL_COUNTS ?? (smoke ? '10,500' : '10,100,500')).split(',').map((n) => Math.round(Number(n))),
+  // A fresh server process for every row (full run); the smoke run keeps one per case when the
+  // next row runs the same server, to stay within CI's minute. BENCH_FRESH_SERVERS=1|0 overrides.
+  freshServers: process.env.BENCH_FRESH_SERVERS ? process.env.BENCH_FRESH_SERVERS === '1' : !smoke,
+  cases: new Set((process.env.BENCH_CASES ?? '1,2,3,4,5').split(',').map((c) => c.trim())),
+  peerEra: process.env.BENCH_PEER_ERA === '2025' || process.env.BENCH_PEER_ERA === ERA_2025 ? ERA_2025 : ERA_2026,
+  cpuProfile: process.env.BENCH_CPU_PROF === '1',
+  skipBuild: process.env.BENCH_SKIP_BUILD === '1',
+  databaseServer: process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres',
+};
+if (config.toolCounts.length < 2 || config.toolCounts.some((n) => !Number.isInteger(n) || n < 1)) {
+  throw new Error('BENCH_TOOL_COUNTS must be two or more positive integers, e.g. "10,100,500"');
+}
+
+const stamp = new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '');
+const runDir = join(root, 'bench', 'results', `${stamp}${smoke ? '-smoke' : ''}`);
+const logDir = join(runDir, 'logs');
+const profileDir = join(runDir, 'profiles');
+const tmpDir = join(runDir, 'load');
+for (const dir of [logDir, tmpDir, ...(config.cpuProfile ? [profileDir] : [])]) mkdirSync(dir, { recursive: true });
+const outDir = join(root, '.bench-dist');
+const say = (line) => console.log(`[bench ${((performance.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
+
+// Processes started here, ended on the way out (and on Ctrl-C) by their own pid only.
+const children = new Set();
+let cleanupDatabase = async () => undefined;
+let exiting = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, async () => {
+    if (exiting) return;
+    exiting = true;
+    console.error(`\n[bench] ${signal}: stopping`);
+    for (const child of children) child.kill('SIGKILL');
+    await cleanupDatabase().catch(() => undefined);
+    process.exit(130);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Machine facts
+// ---------------------------------------------------------------------------------------------
+const cpuModel = (() => {
+  try {
+    return /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? os.cpus()[0]?.model;
+  } catch {
+    return os.cpus()[0]?.model;
+  }
+})();
+const git = (args) => spawnSync('git', args, { encoding: 'utf8' }).stdout?.trim() ?? '';
+const machine = {
+  nproc: os.availableParallelism?.() ?? os.cpus().length,
+  cpuModel,
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${os.platform()} ${os.release()}`,
+  commit: `${git(['rev-parse', '--short', 'HEAD'])}${git(['status', '--porcelain', '--', 'src']) ? ' (+ uncommitted changes in src/)' : ''}`,
+};
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/** Busy CPU time of the whole machine (ms, all cores), from /proc/stat. */
+function machineBusyMs() {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const idle = fields[3] + (fields[4] ?? 0);
+  // guest time is already counted in user
+  const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+  return ((total - idle) * 1000) / CLK_TCK;
+}
+/** CPU time (ms) of a set of processes; gone ones count as 0. */
+function cpuMsOf(pids) {
+  return pids.reduce((sum, pid) => sum + (Number.isFinite(processStats(pid).cpuMs) ? processStats(pid).cpuMs : 0), 0);
+}
+/** Backends (pids) of the PostgreSQL server connected to `database`: part of the system under test. */
+async function backendPids(database) {
+  if (!database) return [];
+  return admin(config.databaseServer, async (client) => {
+    const { rows: found } = await client.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+    return found.map((r) => r.pid);
+  });
+}
+/** Average busy cores of the machine over `ms`. */
+async function machineLoad(ms) {
+  const a = machineBusyMs();
+  await new Promise((done) => setTimeout(done, ms));
+  return (machineBusyMs() - a) / ms;
+}
+/**
+ * BENCH_WAIT_QUIET=<s>: before each row, wait up to that long for the machine to be idle (under
+ * 0.15 busy cores over 1 s), for shared machines where other work comes and goes.
+ */
+async function waitQuiet() {
+  const limitS = Number(process.env.BENCH_WAIT_QUIET ?? 0);
+  if (!limitS) return undefined;
+  const t = performance.now();
+  let load = await machineLoad(1000);
+  while (load > 0.15 && performance.now() - t < limitS * 1000) load = await machineLoad(1000);
+  if (performance.now() - t > 1500) say(`  waited ${((performance.now() - t) / 1000).toFixed(0)} s for a quiet machine (now ${load.toFixed(2)} busy cores)`);
+  return load;
+}
+
+/** RSS (MiB) and CPU time (ms, user + system) of a process, from /proc. */
+function processStats(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const rssKb = Number(/VmRSS:\s*(\d+)/.exec(status)?.[1] ?? NaN);
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+    return { rssMiB: rssKb / 1024, cpuMs };
+  } catch {
+    return { rssMiB: NaN, cpuMs: NaN };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Build: tsc with bench/tsconfig.json (src/** + bench/**) into .bench-dist/
+// ---------------------------------------------------------------------------------------------
+function build() {
+  if (config.skipBuild) return say('build skipped (BENCH_SKIP_BUILD=1)');
+  const t = performance.now();
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'bench/tsconfig.json'], {
+    encoding: 'utf8',
+  });
+  const output = `${tsc.stdout ?? ''}${tsc.stderr ?? ''}`;
+  if (tsc.status !== 0) {
+    const files = [...output.matchAll(/^(\S+?\.ts)\(\d+,\d+\): error/gm)].map((m) => m[1].replaceAll('\\', '/'));
+    const ours = files.filter((file) => /(^|\/)bench\//.test(file));
+    const entries = ['billing-app', 'echo-ours', 'echo-sdk', 'echo-mcp-nest', 'tools-scale'].map((s) => join(outDir, 'bench', 'servers', `${s}.js`));
+    if (ours.length || !files.length || entries.some((file) => !existsSync(file))) {
+      console.error(output);
+      throw new Error('tsc failed on the bench sources');
+    }
+    // Other engineers may be mid-edit in src/: tsc still emitted JavaScript; say so and go on.
+    console.warn(`[bench] warning: tsc reported ${files.length} type error(s) outside bench/ (${[...new Set(files)].join(', ')}); using the emitted JavaScript`);
+  }
+  say(`compiled src/** + bench/** into ${relative(root, outDir)}/ in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Database: a fresh mcp_bench_<pid> on the PostgreSQL server, migrated with the Prisma CLI
+// ---------------------------------------------------------------------------------------------
+const ident = (name) => `"${name.replaceAll('"', '""')}"`;
+async function admin(url, work) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+function databaseUrl(name) {
+  const url = new URL(config.databaseServer);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+async function createDatabase() {
+  const name = `mcp_bench_${process.pid}`;
+  const url = databaseUrl(name);
+  const t = performance.now();
+  await admin(config.databaseServer, async (client) => {
+    // Databases of earlier runs whose process is gone (killed mid-run): pids only mean something here.
+    const host = new URL(config.databaseServer).hostname.replace(/^\[|\]$/g, '');
+    if (['127.0.0.1', 'localhost', '::1'].includes(host)) {
+      const { rows } = await client.query(String.raw`SELECT datname FROM pg_database WHERE datname ~ '^mcp_bench_\d+$'`);
+      for (const { datname } of rows) {
+        const pid = Number(datname.slice('mcp_bench_'.length));
+        if (pid !== process.pid && !isAlive(pid)) await client.query(`DROP DATABASE IF EXISTS ${ident(datname)} WITH (FORCE)`).catch(() => undefined);
+      }
+    }
+    await client.query(`DROP DATABASE IF EXISTS ${ident(name)} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${ident(name)}`);
+  });
+  cleanupDatabase = async () => {
+    cleanupDatabase = async () => undefined;
+    await admin(config.databaseServer, (client) => client.query(`DROP DATABASE IF EXISTS ${ident(name)} WITH (FORCE)`));
+    say(`dropped database ${name}`);
+  };
+  const migrate = spawnSync(process.execPath, ['scripts/prisma.mjs', 'migrate', 'deploy'], {
+    encoding: 'utf8',
+    env: { ...process.env, DATABASE_URL: url },
+  });
+  if (migrate.status !== 0) {
+    console.error(`${migrate.stdout}${migrate.stderr}`);
+    throw new Error('prisma migrate deploy failed on the bench database');
+  }
+  say(`database ${name} created and migrated in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  return { name, url };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers and load
+// ---------------------------------------------------------------------------------------------
+/** Starts `bench/servers/<entry>.ts` (compiled) and resolves once it printed BENCH_READY. */
+async function startServer(entry, label, env = {}) {
+  const log = createWriteStream(join(logDir, `${label}.log`));
+  const args = [
+    ...(config.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${label}.cpuprofile`] : []),
+    join(outDir, 'bench', 'servers', `${entry}.js`),
+  ];
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  const exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  child.stderr.pipe(log, { end: false });
+  const t = performance.now();
+  const ready = await new Promise((resolveReady, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error(`${label}: not ready after 120 s`)), 120_000);
+    child.stdout.on('data', (chunk) => {
+      log.write(chunk);
+      buffer += chunk;
+      const match = /^BENCH_READY (.*)$/m.exec(buffer);
+      if (match) {
+        clearTimeout(timer);
+        resolveReady(JSON.parse(match[1]));
+        buffer = '';
+      }
+    });
+    exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`${label}: exited before it was ready (code ${code}, signal ${signal}); log: ${relative(root, join(logDir, `${label}.log`))}\n${tail(label)}`));
+    });
+  });
+  const bootS = (performance.now() - t) / 1000;
+  return {
+    ...ready,
+    pid: child.pid,
+    bootS,
+    base: `http://127.0.0.1:${ready.port}`,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(killer);
+      }
+      children.delete(child);
+      log.end();
+    },
+  };
+}
+function tail(label) {
+  try {
+    return readFileSync(join(logDir, `${label}.log`), 'utf8').split('\n').slice(-15).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** One autocannon run in its own process (bench/load-generator.mjs). */
+async function load(label, spec, { durationS, amount }) {
+  const configPath = join(tmpDir, `${label}.json`);
+  const resultPath = join(tmpDir, `${label}.result.json`);
+  writeFileSync(configPath, JSON.stringify({ ...spec, connections: config.connections, ...(amount ? { amount } : { duration: durationS }) }));
+  const child = spawn(process.execPath, [join(root, 'bench', 'load-generator.mjs'), configPath, resultPath], { stdio: ['ignore', 'ignore', 'inherit'] });
+  children.add(child);
+  const code = await new Promise((done) => child.once('exit', (c) => done(c)));
+  children.delete(child);
+  if (code !== 0) throw new Error(`${label}: load generator exited with code ${code}`);
+  return JSON.parse(readFileSync(resultPath, 'utf8'));
+}
+
+/** One request like the case's, checked as the load generator checks them, before any load. */
+async function preflight(server, spec) {
+  const url = new URL(spec.url.replace('{base}', server.base));
+  const body = spec.preflightBody ?? spec.body;
+  const response = await fetch(url, { method: spec.method ?? 'GET', headers: spec.headers, body });
+  const text = await response.text();
+  if (response.status < 200 || response.status >= 300 || (spec.verify && !VERIFY[spec.verify](text))) {
+    throw new Error(`preflight answered ${response.status}: ${text.slice(0, 500)}`);
+  }
+  return { status: response.status, bytes: Buffer.byteLength(text) };
+}
+
+const rows = [];
+const notes = [];
+/** With freshServers off: the server of the last row, reused if the next row runs the same one. */
+let kept;
+async function releaseKept() {
+  const last = kept;
+  kept = undefined;
+  await last?.server.stop();
+}
+let ownFailures = 0;
+
+/**
+ * One row: fresh server, preflight, warm-up run, measured run (RSS sampled every 250 ms), stop.
+ * `peer` rows that cannot run are reported as not measurable; our own failing is an error.
+ */
+async function measureRow(row, { entry, env, spec, peer = false, amount, before, database } = {}) {
+  const label = `case${row.case}-${row.key}`;
+  say(`${label}: ${row.variant} (${row.era ?? 'REST'})`);
+  let server;
+  try {
+    row.quietBefore = await waitQuiet();
+    const key = JSON.stringify([entry, env ?? {}]);
+    if (kept && kept.key !== key) await releaseKept();
+    server = kept?.server ?? (await startServer(entry, label, env));
+    kept = undefined;
+    row.server = server.server;
+    row.bootS = Number(server.bootS.toFixed(2));
+    if (before) await before(server);
+    const resolved = { ...spec, url: spec.url.replace('{base}', server.base), headers: typeof spec.headers === 'function' ? spec.headers(server) : spec.headers };
+    row.preflight = await preflight(server, { ...spec, headers: resolved.headers });
+    const loadSpec = { url: resolved.url, method: spec.method, headers: resolved.headers, body: spec.body, bodyFactory: spec.bodyFactory, verify: spec.verify };
+    row.warmup = await load(`${label}-warmup`, loadSpec, { durationS: config.warmupS });
+    // The system under test: the server process and, for database cases, its PostgreSQL backends.
+    const backends = await backendPids(database);
+    const before0 = processStats(server.pid);
+    const machine0 = machineBusyMs();
+    const backends0 = cpuMsOf(backends);
+    const self0 = process.cpuUsage();
+    const wall0 = performance.now();
+    const samples = [];
+    const sampler = setInterval(() => samples.push(Number(processStats(server.pid).rssMiB.toFixed(1))), 250);
+    const result = await load(label, loadSpec, { durationS: config.durationS, amount });
+    clearInterval(sampler);
+    const after = processStats(server.pid);
+    const wallMs = performance.now() - wall0;
+    const serverMs = after.cpuMs - before0.cpuMs;
+    const backendsMs = cpuMsOf(backends) - backends0;
+    const selfCpu = process.cpuUsage(self0);
+    const otherMs = machineBusyMs() - machine0 - serverMs - backendsMs - result.loadGeneratorCpuUs / 1000 - (selfCpu.user + selfCpu.system) / 1000;
+    row.cores = {
+      server: serverMs / wallMs,
+      postgres: database ? backendsMs / wallMs : null,
+      loadGenerator: result.loadGeneratorCpuUs / 1000 / wallMs,
+      // Everything else the machine ran meanwhile (other users' work): > ~0.1 makes the row suspect.
+      other: Math.max(0, otherMs) / wallMs,
+    };
+    Object.assign(row, {
+      rps: result.rps,
+      p50: result.latencyMs.p50,
+      p99: result.latencyMs.p99,
+      errors: result.errors + result.non2xx + result.mismatches,
+      rssMiB: after.rssMiB,
+      rssBeforeMiB: before0.rssMiB,
+      rssPeakMiB: Math.max(after.rssMiB, ...samples.filter(Number.isFinite)),
+      rssSamplesMiB: amount ? samples.filter((_, i) => i % 4 === 0) : undefined,
+      serverCpuUsPerRequest: result.completed ? ((after.cpuMs - before0.cpuMs) * 1000) / result.completed : null,
+      postgresCpuUsPerRequest: database && result.completed ? (backendsMs * 1000) / result.completed : null,
+      result,
+    });
+    say(
+      `  ${fmt(row.rps, 0)} req/s, p50 ${fmt(row.p50, 2)} ms, p99 ${fmt(row.p99, 2)} ms, errors ${row.errors}, ` +
+        `RSS ${fmt(row.rssMiB, 0)} MiB, server CPU ${fmt(row.serverCpuUsPerRequest, 0)} µs/req, ` +
+        `cores: server ${fmt(row.cores.server, 2)}${database ? `, postgres ${fmt(row.cores.postgres, 2)}` : ''}, load generator ${fmt(row.cores.loadGenerator, 2)}, other ${fmt(row.cores.other, 2)}`,
+    );
+  } catch (error) {
+    row.failed = error.message;
+    if (!peer) ownFailures++;
+    say(`  ${peer ? 'NOT MEASURABLE' : 'FAILED'}: ${error.message.split('\n')[0]}`);
+    if (!peer) console.error(error.message);
+  } finally {
+    if (server && !config.freshServers && !row.failed) kept = { key: JSON.stringify([entry, env ?? {}]), server };
+    else await server?.stop();
+  }
+  rows.push(row);
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cases
+// ---------------------------------------------------------------------------------------------
+async function pickSummaryEmail(db) {
+  // The demo customer with the most invoices: the summary does real work for it.
+  return admin(db.url, async (client) => {
+    const { rows: found } = await client.query(
+      `SELECT c.email FROM customers c JOIN invoices i ON i.customer_id = c.id
+       WHERE c.email LIKE 'billing@%' GROUP BY c.email ORDER BY count(*) DESC, c.email LIMIT 1`,
+    );
+    if (!found.length) throw new Error('the demo seed left no customer with invoices');
+    return found[0].email;
+  });
+}
+
+async function case1(db) {
+  const env = { DATABASE_URL: db.url };
+  let email;
+  const auth = (server) => ({ authorization: `Bearer ${server.token}` });
+  const summaryArgs = () => ({ name: 'billing_customer_summary', arguments: { email } });
+  const beforeFirst = async () => {
+    if (email) return;
+    email = await pickSummaryEmail(db);
+    notes.push(`Case 1 reads the summary of ${email} (the demo customer with the most invoices).`);
+  };
+  await measureRow(
+    { case: 1, key: 'rest', variant: 'REST GET /v1/customers/summary', era: null },
+    {
+      entry: 'billing-app',
+      database: db.name,
+      env,
+      before: beforeFirst,
+      spec: {
+        get url() {
+          return `{base}/v1/customers/summary?email=${encodeURIComponent(email)}`;
+        },
+        method: 'GET',
+        headers: auth,
+        verify: 'rest-summary',
+      },
+    },
+  );
+  for (const era of [ERA_2026, ERA_2025]) {
+    await measureRow(
+      { case: 1, key: `mcp-${era.slice(0, 4)}`, variant: 'MCP tools/call billing_customer_summary', era },
+      {
+        entry: 'billing-app',
+        database: db.name,
+        env,
+        before: beforeFirst,
+        spec: {
+          url: '{base}/mcp',
+          method: 'POST',
+          headers: (server) => mcpHeaders(era, 'tools/call', 'billing_customer_summary', auth(server)),
+          get body() {
+            return mcpBody(era, 'tools/call', summaryArgs());
+          },
+          verify: 'mcp-result',
+        },
+      },
+    );
+  }
+}
+
+async function case2() {
+  const era = config.peerEra;
+  const spec = {
+    url: '{base}/mcp',
+    method: 'POST',
+    headers: mcpHeaders(era, 'tools/call', 'echo'),
+    body: mcpBody(era, 'tools/call', { name: 'echo', arguments: { text: 'hello, bench' } }),
+    verify: 'mcp-result',
+  };
+  await measureRow({ case: 2, key: 'ours', variant: 'echo: ours (McpModule.forRoot, class-validator DTO)', era }, { entry: 'echo-ours', spec });
+  await measureRow({ case: 2, key: 'sdk', variant: 'echo: official SDK v2 (createMcpHandler, node:http, zod)', era }, { entry: 'echo-sdk', spec, peer: true });
+  await measureRow({ case: 2, key: 'mcp-nest', variant: 'echo: @rekog/mcp-nest (stateless HTTP, zod)', era }, { entry: 'echo-mcp-nest', spec, peer: true });
+}
+
+async function case3() {
+  for (const count of config.toolCounts) {
+    await measureRow(
+      { case: 3, key: `tools-${count}`, variant: `tools/list, ${count} registered tools`, era: ERA_2026 },
+      {
+        entry: 'tools-scale',
+        env: { TOOL_COUNT: String(count) },
+        spec: { url: '{base}/mcp', method: 'POST', headers: mcpHeaders(ERA_2026, 'tools/list'), body: mcpBody(ERA_2026, 'tools/list'), verify: 'tools-list' },
+      },
+    );
+  }
+}
+
+async function case4(db) {
+  const env = { DATABASE_URL: db.url };
+  const auth = (server) => ({ authorization: `Bearer ${server.token}` });
+  const preflightCustomer = (kind) => ({ name: `Preflight ${kind} ${process.pid}`, email: `preflight-${kind}-${process.pid}-${Date.now()}@load.test` });
+  const rest = await measureRow(
+    { case: 4, key: 'rest', variant: 'REST POST /v1/customers', era: null },
+    {
+      entry: 'billing-app',
+      database: db.name,
+      env,
+      spec: {
+        url: '{base}/v1/customers',
+        method: 'POST',
+        headers: (server) => ({ 'content-type': 'application/json', ...auth(server) }),
+        bodyFactory: 'rest-create',
+        get preflightBody() {
+          return JSON.stringify(preflightCustomer('rest'));
+        },
+        verify: 'rest-created',
+      },
+    },
+  );
+  const mcp = await measureRow(
+    { case: 4, key: 'mcp-2026', variant: 'MCP tools/call billing_customer_create', era: ERA_2026 },
+    {
+      entry: 'billing-app',
+      database: db.name,
+      env,
+      spec: {
+        url: '{base}/mcp',
+        method: 'POST',
+        headers: (server) => mcpHeaders(ERA_2026, 'tools/call', 'billing_customer_create', auth(server)),
+        bodyFactory: 'mcp-create-2026',
+        get preflightBody() {
+          return mcpBody(ERA_2026, 'tools/call', { name: 'billing_customer_create', arguments: preflightCustomer('mcp') });
+        },
+        verify: 'mcp-result',
+      },
+    },
+  );
+  await releaseKept();
+  // Every 2xx answer must be one customer row (and, over MCP, one audit event of its own).
+  const counts = await admin(db.url, async (client) => {
+    const customers = await client.query(`SELECT created_via::text AS via, count(*)::int AS n FROM customers WHERE email LIKE 'bench-%@load.test' GROUP BY 1`);
+    const audits = await client.query(
+      `SELECT count(*)::int AS n FROM audit_events WHERE target = 'billing_customer_create' AND outcome = 'success' AND arguments->>'email' LIKE 'bench-%'`,
+    );
+    return { ...Object.fromEntries(customers.rows.map((r) => [r.via, r.n])), mcpAudits: audits.rows[0].n };
+  });
+  // A run stops with up to `connections` requests in flight whose writes commit unanswered: per
+  // row (warm-up + measured run) up to 2 × connections more rows than successful answers.
+  const expected = (row) => (row.result ? row.warmup.ok2xx - row.warmup.mismatches + row.result.ok2xx - row.result.mismatches : 0);
+  const slack = 2 * config.connections;
+  const check = {
+    restRows: counts.api ?? 0,
+    restAnswered: expected(rest),
+    mcpRows: counts.mcp ?? 0,
+    mcpAnswered: expected(mcp),
+    mcpAuditEvents: counts.mcpAudits,
+    inFlightSlack: slack,
+  };
+  const within = (rowsCreated, answered) => rowsCreated >= answered && rowsCreated <= answered + slack;
+  check.ok = within(check.restRows, check.restAnswered) && within(check.mcpRows, check.mcpAnswered) && check.mcpAuditEvents === check.mcpRows;
+  notes.push(
+    `Case 4 write check: ${check.restRows} customers created over REST for ${check.restAnswered} successful answers; ` +
+      `${check.mcpRows} over MCP for ${check.mcpAnswered}, with ${check.mcpAuditEvents} audit events ` +
+      `(at most ${slack} unanswered in-flight writes per row allowed): ${check.ok ? 'consistent' : 'INCONSISTENT'}.`,
+  );
+  return check;
+}
+
+async function case5() {
+  const era = ERA_2026;
+  return measureRow(
+    { case: 5, key: 'soak', variant: `soak: ${config.soakRequests.toLocaleString('en-US')} × echo tools/call, ours`, era },
+    {
+      entry: 'echo-ours',
+      amount: config.soakRequests,
+      spec: {
+        url: '{base}/mcp',
+        method: 'POST',
+        headers: mcpHeaders(era, 'tools/call', 'echo'),
+        body: mcpBody(era, 'tools/call', { name: 'echo', arguments: { text: 'hello, soak' } }),
+        verify: 'mcp-result',
+      },
+    },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+// ---------------------------------------------------------------------------------------------
+function fmt(value, digits = 1) {
+  return value === null || value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits);
+}
+const find = (c, key) => rows.find((r) => r.case === c && r.key === key);
+const measured = (...list) => list.every((r) => r && !r.failed);
+
+function targets(writeCheck) {
+  const out = [];
+  const add = (name, goal, value, pass, detail = '') => out.push({ name, goal, value, result: pass === null ? 'NOT MEASURABLE' : pass ? 'PASS' : 'MISS', detail });
+  const clean = (...list) => list.every((r) => r.errors === 0);
+  const verdict = (ok, ...list) => (clean(...list) ? ok : false);
+
+  if (config.cases.has('1')) {
+    const rest = find(1, 'rest');
+    for (const era of ['2026', '2025']) {
+      const mcp = find(1, `mcp-${era}`);
+      if (!measured(rest, mcp)) {
+        add(`Case 1 (${era} era): MCP / REST throughput`, '≥ 0.85×', '–', null);
+        add(`Case 1 (${era} era): MCP p99 / REST p99`, '≤ 1.2×', '–', null);
+        continue;
+      }
+      const tput = mcp.rps / rest.rps;
+      const p99 = mcp.p99 / rest.p99;
+      add(`Case 1 (${era} era): MCP / REST throughput`, '≥ 0.85×', `${fmt(tput, 2)}×`, verdict(tput >= 0.85, rest, mcp), clean(rest, mcp) ? '' : 'errors in a run');
+      add(`Case 1 (${era} era): MCP p99 / REST p99`, '≤ 1.2×', `${fmt(p99, 2)}×`, verdict(p99 <= 1.2, rest, mcp));
+    }
+  }
+  if (config.cases.has('2')) {
+    const [ours, sdk, nest] = [find(2, 'ours'), find(2, 'sdk'), find(2, 'mcp-nest')];
+    if (measured(ours, sdk)) {
+      const tput = ours.rps / sdk.rps;
+      add('Case 2: ours / official SDK v2 throughput', '≥ 1.5×', `${fmt(tput, 2)}×`, verdict(tput >= 1.5, ours, sdk));
+      add('Case 2: ours p99 vs SDK p99', '≤ 1.0×', `${fmt(ours.p99 / sdk.p99, 2)}×`, verdict(ours.p99 <= sdk.p99, ours, sdk));
+    } else add('Case 2: ours / official SDK v2 throughput', '≥ 1.5×', '–', null, sdk?.failed ?? ours?.failed ?? '');
+    if (measured(ours, nest)) {
+      add('Case 2: ours / MCP-Nest throughput', '> 1.0×', `${fmt(ours.rps / nest.rps, 2)}×`, verdict(ours.rps > nest.rps, ours, nest));
+    } else add('Case 2: ours / MCP-Nest throughput', '> 1.0×', '–', null, nest?.failed ?? '');
+  }
+  if (config.cases.has('3')) {
+    const counts = config.toolCounts;
+    const [small, large] = [counts[0], counts.at(-1)].map((n) => find(3, `tools-${n}`));
+    if (measured(small, large)) {
+      const ratio = large.p50 / small.p50;
+      add(`Case 3: tools/list p50 at ${counts.at(-1)} / at ${counts[0]} tools`, '≤ 2×', `${fmt(ratio, 2)}×`, verdict(ratio <= 2, small, large));
+      for (const middle of counts.slice(1, -1)) {
+        const row = find(3, `tools-${middle}`);
+        if (!measured(row)) continue;
+        // Information, not a target: from `middle` to the last count the first page has the same size (pageSize).
+        out.push({
+          name: `Case 3 (info): tools/list p50 at ${counts.at(-1)} / at ${middle} tools; first page ${fmt(row.result.bytesPerResponse / 1024, 0)} KiB vs ${fmt(large.result.bytesPerResponse / 1024, 0)} KiB`,
+          goal: '≈ 1× (no growth with the count itself)',
+          value: `${fmt(large.p50 / row.p50, 2)}×`,
+          result: 'INFO',
+          detail: '',
+        });
+      }
+    } else add('Case 3: tools/list p50 ratio', '≤ 2×', '–', null);
+  }
+  if (config.cases.has('4')) {
+    const [rest, mcp] = [find(4, 'rest'), find(4, 'mcp-2026')];
+    if (measured(rest, mcp)) {
+      const tput = mcp.rps / rest.rps;
+      add('Case 4: MCP create / REST create throughput', '≥ 0.8×', `${fmt(tput, 2)}×`, verdict(tput >= 0.8 && writeCheck?.ok !== false, rest, mcp), writeCheck?.ok === false ? 'write check failed' : '');
+    } else add('Case 4: MCP create / REST create throughput', '≥ 0.8×', '–', null);
+  }
+  if (config.cases.has('5')) {
+    const soak = find(5, 'soak');
+    if (measured(soak)) {
+      const growth = (soak.rssMiB - soak.rssBeforeMiB) / soak.rssBeforeMiB;
+      add(
+        `Case 5: RSS growth over ${config.soakRequests.toLocaleString('en-US')} requests`,
+        '< 10%',
+        `${growth >= 0 ? '+' : ''}${fmt(growth * 100, 1)}% (${fmt(soak.rssBeforeMiB, 0)} → ${fmt(soak.rssMiB, 0)} MiB)`,
+        verdict(growth < 0.1, soak),
+      );
+    } else add('Case 5: RSS growth', '< 10%', '–', null);
+  }
+  return out;
+}
+
+function report(targetList) {
+  const lines = [];
+  lines.push(
+    `### npm run bench${smoke ? ':smoke' : ''}: ${config.connections} connections, ${config.warmupS} s warm-up + ${config.durationS} s per case, soak ${config.soakRequests.toLocaleString('en-US')} requests`,
+  );
+  lines.push('');
+  lines.push(`Machine: ${machine.nproc} cores, ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}; commit ${machine.commit}`);
+  lines.push('');
+  lines.push('| case | variant | era | req/s | p50 ms | p99 ms | errors | RSS MiB | server CPU µs/req | other load (cores) |');
+  lines.push('|---|---|---|--:|--:|--:|--:|--:|--:|--:|');
+  for (const r of rows) {
+    if (r.failed) {
+      lines.push(`| ${r.case} | ${r.variant} | ${r.era ?? 'REST'} | not measurable: ${r.failed.split('\n')[0].replaceAll('|', '\\|').slice(0, 160)} | | | | | | |`);
+      continue;
+    }
+    const rss = r.case === 5 ? `${fmt(r.rssBeforeMiB, 0)} → ${fmt(r.rssMiB, 0)}` : fmt(r.rssMiB, 0);
+    lines.push(
+      `| ${r.case} | ${r.variant} | ${r.era ?? 'REST'} | ${fmt(r.rps, 0)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.errors} | ${rss} | ` +
+        `${fmt(r.serverCpuUsPerRequest, 0)} | ${fmt(r.cores?.other, 2)} |`,
+    );
+  }
+  const noisy = rows.filter((r) => r.cores && r.cores.other > 0.1);
+  if (noisy.length) {
+    lines.push('');
+    lines.push(
+      `**Warning:** other processes used CPU during ${noisy.map((r) => `case ${r.case} ${r.key} (${fmt(r.cores.other, 2)} cores)`).join(', ')}: ` +
+        'those figures (and the ratios that use them) are not reliable; rerun on a quiet machine (BENCH_WAIT_QUIET=600 waits for one).',
+    );
+  }
+  lines.push('');
+  lines.push('| target | goal | measured | result |');
+  lines.push('|---|---|---|---|');
+  for (const t of targetList) lines.push(`| ${t.name} | ${t.goal} | ${t.value}${t.detail ? ` (${t.detail})` : ''} | ${t.result} |`);
+  if (notes.length) {
+    lines.push('');
+    for (const note of notes) lines.push(`- ${note}`);
+  }
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run
+// ---------------------------------------------------------------------------------------------
+let exitCode = 0;
+try {
+  say(`${config.mode} run: ${config.connections} connections, warm-up ${config.warmupS} s, ${config.durationS} s per case, soak ${config.soakRequests} requests, cases ${[...config.cases].join(',')}`);
+  build();
+  const needsDb = config.cases.has('1') || config.cases.has('4');
+  const db = needsDb ? await createDatabase() : undefined;
+  let writeCheck;
+  if (config.cases.has('1')) await case1(db);
+  if (config.cases.has('2')) await case2();
+  if (config.cases.has('3')) await case3();
+  if (config.cases.has('4')) writeCheck = await case4(db);
+  if (config.cases.has('5')) await case5();
+  await releaseKept();
+  const targetList = targets(writeCheck);
+  const markdown = report(targetList);
+  console.log(`\n${markdown}\n`);
+  if (config.cases.has('2')) console.log(`Case 2 era: ${config.peerEra} for all three servers (BENCH_PEER_ERA=2025 for the 2025 era).`);
+  const totalS = (performance.now() - started) / 1000;
+  writeFileSync(join(runDir, 'results.md'), `${markdown}\n`);
+  writeFileSync(
+    join(runDir, 'results.json'),
+    JSON.stringify({ config: { ...config, cases: [...config.cases] }, machine, startedAt: stamp, totalSeconds: totalS, rows, targets: targetList, writeCheck, notes }, null, 2),
+  );
+  if (config.cpuProfile) {
+    const profiles = existsSync(profileDir) ? readdirSync(profileDir) : [];
+    console.log(`CPU profiles: ${profiles.length} in ${relative(root, profileDir)}/ (summarize: node bench/profile-summary.mjs <file>)`);
+  }
+  console.log(`Raw figures: ${relative(root, join(runDir, 'results.json'))}`);
+  say(`done in ${totalS.toFixed(0)} s`);
+  if (ownFailures) exitCode = 1;
+  if (process.env.BENCH_STRICT === '1' && targetList.some((t) => t.result === 'MISS' || t.result === 'NOT MEASURABLE')) exitCode = 1;
+} catch (error) {
+  console.error(`[bench] failed: ${error.stack ?? error}`);
+  exitCode = 1;
+} finally {
+  for (const child of children) child.kill('SIGKILL');
+  await cleanupDatabase().catch((error) => console.error(`[bench] could not drop the bench database: ${error.message}`));
+}
+process.exit(exitCode);
