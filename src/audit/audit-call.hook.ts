@@ -13,10 +13,11 @@ class FailedResult {
 const TRACEPARENT = /^[\da-f]{2}-([\da-f]{32})-[\da-f]{16}-[\da-f]{2}$/;
 
 /**
- * Every MCP capability call runs in one database transaction with its audit event: the event
- * commits with the call's writes, and a call that fails (an `isError` result, a refusal, a fault)
- * rolls its writes back and is audited on its own. So there is never a write without its audit,
- * nor an audit of a write that did not happen.
+ * Every MCP capability call that may write runs in one database transaction with its audit
+ * event: the event commits with the call's writes, and a call that fails (an `isError` result, a
+ * refusal, a fault) rolls its writes back and is audited on its own. So there is never a write
+ * without its audit, nor an audit of a write that did not happen. Reads (read-only tools,
+ * resources, prompts) are audited too, without a transaction.
  */
 @Injectable()
 export class AuditCallHook implements McpCallHook {
@@ -31,6 +32,13 @@ export class AuditCallHook implements McpCallHook {
     const started = performance.now();
     const event = (outcome: AuditOutcome, errorCode?: string): AuditRecord => this.event(call, outcome, errorCode, started);
     try {
+      if (call.readOnly) {
+        // A read writes nothing that its audit row must commit with: no transaction to pay for.
+        const result = await proceed();
+        if (isErrorResult(result)) throw new FailedResult(result);
+        await this.audit.record(event('success'));
+        return result;
+      }
       return await this.prisma.transaction(async (tx) => {
         const result = await proceed();
         if (isErrorResult(result)) throw new FailedResult(result);

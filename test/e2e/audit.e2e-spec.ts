@@ -130,6 +130,13 @@ describe('audit trail and created_via (real database)', () => {
     }
   });
 
+  it('audits reads too: a read-only tool and a resource, success and failure', async () => {
+    await call('billing_customer_summary', { email: 'mcp@demo.test' });
+    await call('billing_customer_summary', { email: 'nobody@demo.test' });
+    const reads = await t.prisma.client.auditEvent.findMany({ where: { target: 'billing_customer_summary' }, orderBy: { occurredAt: 'asc' } });
+    assert.deepEqual(reads.map((event) => [event.outcome, event.errorCode]), [['success', null], ['failed', 'not_found']]);
+  });
+
   it('audits refused calls as denied', async () => {
     const readOnly = await t.token({ scopes: ['billing:read'] });
     const request = statelessRequest('tools/call', { name: 'billing_customer_create', arguments: { name: 'N', email: 'n@demo.test' } });

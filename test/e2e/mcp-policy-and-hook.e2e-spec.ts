@@ -19,7 +19,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 @RequiredScopes('notes:read')
 @Injectable()
 class NotesTools {
-  @McpTool({ description: 'Lists notes.' })
+  @McpTool({ description: 'Lists notes.', annotations: { readOnlyHint: true } })
   notes_list() {
     return { notes: [] };
   }
@@ -48,17 +48,17 @@ class HeaderScopesPolicy implements McpAccessPolicy {
   }
 }
 
-const calls: Array<{ method: string; target?: string; args?: unknown; outcome: string }> = [];
+const calls: Array<{ method: string; target?: string; args?: unknown; readOnly: boolean; outcome: string }> = [];
 
 @Injectable()
 class RecordingHook implements McpCallHook {
   async around<T>(call: McpCall, proceed: () => Promise<T>): Promise<T> {
     try {
       const result = await proceed();
-      calls.push({ method: call.method, target: call.target, args: call.arguments, outcome: 'ok' });
+      calls.push({ method: call.method, target: call.target, args: call.arguments, readOnly: call.readOnly, outcome: 'ok' });
       return result;
     } catch (error) {
-      calls.push({ method: call.method, target: call.target, args: call.arguments, outcome: 'threw' });
+      calls.push({ method: call.method, target: call.target, args: call.arguments, readOnly: call.readOnly, outcome: 'threw' });
       throw error;
     }
   }
@@ -110,8 +110,8 @@ describe('access policy and call hook', () => {
     await callStateless(t.mcpUrl, 'tools/call', { name: 'notes_add', arguments: {} });
     await callStateless(t.mcpUrl, 'tools/list');
     assert.deepEqual(calls, [
-      { method: 'tools/call', target: 'notes_list', args: { a: 1 }, outcome: 'ok' },
-      { method: 'tools/call', target: 'notes_add', args: {}, outcome: 'threw' },
+      { method: 'tools/call', target: 'notes_list', args: { a: 1 }, readOnly: true, outcome: 'ok' },
+      { method: 'tools/call', target: 'notes_add', args: {}, readOnly: false, outcome: 'threw' },
     ]);
   });
 });

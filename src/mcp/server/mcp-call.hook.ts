@@ -8,6 +8,8 @@ export interface McpCall {
   target: string | undefined;
   /** The arguments as the client sent them (before validation). */
   arguments: Record<string, unknown> | undefined;
+  /** True for reads: `resources/read`, `prompts/get`, and tools annotated `readOnlyHint`. */
+  readOnly: boolean;
 }
 
 /**

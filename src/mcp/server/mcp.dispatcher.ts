@@ -1,5 +1,6 @@
 import { SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
 import { HttpStatus, Inject, Injectable, Optional } from '@nestjs/common';
+import { McpRegistry } from '../discovery/mcp.registry.js';
 import { CompletionHandler } from '../handlers/completion.handler.js';
 import { LifecycleHandler } from '../handlers/lifecycle.handler.js';
 import { PromptsHandler } from '../handlers/prompts.handler.js';
@@ -40,6 +41,7 @@ export class McpDispatcher {
     prompts: PromptsHandler,
     completion: CompletionHandler,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly registry: McpRegistry,
     @Optional() @Inject(MCP_CALL_HOOK) private readonly hook?: McpCallHook,
   ) {
     this.routes = {
@@ -75,9 +77,11 @@ export class McpDispatcher {
   private callOf(method: McpCall['method'], message: InboundMessage, context: McpRequestContext): McpCall {
     const { name, uri, arguments: args } = message.params;
     const target = method === 'resources/read' ? uri : name;
+    const readOnly = method !== 'tools/call' || (typeof name === 'string' && !!this.registry.tool(name)?.annotations.readOnlyHint);
     return {
       context,
       method,
+      readOnly,
       target: typeof target === 'string' ? target : undefined,
       arguments: args !== null && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : undefined,
     };
