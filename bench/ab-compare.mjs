@@ -4,8 +4,10 @@
 // alternate A, B, B, A, … so that drift hits both alike; the verdict is the median of the paired
 // ratios of server CPU per request and of throughput.
 //
-//   node bench/ab-compare.mjs --a <checkout A> --b <checkout B> --preset <name> [--rounds 8] [--seconds 3] [--connections 32]
+//   node bench/ab-compare.mjs --a <checkout A> --b <checkout B> --preset <name> [--preset-b <name>] [--rounds 8] [--seconds 3] [--connections 32]
 //
+// --preset-b runs another request against B (e.g. A: REST route on the current code, B: the same
+// handler over MCP with a change applied), which gives a change's effect on an MCP/REST ratio.
 // Each checkout must have been compiled with `tsc -p bench/tsconfig.json` (its .bench-dist/), e.g. a
 // copy of the repository with the change applied. Presets: echo, tools-10, tools-500,
 // summary-rest, summary-mcp-2026, summary-mcp-2025, create-rest, create-mcp-2026.
@@ -27,6 +29,7 @@ const option = (name, fallback) => {
 const dirA = resolve(option('a', ''));
 const dirB = resolve(option('b', ''));
 const presetName = option('preset', 'echo');
+const presetNameB = option('preset-b', presetName);
 const rounds = Number(option('rounds', 8));
 const seconds = Number(option('seconds', 3));
 const connections = Number(option('connections', 32));
@@ -90,7 +93,8 @@ const PRESETS = {
   },
 };
 const preset = PRESETS[presetName];
-if (!preset || !option('a') || !option('b')) {
+const presetB = PRESETS[presetNameB];
+if (!preset || !presetB || !option('a') || !option('b') || preset.entry !== presetB.entry) {
   console.error(`usage: node bench/ab-compare.mjs --a <dir> --b <dir> --preset <${Object.keys(PRESETS).join('|')}> [--rounds N] [--seconds S]`);
   process.exit(2);
 }
@@ -115,9 +119,9 @@ async function admin(url, fn) {
   }
 }
 
-async function start(dir, env) {
-  const child = spawn(process.execPath, [join(dir, '.bench-dist', 'bench', 'servers', `${preset.entry}.js`)], {
-    env: { ...process.env, ...preset.env, ...env, PORT: '0' },
+async function start(dir, env, which = preset) {
+  const child = spawn(process.execPath, [join(dir, '.bench-dist', 'bench', 'servers', `${which.entry}.js`)], {
+    env: { ...process.env, ...which.env, ...env, PORT: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
@@ -164,7 +168,7 @@ try {
     env = { DATABASE_URL: url.toString() };
   }
   const a = await start(dirA, env);
-  const b = await start(dirB, env);
+  const b = await start(dirB, env, presetB);
   if (preset.db) {
     email = await admin(env.DATABASE_URL, async (c) => {
       const { rows } = await c.query(
@@ -174,7 +178,7 @@ try {
     });
   }
   const specA = preset.spec(a, email);
-  const specB = preset.spec(b, email);
+  const specB = presetB.spec(b, email);
   // Warm-up both, then A B B A A B B A …
   await burst(a, specA, 'warm-a');
   await burst(b, specB, 'warm-b');
@@ -193,10 +197,24 @@ try {
   const rps = median(pairs.map((p) => p.b.rps / p.a.rps));
   const p50 = median(pairs.map((p) => p.b.p50 / p.a.p50));
   console.log(
-    `\n${presetName}: B/A median of ${rounds} paired rounds: server CPU per request ${cpu.toFixed(3)}×, throughput ${rps.toFixed(3)}×, p50 ${p50.toFixed(3)}× ` +
+    `\n${presetName === presetNameB ? presetName : `A ${presetName}, B ${presetNameB}`}: B/A median of ${rounds} paired rounds: server CPU per request ${cpu.toFixed(3)}×, throughput ${rps.toFixed(3)}×, p50 ${p50.toFixed(3)}× ` +
       `(A ${median(pairs.map((p) => p.a.cpuUs)).toFixed(0)} µs/req, B ${median(pairs.map((p) => p.b.cpuUs)).toFixed(0)} µs/req)`,
   );
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  // Servers first (they still hold pool connections), then their database.
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          const timer = setTimeout(() => child.kill('SIGKILL'), 6_000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            done();
+          });
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
   await dropDb().catch(() => undefined);
 }

@@ -10,7 +10,22 @@ export const PORT = Number(process.env.PORT ?? 0);
  */
 export function announceReady(address: AddressInfo | string | null, extra: Record<string, unknown> = {}): void {
   if (!address || typeof address === 'string') throw new Error(`Unexpected server address: ${String(address)}`);
+  installMemoryProbe();
   process.stdout.write(`BENCH_READY ${JSON.stringify({ port: address.port, pid: process.pid, ...extra })}\n`);
+}
+
+/**
+ * SIGUSR2: a full garbage collection (when started with --expose-gc), then one line on stdout,
+ * `BENCH_MEMORY {rss, heapTotal, heapUsed, external, arrayBuffers}` (bytes). The soak reads memory
+ * this way before and after, so that where the GC sawtooth happens to be does not decide the result.
+ */
+function installMemoryProbe(): void {
+  process.on('SIGUSR2', () => {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
+    gc?.();
+    setTimeout(() => process.stdout.write(`BENCH_MEMORY ${JSON.stringify({ gc: !!gc, ...process.memoryUsage() })}\n`), 100);
+  });
 }
 
 /**
