@@ -22,7 +22,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
-const outDir = '.test-dist';
+// TEST_OUT_DIR lets two runs (or a run and the conformance script) share a checkout.
+const outDir = process.env.TEST_OUT_DIR ?? '.test-dist';
 const summary = (passed, failed) => console.log(`${passed} passed, ${failed} failed`);
 
 rmSync(outDir, { recursive: true, force: true });

@@ -1,11 +1,14 @@
 import { Module, RequestMethod, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { BODY_LIMIT_BYTES } from './app.setup.js';
+import { ApprovalsModule } from './approvals/approvals.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { BillingModule } from './billing/billing.module.js';
 import { RequestContextMiddleware } from './context/request-context.middleware.js';
 import { DatabaseModule } from './database/database.module.js';
+import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { IdentityModule } from './identity/identity.module.js';
 import { McpModule } from './mcp/index.js';
+import { PanelModule } from './panel/panel.module.js';
 import { StatusModule } from './status/status.module.js';
 
 @Module({
@@ -22,6 +25,9 @@ import { StatusModule } from './status/status.module.js';
     DatabaseModule,
     IdentityModule,
     AuditModule,
+    IdempotencyModule,
+    ApprovalsModule,
+    PanelModule,
     StatusModule,
     BillingModule,
   ],

@@ -14,6 +14,11 @@ export interface McpRequestContext {
   meta: Record<string, unknown>;
   /** The HTTP request that carried the message (headers, authenticated user, …). */
   httpRequest: Request;
+  /**
+   * Set in-process only (never from the wire) when a person already approved this exact call,
+   * e.g. by choosing Continue on an approval page: confirmation is not asked again.
+   */
+  approved?: { approvalId: string };
 }
 
 /** What kind of capability a handler was invoked as. */
@@ -31,4 +36,17 @@ export interface McpInvocation extends McpRequestContext {
   input: unknown;
   /** `resources/read` only: the URI read. */
   uri?: string;
+  /** The arguments as the client sent them (tools and prompts), before validation. */
+  arguments?: Record<string, unknown>;
+  /** SHA-256 of the canonical JSON of `arguments`: what binds state, approvals and idempotency keys. */
+  argumentsHash?: string;
+  /** Stable identity of the caller (see the `callerKey` option). */
+  callerKey?: string;
+  /**
+   * Multi round-trip (2026 era): the client's answers to the `inputRequests` of a previous
+   * `input_required` result, by key. Untrusted client input.
+   */
+  inputResponses?: Record<string, unknown>;
+  /** Multi round-trip: the payload of the `requestState` the client echoed, verified and accepted once. */
+  state?: unknown;
 }

@@ -1,4 +1,5 @@
 import type { Implementation } from '@modelcontextprotocol/server';
+import type { Request } from 'express';
 
 /** What a host application passes to `McpModule.forRoot()` / `forRootAsync()`. Every field has a default. */
 export interface McpModuleOptions {
@@ -27,10 +28,34 @@ export interface McpModuleOptions {
   /** Refuse tool arguments that the input DTO does not declare (and say so in the schema). Default true. */
   forbidUnknownArguments?: boolean;
   /**
-   * What happens to a tool annotated `destructiveHint: true`. `refuse` (the default until a
-   * confirmation flow is configured): it never runs, and the caller is told why.
+   * What happens to a tool annotated `destructiveHint: true` (SPEC §4). It never runs without a
+   * person's yes: a 2026-era client that declared form `elicitation` is asked in the chat (multi
+   * round-trip). Any other client: `confirm` (default) answers `pending_confirmation` with an
+   * approval link from the application's `MCP_APPROVAL_GATEWAY` (refused when none is provided);
+   * `refuse` refuses the call outright.
    */
-  destructiveTools?: 'refuse';
+  destructiveTools?: 'confirm' | 'refuse';
+  /** Multi round-trip `requestState` sealing. */
+  requestState?: {
+    /**
+     * HMAC key, at least 32 bytes, shared by every replica. Default: random per process (a
+     * warning is logged; a retry landing on another replica would then be refused).
+     */
+    secret?: string | Uint8Array;
+    /** How long a state stays valid. Default 600 s. */
+    ttlSeconds?: number;
+  };
+  /**
+   * Name of the argument that carries an idempotency key (SPEC §3). A tool that is not read-only
+   * and declares this argument gets its first answer stored per key through the application's
+   * `MCP_IDEMPOTENCY_STORE`. Default `idempotency_key`.
+   */
+  idempotencyKeyArgument?: string;
+  /**
+   * Who is calling, as a stable string: binds `requestState` to the caller. Default: a hash of
+   * the credentials the request carried (`Authorization`, `X-API-Key`).
+   */
+  callerKey?: (request: Request) => string | undefined;
 }
 
 /** The options with every default applied; the only shape the rest of the layer reads. */
@@ -44,5 +69,8 @@ export interface ResolvedMcpOptions {
   allowedHosts: string[];
   pageSize: number;
   forbidUnknownArguments: boolean;
-  destructiveTools: 'refuse';
+  destructiveTools: 'confirm' | 'refuse';
+  requestState: { secret?: string | Uint8Array; ttlSeconds: number };
+  idempotencyKeyArgument: string;
+  callerKey: (request: Request) => string | undefined;
 }

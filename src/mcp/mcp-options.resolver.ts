@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { Request } from 'express';
 import { DEFAULT_SUPPORTED_VERSIONS } from './mcp.constants.js';
 import type { McpModuleOptions, ResolvedMcpOptions } from './mcp-options.interface.js';
 
@@ -37,6 +39,22 @@ export function resolveMcpOptions(options: McpModuleOptions = {}): ResolvedMcpOp
     allowedHosts: options.allowedHosts ?? ['localhost', '127.0.0.1', '[::1]'],
     pageSize,
     forbidUnknownArguments: options.forbidUnknownArguments ?? true,
-    destructiveTools: options.destructiveTools ?? 'refuse',
+    destructiveTools: options.destructiveTools ?? 'confirm',
+    requestState: { secret: requestStateSecret(options.requestState?.secret), ttlSeconds: options.requestState?.ttlSeconds ?? 600 },
+    idempotencyKeyArgument: options.idempotencyKeyArgument ?? 'idempotency_key',
+    callerKey: options.callerKey ?? credentialsHash,
   };
+}
+
+function requestStateSecret(secret: string | Uint8Array | undefined): string | Uint8Array | undefined {
+  if (secret !== undefined && Buffer.byteLength(secret) < 32) {
+    throw new Error('McpModule: requestState.secret must be at least 32 bytes');
+  }
+  return secret;
+}
+
+/** The default caller identity: the credentials themselves, hashed (never kept in clear). */
+function credentialsHash(request: Request): string | undefined {
+  const credentials = [request.headers.authorization, request.headers['x-api-key']].filter(Boolean).join('\0');
+  return credentials ? createHash('sha256').update(credentials).digest('base64url') : undefined;
 }

@@ -1,6 +1,7 @@
 import { Inject, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/internal';
-import { DiscoveryModule } from '@nestjs/core';
+import { APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { McpConfirmationInterceptor } from './confirmation/confirmation.interceptor.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpHandlerFactory } from './discovery/mcp-handler.factory.js';
 import { McpRegistry } from './discovery/mcp.registry.js';
@@ -14,6 +15,8 @@ import { MCP_OPTIONS } from './mcp.constants.js';
 import { MCP_MODULE_OPTIONS, McpConfigurableModule } from './mcp.module-definition.js';
 import type { McpModuleOptions, ResolvedMcpOptions } from './mcp-options.interface.js';
 import { resolveMcpOptions } from './mcp-options.resolver.js';
+import { InvocationBuilder } from './multi-round/multi-round-call.js';
+import { McpRequestState } from './multi-round/request-state.js';
 import { McpController } from './server/mcp.controller.js';
 import { McpDispatcher } from './server/mcp.dispatcher.js';
 import { McpTransportState } from './transport/mcp-transport.state.js';
@@ -48,8 +51,12 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
     CompletionHandler,
     McpDispatcher,
     McpTransportState,
+    McpRequestState,
+    InvocationBuilder,
+    // Destructive tools wait for a person's yes, whatever module declares them (SPEC §4).
+    { provide: APP_INTERCEPTOR, useClass: McpConfirmationInterceptor },
   ],
-  exports: [MCP_OPTIONS, McpRegistry],
+  exports: [MCP_OPTIONS, McpRegistry, McpRequestState, McpDispatcher],
 })
 export class McpModule extends McpConfigurableModule implements OnApplicationBootstrap {
   constructor(@Inject(McpTransportState) private readonly transport: McpTransportState) {

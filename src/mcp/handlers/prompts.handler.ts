@@ -1,9 +1,11 @@
-import type { GetPromptResult, ListPromptsResult, PromptMessage } from '@modelcontextprotocol/server';
+import type { GetPromptResult, InputRequiredResult, ListPromptsResult, PromptMessage } from '@modelcontextprotocol/server';
 import { Inject, Injectable } from '@nestjs/common';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import { MCP_OPTIONS } from '../mcp.constants.js';
 import type { McpRequestContext } from '../mcp-invocation.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { asInputRequired, assertAnswerable } from '../multi-round/input-required.js';
+import { InvocationBuilder } from '../multi-round/multi-round-call.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { validateArguments } from '../schema/dto-argument.validator.js';
 import { paginate } from '../server/list-pagination.js';
@@ -15,6 +17,7 @@ export class PromptsHandler {
   constructor(
     private readonly registry: McpRegistry,
     private readonly access: CapabilityAccess,
+    private readonly invocations: InvocationBuilder,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
@@ -24,7 +27,7 @@ export class PromptsHandler {
     return { prompts: page.map((e) => e.definition), ...(nextCursor ? { nextCursor } : {}) };
   }
 
-  async get(params: Record<string, unknown>, context: McpRequestContext): Promise<GetPromptResult> {
+  async get(params: Record<string, unknown>, context: McpRequestContext): Promise<GetPromptResult | InputRequiredResult> {
     const name = params.name;
     if (typeof name !== 'string') throw McpProtocolError.invalidParams('Invalid params: "name" (the prompt to get) is required');
     const entry = this.registry.prompt(name);
@@ -45,7 +48,10 @@ export class PromptsHandler {
       }
       input = validation.value;
     }
-    const output = await entry.handler({ ...context, kind: 'prompt', name, input });
+    const invocation = await this.invocations.build('prompt', name, params, context, input);
+    const output = await entry.handler(invocation);
+    const inputRequired = asInputRequired(output);
+    if (inputRequired) return assertAnswerable(inputRequired, invocation);
     return toPromptResult(output, entry.definition.description);
   }
 }

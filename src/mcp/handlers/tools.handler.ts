@@ -1,9 +1,12 @@
-import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/server';
-import { Inject, Injectable } from '@nestjs/common';
+import type { CallToolResult, InputRequiredResult, ListToolsResult } from '@modelcontextprotocol/server';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { ToolEntry } from '../discovery/mcp-registry.types.js';
 import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { McpRequestContext } from '../mcp-invocation.js';
+import { MCP_IDEMPOTENCY_STORE, type IdempotentCall, type McpIdempotencyStore } from '../idempotency/idempotency.store.js';
+import type { McpInvocation, McpRequestContext } from '../mcp-invocation.js';
+import { asInputRequired, assertAnswerable } from '../multi-round/input-required.js';
+import { InvocationBuilder } from '../multi-round/multi-round-call.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { validateArguments, type ArgumentValidation } from '../schema/dto-argument.validator.js';
@@ -19,7 +22,9 @@ export class ToolsHandler {
   constructor(
     private readonly registry: McpRegistry,
     private readonly access: CapabilityAccess,
+    private readonly invocations: InvocationBuilder,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Optional() @Inject(MCP_IDEMPOTENCY_STORE) private readonly idempotency?: McpIdempotencyStore,
   ) {}
 
   list(params: Record<string, unknown>, context: McpRequestContext): ListToolsResult {
@@ -28,7 +33,7 @@ export class ToolsHandler {
     return { tools: page.map((entry) => entry.definition), ...(nextCursor ? { nextCursor } : {}) };
   }
 
-  async call(params: Record<string, unknown>, context: McpRequestContext): Promise<CallToolResult> {
+  async call(params: Record<string, unknown>, context: McpRequestContext): Promise<CallToolResult | InputRequiredResult> {
     const name = params.name;
     if (typeof name !== 'string') throw McpProtocolError.invalidParams('Invalid params: "name" (the tool to call) is required');
     const entry = this.registry.tool(name);
@@ -38,23 +43,6 @@ export class ToolsHandler {
     const started = performance.now();
     const finish = (partial: Pick<ToolEnvelope, 'ok' | 'status' | 'errors'> & { data?: unknown; nextQuestion?: string }) =>
       this.result(entry, { ...partial, toolName: name, safety: safetyOf(entry), durationMs: Math.round(performance.now() - started) });
-
-    if (entry.annotations.destructiveHint && this.options.destructiveTools === 'refuse') {
-      // Nothing destructive runs without a person's yes (SPEC §4); without a way to ask, it never runs.
-      return finish({
-        ok: false,
-        status: 'failed',
-        errors: [
-          {
-            code: 'confirmation_required',
-            message:
-              `${name} is destructive and needs a person's confirmation, which this server cannot collect yet. ` +
-              'Nothing was done. Tell the user to do it in the billing application.',
-            retryable: false,
-          },
-        ],
-      });
-    }
 
     let input: unknown = undefined;
     const validation = entry.input
@@ -74,23 +62,67 @@ export class ToolsHandler {
       }
       input = validation.value;
     }
+    const invocation = await this.invocations.build('tool', name, params, context, input);
 
+    const idempotent = this.idempotentCall(entry, invocation);
+    if (!idempotent) return (await this.run(entry, invocation, finish)).result;
+    const claim = await this.idempotency!.claim(idempotent);
+    if (claim.kind === 'replay') return claim.result;
+    if (claim.kind === 'mismatch') {
+      return finish({
+        ok: false,
+        status: 'failed',
+        errors: [
+          {
+            code: 'idempotency_key_reused',
+            field: this.options.idempotencyKeyArgument,
+            message:
+              `This ${this.options.idempotencyKeyArgument} was already used for a ${name} call with different arguments. ` +
+              'Use a new key for a new operation, or repeat the first call exactly to get its answer.',
+            retryable: false,
+          },
+        ],
+      });
+    }
+    const { result, final } = await this.run(entry, invocation, finish);
+    // Only a final, successful answer is kept: a failure, a question or a pending approval leaves the key free.
+    if (final) await this.idempotency!.save(idempotent, result as CallToolResult);
+    else await this.idempotency!.release(idempotent);
+    return result;
+  }
+
+  private async run(
+    entry: ToolEntry,
+    invocation: McpInvocation,
+    finish: (partial: Pick<ToolEnvelope, 'ok' | 'status' | 'errors'> & { data?: unknown; nextQuestion?: string }) => CallToolResult,
+  ): Promise<{ result: CallToolResult | InputRequiredResult; final: boolean }> {
     let output: unknown;
     try {
-      output = await entry.handler({ ...context, kind: 'tool', name, input });
+      output = await entry.handler(invocation);
     } catch (exception) {
       const errors = toolErrorsFromException(exception);
       if (!errors) throw exception;
       // A handler shared with REST cannot return a ToolReply; an exception carrying `nextQuestion` says the same.
       const nextQuestion = nextQuestionOf(exception);
-      return finish({ ok: false, status: nextQuestion ? 'needs_more_info' : 'failed', errors, ...(nextQuestion ? { nextQuestion } : {}) });
+      const status = nextQuestion ? 'needs_more_info' : 'failed';
+      return { result: finish({ ok: false, status, errors, ...(nextQuestion ? { nextQuestion } : {}) }), final: false };
     }
-    if (isCallToolResult(output)) return output;
+    const inputRequired = asInputRequired(output);
+    if (inputRequired) return { result: assertAnswerable(inputRequired, invocation), final: false };
+    if (isCallToolResult(output)) return { result: output, final: !output.isError };
     if (output instanceof ToolReply) {
       const { ok, status, data, errors, nextQuestion } = output;
-      return finish({ ok, status, data, errors, ...(nextQuestion ? { nextQuestion } : {}) });
+      return { result: finish({ ok, status, data, errors, ...(nextQuestion ? { nextQuestion } : {}) }), final: ok };
     }
-    return finish({ ok: true, status: 'success', data: output, errors: [] });
+    return { result: finish({ ok: true, status: 'success', data: output, errors: [] }), final: true };
+  }
+
+  /** The call's idempotency key, when the tool has side effects and declares the key argument. */
+  private idempotentCall(entry: ToolEntry, invocation: McpInvocation): IdempotentCall | undefined {
+    if (!this.idempotency || entry.annotations.readOnlyHint) return undefined;
+    const key = invocation.arguments?.[this.options.idempotencyKeyArgument];
+    if (typeof key !== 'string' || !key) return undefined;
+    return { tool: entry.name, key, argumentsHash: invocation.argumentsHash!, invocation };
   }
 
   /** A tool without an input DTO publishes an empty closed schema: hold it to that. */
@@ -109,7 +141,8 @@ export class ToolsHandler {
     return {
       content: [{ type: 'text', text: JSON.stringify(envelope) }],
       ...(entry.structured ? { structuredContent: envelope as unknown as Record<string, unknown> } : {}),
-      ...(envelope.ok ? {} : { isError: true }),
+      // pending_confirmation is not an error: the request stands, its approval is on record.
+      ...(envelope.ok || envelope.status === 'pending_confirmation' ? {} : { isError: true }),
     };
   }
 }

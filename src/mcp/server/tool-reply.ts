@@ -6,7 +6,7 @@ import type { ToolError, ToolStatus } from './tool-result.envelope.js';
  */
 export class ToolReply {
   private constructor(
-    readonly status: Exclude<ToolStatus, 'success' | 'failed'>,
+    readonly status: Exclude<ToolStatus, 'success'>,
     readonly ok: boolean,
     readonly data: unknown,
     readonly errors: ToolError[],
@@ -23,7 +23,15 @@ export class ToolReply {
     return new ToolReply('queued', true, data, []);
   }
 
-  /** Nothing ran: a person must confirm first (see the confirmation flow). */
+  /** The tool did not do what was asked, and says why (a refusal, a declined confirmation). */
+  static failed(errors: ToolError[], data?: unknown): ToolReply {
+    return new ToolReply('failed', false, data, errors);
+  }
+
+  /**
+   * Nothing ran: a person must confirm first (see the confirmation flow). Not an error
+   * (`isError` stays off): the request stands and its approval is on record.
+   */
   static pendingConfirmation(data: unknown, nextQuestion?: string): ToolReply {
     return new ToolReply('pending_confirmation', false, data, [], nextQuestion);
   }

@@ -1,0 +1,50 @@
+import { Injectable, Inject } from '@nestjs/common';
+import { argumentsHash } from '../calls/arguments-hash.js';
+import { MCP_OPTIONS } from '../mcp.constants.js';
+import type { McpInvocation, McpRequestContext, McpTargetKind } from '../mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { isPlainObject } from '../protocol/json-rpc-message.js';
+import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { McpRequestState } from './request-state.js';
+
+/**
+ * Builds the invocation a capability handler receives, with what multi round-trip requests
+ * need: the raw arguments and their hash, the caller's identity, the client's `inputResponses`,
+ * and the verified payload of an echoed `requestState` (SEP-2322). Shared by tools, prompts and
+ * resources, the three methods that may answer `input_required`.
+ */
+@Injectable()
+export class InvocationBuilder {
+  constructor(
+    private readonly states: McpRequestState,
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+  ) {}
+
+  async build(
+    kind: McpTargetKind,
+    name: string,
+    params: Record<string, unknown>,
+    context: McpRequestContext,
+    input: unknown,
+  ): Promise<McpInvocation> {
+    const args = isPlainObject(params.arguments) ? params.arguments : undefined;
+    const invocation: McpInvocation = {
+      ...context,
+      kind,
+      name,
+      input,
+      ...(args ? { arguments: args } : {}),
+      argumentsHash: argumentsHash(args ?? {}),
+      callerKey: this.options.callerKey(context.httpRequest),
+    };
+    if (context.era !== 'stateless') return invocation;
+    if (params.inputResponses !== undefined) {
+      if (!isPlainObject(params.inputResponses)) {
+        throw McpProtocolError.invalidParams('Invalid params: "inputResponses" must be an object keyed by the inputRequests keys');
+      }
+      invocation.inputResponses = params.inputResponses;
+    }
+    if (params.requestState !== undefined) invocation.state = await this.states.open(params.requestState, invocation);
+    return invocation;
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Remembers which `requestState` values were already accepted, so each is accepted once. In a
+ * deployment of several replicas this must be shared (the application provides a database-backed
+ * store under `MCP_REQUEST_STATE_STORE`); the default below only holds for a single process.
+ */
+export interface McpRequestStateStore {
+  /** Records `id` as used; false when it was used before. Must be atomic across replicas. */
+  consume(id: string, expiresAt: Date): Promise<boolean>;
+}
+
+export const MCP_REQUEST_STATE_STORE = Symbol('MCP_REQUEST_STATE_STORE');
+
+/** Single-process default: fine for tests and one replica, wrong behind a load balancer. */
+export class InMemoryRequestStateStore implements McpRequestStateStore {
+  private readonly used = new Map<string, number>();
+
+  async consume(id: string, expiresAt: Date): Promise<boolean> {
+    const now = Date.now();
+    for (const [key, expiry] of this.used) if (expiry < now) this.used.delete(key);
+    if (this.used.has(id)) return false;
+    this.used.set(id, expiresAt.getTime());
+    return true;
+  }
+}

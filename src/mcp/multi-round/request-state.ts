@@ -1,0 +1,94 @@
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { MCP_OPTIONS } from '../mcp.constants.js';
+import type { McpInvocation } from '../mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { InMemoryRequestStateStore, MCP_REQUEST_STATE_STORE, type McpRequestStateStore } from './request-state.store.js';
+
+/** What travels inside a sealed `requestState` besides the handler's own payload. */
+interface Sealed {
+  /** The handler's payload. */
+  p: unknown;
+  /** One-time id, recorded when the state is accepted. */
+  j: string;
+  /** Expiry, epoch milliseconds (the codec checks its own copy; the store keeps this one). */
+  x: number;
+  /** Keyed tag of caller + method + target + arguments hash: state minted for one call fits no other. */
+  b: string;
+}
+
+/** The part of an invocation a state is bound to. */
+type Binding = Pick<McpInvocation, 'method' | 'name' | 'argumentsHash' | 'callerKey'>;
+
+/**
+ * Seals and opens the opaque `requestState` of multi round-trip requests (2026-07-28, SEP-2322).
+ * The state is HMAC-signed by the official SDK's codec (not encrypted: never put secrets in it),
+ * expires, is bound to the caller, the method, the tool/prompt/resource and the hash of the
+ * arguments, and is accepted once (the `MCP_REQUEST_STATE_STORE` decides, across replicas when it
+ * is shared). Any failure is a JSON-RPC `-32602` with a sentence saying what to do.
+ */
+@Injectable()
+export class McpRequestState {
+  private readonly codec: RequestStateCodec<Sealed>;
+  private readonly key: Buffer;
+  private readonly ttlMs: number;
+
+  constructor(
+    @Inject(MCP_OPTIONS) options: ResolvedMcpOptions,
+    @Optional() @Inject(MCP_REQUEST_STATE_STORE) private readonly store: McpRequestStateStore = new InMemoryRequestStateStore(),
+  ) {
+    const secret = options.requestState.secret;
+    if (secret === undefined) {
+      new Logger('McpRequestState').warn(
+        'No requestState secret configured: using a random per-process key. Replicas must share one (McpModule option requestState.secret).',
+      );
+    }
+    this.key = secret === undefined ? randomBytes(32) : Buffer.from(secret);
+    this.ttlMs = options.requestState.ttlSeconds * 1000;
+    this.codec = createRequestStateCodec<Sealed>({ key: this.key, ttlSeconds: options.requestState.ttlSeconds });
+  }
+
+  /** Seals `payload` for a retry of exactly this call. */
+  async seal(payload: unknown, invocation: Binding): Promise<string> {
+    return this.codec.mint({ p: payload, j: randomUUID(), x: Date.now() + this.ttlMs, b: this.tag(invocation) });
+  }
+
+  /** Verifies an echoed state for this call and marks it used; returns the handler's payload. */
+  async open(state: unknown, invocation: Binding): Promise<unknown> {
+    if (typeof state !== 'string' || state.length === 0 || state.length > 16_384) {
+      throw invalidState('it must be the exact string the server returned');
+    }
+    let sealed: Sealed;
+    try {
+      sealed = await this.codec.verify(state, undefined as never);
+    } catch (error) {
+      const reason = (error as Error).message;
+      throw invalidState(reason === 'expired' ? 'it has expired' : 'it failed its integrity check (altered or not issued by this server)');
+    }
+    if (!sameTag(sealed.b, this.tag(invocation))) {
+      throw invalidState('it was issued for another call (different caller, tool or arguments)');
+    }
+    if (!(await this.store.consume(sealed.j, new Date(sealed.x)))) {
+      throw invalidState('it was already used once');
+    }
+    return sealed.p;
+  }
+
+  private tag(invocation: Binding): string {
+    const binding = [invocation.callerKey ?? '', invocation.method, invocation.name, invocation.argumentsHash ?? ''].join('\0');
+    return createHmac('sha256', this.key).update(`mcp.requestState.bind:${binding}`).digest('base64url');
+  }
+}
+
+function sameTag(a: unknown, b: string): boolean {
+  if (typeof a !== 'string' || a.length !== b.length) return false;
+  return timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+function invalidState(why: string): McpProtocolError {
+  return McpProtocolError.invalidParams(
+    `Invalid requestState: ${why}. Call again without requestState and inputResponses to start over.`,
+  );
+}
