@@ -1,0 +1,29 @@
+/** What the approval pages show about one approval (no secrets: arguments are redacted). */
+export interface ApprovalView {
+  id: string;
+  workspace: { id: string; slug: string; name: string };
+  tool: { name: string; title: string; description: string };
+  /** The call's arguments, secrets redacted, as the agent sent them. */
+  arguments: Record<string, unknown>;
+  client: { name?: string; version?: string };
+  requestedBy: { id: string; email: string; name: string };
+  /** `expired` is derived: pending past `expiresAt`. */
+  status: 'pending' | 'executed' | 'failed' | 'denied' | 'expired';
+  createdAt: Date;
+  expiresAt: Date;
+  decidedBy?: { id: string; email: string; name: string };
+  decidedAt?: Date;
+  /** The tool's answer once it ran (the JSON envelope), for the result page. */
+  result?: unknown;
+}
+
+/** What a Continue / Cancel click did. Only `executed`, `failed` and `denied` changed anything. */
+export type DecisionOutcome =
+  | { kind: 'executed'; approval: ApprovalView }
+  | { kind: 'failed'; approval: ApprovalView }
+  | { kind: 'denied'; approval: ApprovalView }
+  /** Someone (maybe this person, in another tab) decided first: nothing ran again. */
+  | { kind: 'already_decided'; approval: ApprovalView }
+  | { kind: 'expired'; approval: ApprovalView }
+  /** Unknown id, or a workspace where this person may not decide: indistinguishable on purpose. */
+  | { kind: 'not_found' };
