@@ -17,7 +17,6 @@ CREATE TABLE "approvals" (
     "decided_by_id" UUID,
     "decided_at" TIMESTAMP(3),
     "result" JSONB,
-    "collected_at" TIMESTAMP(3),
     "created_via" "Channel" NOT NULL,
     "updated_via" "Channel" NOT NULL,
     "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
