@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import type { Prisma } from '../generated/prisma/client.js';
+import { RequestContext } from '../context/request-context.js';
+import type { Channel, Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../database/prisma.service.js';
 import type { TransactionClient } from '../database/prisma.types.js';
 
 export type AuditOutcome = 'success' | 'failed' | 'denied' | 'error';
 
 export interface AuditRecord {
+  /** Default: the channel of the current request (an MCP call: `mcp`; a decision on the admin pages: `panel`). */
+  channel?: Channel;
   workspaceId?: string;
   userId?: string;
   tokenId?: string;
@@ -28,7 +31,7 @@ export class AuditService {
   async record(event: AuditRecord, client: TransactionClient = this.prisma.client as unknown as TransactionClient): Promise<void> {
     await client.auditEvent.create({
       data: {
-        channel: 'mcp',
+        channel: event.channel ?? RequestContext.current()?.channel ?? 'mcp',
         workspaceId: event.workspaceId,
         userId: event.userId,
         tokenId: event.tokenId,

@@ -12,7 +12,8 @@ export interface Principal {
   email: string;
   /** Id of the personal access token, or `jwt:<jti or sub>` for an external access token. */
   tokenId: string;
-  kind: 'personal' | 'jwt';
+  /** `panel`: a person signed in on the admin pages, acting there (e.g. approving a call). */
+  kind: 'personal' | 'jwt' | 'panel';
   scopes: string[];
   /** Set when the token is bound to one workspace. */
   workspaceId?: string;
