@@ -9,6 +9,7 @@ import {
   McpTool,
   type McpInvocation,
 } from '../../src/mcp/index.js';
+import { InputRequiredFixtures, InputRequiredPromptFixtures } from './input-required.fixture.js';
 import { ElicitationInputDto, EmbeddedResourceArgsDto, PromptArgumentsDto, SamplingInputDto } from './conformance-fixture.dto.js';
 
 /**
@@ -189,5 +190,5 @@ export class ConformancePrompts {
   }
 }
 
-@Module({ providers: [ConformanceTools, ConformanceResources, ConformancePrompts] })
+@Module({ providers: [ConformanceTools, ConformanceResources, ConformancePrompts, InputRequiredFixtures, InputRequiredPromptFixtures] })
 export class ConformanceFixtureModule {}
