@@ -35,6 +35,6 @@ import { WorkspaceResolver } from './workspace.resolver.js';
     { provide: APP_GUARD, useClass: ScopeGuard },
     { provide: APP_FILTER, useClass: AuthChallengeFilter },
   ],
-  exports: [PersonalTokenService, ScopePolicy, WorkspaceResolver, MCP_ACCESS_POLICY],
+  exports: [PersonalTokenService, ScopePolicy, WorkspaceResolver, MCP_ACCESS_POLICY, IDENTITY_CONFIG],
 })
 export class IdentityModule {}
