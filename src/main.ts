@@ -1,9 +1,10 @@
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
-import { DEMO_WORKSPACE, seedDemo } from './database/demo-seed.js';
+import { DEMO_ADMIN_EMAIL, DEMO_WORKSPACE, seedDemo } from './database/demo-seed.js';
 import { prepareDatabase } from './database/prepare-database.js';
 import { PrismaService } from './database/prisma.service.js';
 import { PersonalTokenService } from './identity/personal-token.service.js';
@@ -21,9 +22,11 @@ async function bootstrap(): Promise<void> {
   });
   const app = await NestFactory.create(AppModule);
   configureApp(app);
-  await seedDemo(app.get(PrismaService), { billing: true });
+  // The demo admin's password for the admin pages: DEMO_ADMIN_PASSWORD, or a new one printed below.
+  const generatedPassword = process.env.DEMO_ADMIN_PASSWORD ? undefined : randomBytes(12).toString('base64url');
+  await seedDemo(app.get(PrismaService), { billing: true, adminPassword: process.env.DEMO_ADMIN_PASSWORD || generatedPassword });
   const demo = await app.get(PersonalTokenService).mint({
-    email: 'admin@demo.test',
+    email: DEMO_ADMIN_EMAIL,
     scopes: [...ALL_SCOPES],
     workspaceSlug: DEMO_WORKSPACE,
     expiresInMs: 30 * 24 * 3_600_000,
@@ -41,7 +44,9 @@ async function bootstrap(): Promise<void> {
   logger.log(`Database: ${database.embedded ? 'embedded PostgreSQL (PGlite, .data/pglite)' : 'DATABASE_URL'}`);
   logger.log(`MCP endpoint: ${base}/mcp`);
   logger.log(`REST API docs: ${base}/docs`);
-  // On a line of its own so scripts can pick it up; the token is never logged anywhere else.
+  logger.log(`Admin pages: ${base}/admin (sign in as ${DEMO_ADMIN_EMAIL})`);
+  // On lines of their own so scripts can pick them up; the secrets are never logged anywhere else.
+  if (generatedPassword) console.log(`Demo admin password (${DEMO_ADMIN_EMAIL}, set DEMO_ADMIN_PASSWORD to choose one): ${generatedPassword}`);
   console.log(`Demo token: ${demo.token}`);
 }
 

@@ -1,5 +1,24 @@
-import { Module } from '@nestjs/common';
+import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { PanelAuthService } from './panel-auth.service.js';
+import { PanelController } from './panel.controller.js';
+import { PanelSessionGuard } from './panel-session.guard.js';
+import { PANEL_HEADERS } from './views/layout.js';
 
-/** The admin pages under /admin: sign-in and approvals (placeholder: being built). */
-@Module({})
-export class PanelModule {}
+/** The admin pages under /admin: sign-in and approvals (server-rendered HTML, cookie sessions). */
+@Module({
+  controllers: [PanelController],
+  providers: [PanelAuthService, PanelSessionGuard],
+  exports: [PanelAuthService],
+})
+export class PanelModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    // Security headers on every /admin answer, redirects and errors included.
+    consumer
+      .apply((_req: Request, res: Response, next: NextFunction) => {
+        res.set(PANEL_HEADERS);
+        next();
+      })
+      .forRoutes('admin', 'admin/{*path}');
+  }
+}
