@@ -114,14 +114,14 @@ function replyFor(outcome: ApprovalOutcome, name: string): ToolReply | CallToolR
       return outcome.result;
     case 'pending':
       return ToolReply.pendingConfirmation(
-        { approval_id: outcome.approvalId, approval_url: outcome.url, expires_at: outcome.expiresAt.toISOString() },
+        { id: outcome.approvalId, url: outcome.url, expires_at: outcome.expiresAt.toISOString() },
         `Nothing has been done yet. Ask the user to open ${outcome.url} and choose Continue (the link expires at ` +
           `${outcome.expiresAt.toISOString()}), then call ${name} again with the same arguments to get the result.`,
       );
     case 'denied':
       return ToolReply.failed([
         { code: 'approval_denied', message: `A person chose Cancel on the approval page: ${name} did not run. Do not retry.`, retryable: false },
-      ], { approval_id: outcome.approvalId });
+      ], { id: outcome.approvalId });
     case 'expired':
       return ToolReply.failed([
         {
@@ -129,6 +129,6 @@ function replyFor(outcome: ApprovalOutcome, name: string): ToolReply | CallToolR
           message: `Nobody approved ${name} in time, so it did not run. Call it again to get a new approval link if the user still wants it.`,
           retryable: true,
         },
-      ], { approval_id: outcome.approvalId });
+      ], { id: outcome.approvalId });
   }
 }

@@ -16,6 +16,8 @@ import type { ToolEnvelope, ToolError, ToolSafety } from '../server/tool-result.
 import { CapabilityAccess } from './capability-access.js';
 import { nextQuestionOf, toolErrorsFromException } from './tool-error.mapper.js';
 
+type EnvelopeFields = Pick<ToolEnvelope, 'ok' | 'status' | 'errors'> & Partial<Pick<ToolEnvelope, 'data' | 'nextQuestion' | 'approval'>>;
+
 /** `tools/list` and `tools/call` (SPEC §3). */
 @Injectable()
 export class ToolsHandler {
@@ -41,7 +43,7 @@ export class ToolsHandler {
     this.access.assert('tool', entry, context);
 
     const started = performance.now();
-    const finish = (partial: Pick<ToolEnvelope, 'ok' | 'status' | 'errors'> & { data?: unknown; nextQuestion?: string }) =>
+    const finish = (partial: EnvelopeFields) =>
       this.result(entry, { ...partial, toolName: name, safety: safetyOf(entry), durationMs: Math.round(performance.now() - started) });
 
     let input: unknown = undefined;
@@ -94,7 +96,7 @@ export class ToolsHandler {
   private async run(
     entry: ToolEntry,
     invocation: McpInvocation,
-    finish: (partial: Pick<ToolEnvelope, 'ok' | 'status' | 'errors'> & { data?: unknown; nextQuestion?: string }) => CallToolResult,
+    finish: (partial: EnvelopeFields) => CallToolResult,
   ): Promise<{ result: CallToolResult | InputRequiredResult; final: boolean }> {
     let output: unknown;
     try {
@@ -111,8 +113,9 @@ export class ToolsHandler {
     if (inputRequired) return { result: assertAnswerable(inputRequired, invocation), final: false };
     if (isCallToolResult(output)) return { result: output, final: !output.isError };
     if (output instanceof ToolReply) {
-      const { ok, status, data, errors, nextQuestion } = output;
-      return { result: finish({ ok, status, data, errors, ...(nextQuestion ? { nextQuestion } : {}) }), final: ok };
+      const { ok, status, data, errors, nextQuestion, approval } = output;
+      const reply = finish({ ok, status, data, errors, ...(nextQuestion ? { nextQuestion } : {}), ...(approval ? { approval } : {}) });
+      return { result: reply, final: ok };
     }
     return { result: finish({ ok: true, status: 'success', data: output, errors: [] }), final: true };
   }

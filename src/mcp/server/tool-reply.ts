@@ -1,4 +1,4 @@
-import type { ToolError, ToolStatus } from './tool-result.envelope.js';
+import type { ToolApproval, ToolError, ToolStatus } from './tool-result.envelope.js';
 
 /**
  * What a tool returns when the answer is not plain success: the layer puts it in the JSON
@@ -11,6 +11,7 @@ export class ToolReply {
     readonly data: unknown,
     readonly errors: ToolError[],
     readonly nextQuestion?: string,
+    readonly approval?: ToolApproval,
   ) {}
 
   /** The user must supply something first: `ok: false`, `isError: true`, and the question to ask. */
@@ -24,15 +25,15 @@ export class ToolReply {
   }
 
   /** The tool did not do what was asked, and says why (a refusal, a declined confirmation). */
-  static failed(errors: ToolError[], data?: unknown): ToolReply {
-    return new ToolReply('failed', false, data, errors);
+  static failed(errors: ToolError[], approval?: ToolApproval): ToolReply {
+    return new ToolReply('failed', false, undefined, errors, undefined, approval);
   }
 
   /**
    * Nothing ran: a person must confirm first (see the confirmation flow). Not an error
    * (`isError` stays off): the request stands and its approval is on record.
    */
-  static pendingConfirmation(data: unknown, nextQuestion?: string): ToolReply {
-    return new ToolReply('pending_confirmation', false, data, [], nextQuestion);
+  static pendingConfirmation(approval: ToolApproval, nextQuestion?: string): ToolReply {
+    return new ToolReply('pending_confirmation', false, undefined, [], nextQuestion, approval);
   }
 }

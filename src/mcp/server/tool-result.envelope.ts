@@ -11,6 +11,13 @@ export interface ToolError {
   retryable: boolean;
 }
 
+export interface ToolApproval {
+  id: string;
+  /** The page where a person chooses Continue or Cancel (pending approvals). */
+  url?: string;
+  expires_at?: string;
+}
+
 /** The JSON a tool result carries (seed 000, SPEC §3): one shape for every tool, success or not. */
 export interface ToolEnvelope {
   ok: boolean;
@@ -18,6 +25,8 @@ export interface ToolEnvelope {
   data?: unknown;
   errors: ToolError[];
   nextQuestion?: string;
+  /** The approval a destructive call waits for (or waited for): where a person decides. */
+  approval?: ToolApproval;
   toolName: string;
   safety: ToolSafety;
   durationMs: number;
@@ -45,7 +54,13 @@ export function envelopeSchema(dataSchema: JsonSchema): JsonSchema {
           required: ['code', 'message', 'retryable'],
         },
       },
-      nextQuestion: { type: 'string', description: 'What to ask the user when status is needs_more_info.' },
+      nextQuestion: { type: 'string', description: 'What to ask or tell the user when status is needs_more_info or pending_confirmation.' },
+      approval: {
+        type: 'object',
+        description: 'When status is pending_confirmation: the approval a person must give first, and the page where they give it.',
+        properties: { id: { type: 'string' }, url: { type: 'string' }, expires_at: { type: 'string' } },
+        required: ['id'],
+      },
       toolName: { type: 'string' },
       safety: { type: 'string', enum: ['read_only', 'mutation', 'external_send', 'destructive'] },
       durationMs: { type: 'number' },
