@@ -7,6 +7,7 @@ import { RequestContextMiddleware } from './context/request-context.middleware.j
 import { DatabaseModule } from './database/database.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { IdentityModule } from './identity/identity.module.js';
+import { principalOf } from './identity/request-principal.js';
 import { McpModule } from './mcp/index.js';
 import { PanelModule } from './panel/panel.module.js';
 import { StatusModule } from './status/status.module.js';
@@ -15,6 +16,13 @@ import { StatusModule } from './status/status.module.js';
   imports: [
     McpModule.forRoot({
       maxBodyBytes: BODY_LIMIT_BYTES,
+      // Replicas must share it: a multi round-trip retry may land on any of them.
+      requestState: { secret: process.env.MCP_STATE_SECRET || undefined },
+      // requestState is bound to the person and token that started the call.
+      callerKey: (request) => {
+        const principal = principalOf(request);
+        return principal ? `${principal.userId}:${principal.tokenId}` : undefined;
+      },
       serverInfo: { name: 'nest-mcp-billing', title: 'Billing (NestJS + MCP)', version: '0.1.0' },
       instructions:
         'Billing backend tools: customers, invoices, payments, attachments. Amounts are integers in minor units ' +

@@ -578,13 +578,13 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
       assert.equal((await t.prisma.client.invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status, 'sent');
     });
 
-    it('is refused over MCP as destructive (needs confirmation), and nothing changes', async () => {
+    it('over MCP waits for a person (approval link, no elicitation declared): pending_confirmation, nothing changes yet', async () => {
       const invoice = await createRest(acme.id);
       const { envelope, result } = await tool(admin, 'billing_invoice_cancel', { invoice_id: invoice.id, reason: 'Agent wants to cancel' });
-      assert.equal(result.isError, true);
+      assert.equal(result.isError, undefined);
       assert.equal(envelope.safety, 'destructive');
-      assert.equal(envelope.errors[0].code, 'confirmation_required');
-      assert.match(envelope.errors[0].message, /Nothing was done/);
+      assert.equal(envelope.status, 'pending_confirmation');
+      assert.match((envelope as unknown as { approval: { url: string } }).approval.url, /\/admin\/approvals\//);
       const row = await t.prisma.client.invoice.findUniqueOrThrow({ where: { id: invoice.id } });
       assert.deepEqual([row.status, row.cancelReason, row.cancelledAt], ['sent', null, null]);
     });
@@ -618,8 +618,9 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
           assert.deepEqual([data.notes, data.created_via], [label, 'mcp']);
           const read = await c.readResource({ uri: `billing://invoices/${data.id}` });
           assert.equal(JSON.parse((read.contents[0] as { text: string }).text).id, data.id);
-          const refused = await c.callTool({ name: 'billing_invoice_cancel', arguments: { invoice_id: data.id, reason: 'Client tries to cancel' } });
-          assert.equal(refused.isError, true);
+          // Destructive: waits for a person; the pending answer still matches the output schema the client checks.
+          const pending = await c.callTool({ name: 'billing_invoice_cancel', arguments: { invoice_id: data.id, reason: 'Client tries to cancel' } });
+          assert.equal((pending.structuredContent as { status: string }).status, 'pending_confirmation');
         } finally {
           await (client as SdkClient).close();
         }

@@ -514,7 +514,7 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
       return { invoiceId: inv.id, paymentId: envelope.data.payment.id as string };
     }
 
-    it('is refused over MCP (destructive, needs a confirmation this server cannot collect yet): nothing changes, audited', async () => {
+    it('over MCP waits for a person (destructive, approval link): nothing changes, the request is audited', async () => {
       const { invoiceId, paymentId } = await paidInvoice();
       const { status, envelope, isError } = await mcp(admin, 'billing_payment_refund', {
         payment_id: paymentId,
@@ -522,16 +522,15 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
         idempotency_key: idem(),
       });
       assert.equal(status, 200);
-      assert.equal(isError, true);
+      assert.equal(isError, false);
       assert.equal(envelope.safety, 'destructive');
-      assert.equal(envelope.errors[0].code, 'confirmation_required');
-      assert.match(envelope.errors[0].message, /Nothing was done/);
+      assert.equal(envelope.status, 'pending_confirmation');
       assert.equal(await t.prisma.client.refund.count({ where: { paymentId } }), 0);
       assert.equal((await t.prisma.client.payment.findUniqueOrThrow({ where: { id: paymentId } })).refundedMinor, 0);
       assert.equal((await dbInvoice(invoiceId)).status, 'paid');
+      assert.equal(await t.prisma.client.approval.count({ where: { tool: 'billing_payment_refund', status: 'pending' } }), 1);
       const audit = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { target: 'billing_payment_refund' }, orderBy: { occurredAt: 'desc' } });
-      assert.equal(audit.outcome, 'failed');
-      assert.equal(audit.errorCode, 'confirmation_required');
+      assert.equal(audit.outcome, 'success');
     });
 
     it('is not even callable over MCP by an accountant (403, billing:admin)', async () => {

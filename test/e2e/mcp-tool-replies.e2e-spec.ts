@@ -78,7 +78,7 @@ describe('tool replies beyond success', () => {
     });
   });
 
-  it('never runs a destructive tool while no confirmation flow is configured, and says so', async () => {
+  it('never runs a destructive tool for a client that cannot confirm when no approval gateway is provided, and says so', async () => {
     const { body } = await callStateless(t.mcpUrl, 'tools/call', { name: 'destroy', arguments: {} });
     assert.equal(body.result.isError, true);
     const envelope = envelopeOf(body);
