@@ -130,7 +130,8 @@ export async function unpaidInvoice(t: BillingTestApp, token: string, customer =
 
 /** Moves an approval's expiry into the past (as the system, like a clock that moved on). */
 export async function expireApproval(t: BillingTestApp, id: string): Promise<void> {
-  await RequestContext.run({ channel: 'system' }, () =>
-    t.prisma.client.approval.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } }),
-  );
+  // Awaited inside the context: a Prisma query runs when awaited, and the stamp needs the channel.
+  await RequestContext.run({ channel: 'system' }, async () => {
+    await t.prisma.client.approval.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+  });
 }

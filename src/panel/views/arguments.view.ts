@@ -44,3 +44,13 @@ function truncate(text: string | undefined): string {
   const value = text ?? '';
   return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…` : value;
 }
+
+/** A one-line summary of the arguments for lists: a few top-level values, each cut short. */
+export function argumentsSummary(args: Record<string, unknown>, maxEntries = 3, maxValue = 40): string {
+  const entries = Object.entries(args ?? {});
+  const parts = entries.slice(0, maxEntries).map(([key, value]) => {
+    const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+    return `${key}: ${text.length > maxValue ? `${text.slice(0, maxValue)}…` : text}`;
+  });
+  return parts.join(' · ') + (entries.length > maxEntries ? ` · +${entries.length - maxEntries} more` : '');
+}

@@ -24,6 +24,7 @@ table.args{border:1px solid #e6e9ef;border-radius:6px}
 table.args table.args{margin:0}
 .value{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9rem;white-space:pre-wrap}
 .muted{color:#718096}
+.summary{font-size:.85rem;overflow-wrap:anywhere}
 .badge{display:inline-block;padding:.1rem .5rem;border-radius:999px;font-size:.8rem;font-weight:600;background:#e2e8f0}
 .badge.pending{background:#fef3c7;color:#92400e}.badge.executed{background:#d1fae5;color:#065f46}
 .badge.denied,.badge.failed,.badge.expired{background:#fee2e2;color:#991b1b}

@@ -1,5 +1,5 @@
 import type { ApprovalView } from '../../approvals/approval.view.js';
-import { argumentsView } from './arguments.view.js';
+import { argumentsSummary, argumentsView } from './arguments.view.js';
 import { html, type HtmlValue, type SafeHtml } from './html.js';
 import { csrfField, layout, type Viewer } from './layout.js';
 
@@ -61,7 +61,7 @@ export function approvalsListPage(viewer: Viewer, approvals: ApprovalView[]): st
     <thead><tr><th>Action</th><th>Workspace</th><th>Requested by</th><th>Client</th><th>Requested</th><th>Expires</th></tr></thead>
     <tbody>${approvals.map(
       (a) => html`<tr>
-      <td><a href="/admin/approvals/${a.id}">${a.tool.title || a.tool.name}</a></td>
+      <td><a href="/admin/approvals/${a.id}">${a.tool.title || a.tool.name}</a><div class="summary muted">${argumentsSummary(a.arguments)}</div></td>
       <td>${a.workspace.name}</td>
       <td>${person(a.requestedBy)}</td>
       <td>${client(a.client)}</td>
@@ -84,7 +84,7 @@ function facts(a: ApprovalView): SafeHtml {
     <dt>Workspace</dt><dd>${a.workspace.name} <span class="muted">(${a.workspace.slug})</span></dd>
     <dt>Requested by</dt><dd>${person(a.requestedBy)}</dd>
     <dt>Requested</dt><dd>${when(a.createdAt)}</dd>
-    <dt>${a.status === 'pending' ? 'Expires' : 'Expired / expires'}</dt><dd>${when(a.expiresAt)}</dd>
+    <dt>${a.status === 'pending' ? 'Expires' : 'Link valid until'}</dt><dd>${when(a.expiresAt)}</dd>
     ${a.decidedBy ? html`<dt>Decided by</dt><dd>${person(a.decidedBy)} at ${when(a.decidedAt)}</dd>` : ''}
   </dl>`;
 }
@@ -95,7 +95,7 @@ export function approvalDetailPage(viewer: Viewer, a: ApprovalView): string {
   return layout(
     a.tool.title || a.tool.name,
     html`<div class="card">
-  <h1>${pending ? 'Approve this action?' : 'Approval'}: ${a.tool.title || a.tool.name}</h1>
+  <h1>${pending ? html`Approve “${a.tool.title || a.tool.name}”?` : html`Approval: ${a.tool.title || a.tool.name}`}</h1>
   <p class="lead">${client(a.client)} asked to run this on behalf of ${a.requestedBy.name}.</p>
   ${facts(a)}
   ${a.tool.description ? html`<h2>What it does</h2><p>${a.tool.description}</p>` : ''}
