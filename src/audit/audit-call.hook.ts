@@ -36,7 +36,7 @@ export class AuditCallHook implements McpCallHook {
         // A read writes nothing that its audit row must commit with: no transaction to pay for.
         const result = await proceed();
         if (isErrorResult(result)) throw new FailedResult(result);
-        await this.audit.record(event('success'));
+        await this.audit.recordBatched(event('success'));
         return result;
       }
       return await this.prisma.transaction(async (tx) => {

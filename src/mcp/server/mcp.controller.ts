@@ -8,7 +8,7 @@ import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { negotiateProtocol } from '../protocol/protocol-negotiation.js';
 import { responseVersion } from '../protocol/protocol-version.js';
-import { jsonRpcError, sendJsonRpcError, setMcpResponseHeaders } from '../transport/json-rpc-response.js';
+import { jsonRpcError, sendJson, sendJsonRpcError, setMcpResponseHeaders } from '../transport/json-rpc-response.js';
 import { McpDispatcher } from './mcp.dispatcher.js';
 import { McpExceptionFilter } from './mcp-exception.filter.js';
 import { setResponseVersion } from './response-version.js';
@@ -53,7 +53,7 @@ export class McpController {
     const result = await this.dispatcher.dispatch(message, context);
     setResponseVersion(req, context.protocolVersion);
     setMcpResponseHeaders(res, context.protocolVersion);
-    res.status(HttpStatus.OK).json({ jsonrpc: '2.0', id: message.id, result });
+    sendJson(res, HttpStatus.OK, { jsonrpc: '2.0', id: message.id, result });
   }
 
   /** GET (no server→client stream) and DELETE (no sessions) are not offered: 405 with `Allow: POST`. */

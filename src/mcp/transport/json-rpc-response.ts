@@ -25,5 +25,17 @@ export function sendJsonRpcError(
 ): void {
   setMcpResponseHeaders(res, protocolVersion);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.status(status).json(error);
+  sendJson(res, status, error);
+}
+
+/**
+ * Writes a JSON answer with `res.end`: Express' `res.json()` would also hash the body for an ETag,
+ * which a `no-store` POST answer never uses (a measurable share of a large `tools/list`).
+ */
+export function sendJson(res: Response, status: number, body: unknown): void {
+  const bytes = Buffer.from(JSON.stringify(body));
+  res.status(status);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', bytes.length);
+  res.end(bytes);
 }
