@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBase64, IsMimeType, IsNotEmpty, IsOptional, IsString, IsUUID, Length, Matches } from 'class-validator';
+import { IdempotencyKey } from '../common/idempotency-key.js';
 import { WorkspaceScopedDto } from '../common/workspace-scoped.dto.js';
 import { FILENAME_PATTERN, MAX_ATTACHMENT_LABEL } from './attachment-files.js';
 
@@ -33,13 +34,10 @@ export class UploadAttachmentDto extends WorkspaceScopedDto {
   @IsUUID('all', { message: 'payment_id must be a payment UUID' })
   payment_id?: string;
 
-  @ApiPropertyOptional({
+  @IdempotencyKey({
+    optional: true,
     description: 'A key you choose for this upload (8–128 printable characters). Reuse the same key when you retry the same upload.',
   })
-  @IsOptional()
-  @Matches(/^[\x21-\x7e]+$/, { message: 'idempotency_key must be printable ASCII without spaces (a UUID works)' })
-  @Length(8, 128, { message: 'idempotency_key must be 8–128 characters; reuse the same key when you retry' })
-  @IsString({ message: 'idempotency_key must be a string of 8–128 characters; reuse the same key when you retry' })
   idempotency_key?: string;
 }
 

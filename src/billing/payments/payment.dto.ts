@@ -18,6 +18,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { IdempotencyKey } from '../common/idempotency-key.js';
 import { CURRENCY_PATTERN, MAX_AMOUNT_MINOR } from '../common/money.js';
 import { WorkspaceScopedDto } from '../common/workspace-scoped.dto.js';
 
@@ -28,13 +29,6 @@ export type PaymentMethodName = (typeof PAYMENT_METHODS)[number];
 export const TRACKING_KEY_CONFIDENCE = 0.8;
 
 const CHANNELS = ['mcp', 'api', 'panel', 'system'];
-
-const IDEMPOTENCY_KEY_DESCRIPTION =
-  'A key you choose for this one operation (8–128 printable characters, e.g. a UUID). Reuse the same key when you retry ' +
-  'the same call after a timeout or an error; use a new key for a new operation.';
-
-/** Printable ASCII without spaces: safe to log and to compare. */
-const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]+$/;
 
 // ---------------------------------------------------------------------------------------------
 // Input
@@ -122,10 +116,7 @@ export class RegisterPaymentDto extends WorkspaceScopedDto {
   @IsObject({ message: 'evidence must be a JSON object {"raw_extracted": {...}, "tracking_key_candidates": [...]}, not a string containing JSON' })
   evidence: PaymentEvidenceDto;
 
-  @ApiProperty({ description: IDEMPOTENCY_KEY_DESCRIPTION, example: 'pay-7d1c2a9e-2f4b-4c71' })
-  @Length(8, 128, { message: 'idempotency_key must be 8–128 characters; reuse the same key when you retry' })
-  @Matches(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotency_key must be printable ASCII without spaces (a UUID works)' })
-  @IsString({ message: 'idempotency_key must be a string of 8–128 characters; reuse the same key when you retry' })
+  @IdempotencyKey({ example: 'pay-7d1c2a9e-2f4b-4c71' })
   idempotency_key: string;
 }
 
@@ -143,10 +134,7 @@ class RefundFieldsDto extends WorkspaceScopedDto {
   @IsString({ message: 'reason must be a sentence (5–500 characters) saying why the money is returned' })
   reason: string;
 
-  @ApiProperty({ description: IDEMPOTENCY_KEY_DESCRIPTION, example: 'refund-5b0e9c1d-88aa' })
-  @Length(8, 128, { message: 'idempotency_key must be 8–128 characters; reuse the same key when you retry' })
-  @Matches(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotency_key must be printable ASCII without spaces (a UUID works)' })
-  @IsString({ message: 'idempotency_key must be a string of 8–128 characters; reuse the same key when you retry' })
+  @IdempotencyKey({ example: 'refund-5b0e9c1d-88aa' })
   idempotency_key: string;
 }
 

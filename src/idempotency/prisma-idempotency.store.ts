@@ -1,0 +1,130 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RequestContext } from '../context/request-context.js';
+import { PrismaService } from '../database/prisma.service.js';
+import { principalOf } from '../identity/request-principal.js';
+import { WorkspaceResolver } from '../identity/workspace.resolver.js';
+import type { IdempotencyClaim, IdempotentCall, McpIdempotencyStore } from '../mcp/index.js';
+import { nextStep, type StoredRecord } from './idempotency-claim.js';
+import { IDEMPOTENCY_CONFIG, type IdempotencyConfig } from './idempotency.config.js';
+
+/** Scope of calls that act in no workspace (the schema's convention). */
+const NO_WORKSPACE = '-';
+/** Look-agains of one claim: a row deleted by cleanup, or a first call that is not in a transaction. */
+const MAX_ATTEMPTS = 20;
+const RETRY_PAUSE_MS = 100;
+
+/**
+ * Idempotency keys in `idempotency_records`, decided by the table's primary key
+ * (scope, tool, key), not by a lock in this process, so it holds across replicas.
+ *
+ * The claim runs in the call's transaction (`AuditCallHook` opens one for every call that may
+ * write): its INSERT makes the row, the tool runs, `save` writes the answer into it, and the
+ * transaction commits all three with the audit event, or rolls all back (a failed call leaves the
+ * key free). A concurrent call with the same key blocks in its own INSERT until that transaction
+ * ends (PostgreSQL waits on the uncommitted key), then reads the committed answer: losers never run
+ * the tool, and they get the winner's answer. Without a transaction (nothing in this app claims
+ * so) each statement commits alone: the row then marks a call in progress and others poll it.
+ *
+ * Answers are stored as their JSON text (a JSON string in the `jsonb` column): `jsonb` reorders
+ * object keys, and a replay must be byte-for-byte the first answer.
+ *
+ * `expires_at` is `timestamp` without time zone holding UTC (Prisma's convention), so SQL compares
+ * it with `now() AT TIME ZONE 'UTC'`, right whatever the session's TimeZone.
+ */
+@Injectable()
+export class PrismaIdempotencyStore implements McpIdempotencyStore {
+  private readonly logger = new Logger('Idempotency');
+  /** The scope decided at claim, reused by save/release (the same call object comes back). */
+  private readonly scopes = new WeakMap<IdempotentCall, string>();
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly workspaces: WorkspaceResolver,
+    @Inject(IDEMPOTENCY_CONFIG) private readonly config: IdempotencyConfig,
+  ) {}
+
+  async claim(call: IdempotentCall): Promise<IdempotencyClaim> {
+    const scope = this.scopeOf(call);
+    const db = this.prisma.db;
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      // DO NOTHING, not DO UPDATE … WHERE expired: DO UPDATE locks the existing row even when its
+      // WHERE is false, so every replay of a key would queue behind the previous one's commit.
+      const inserted = await db.$queryRaw<unknown[]>`
+        INSERT INTO idempotency_records (scope, tool, key, arguments_hash, expires_at)
+        VALUES (${scope}, ${call.tool}, ${call.key}, ${call.argumentsHash},
+                (now() AT TIME ZONE 'UTC') + ${this.config.ttlSeconds}::integer * interval '1 second')
+        ON CONFLICT (scope, tool, key) DO NOTHING
+        RETURNING 1 AS claimed`;
+      if (inserted.length) return { kind: 'first' };
+
+      const [row] = await db.$queryRaw<StoredRecord[]>`
+        SELECT arguments_hash AS "argumentsHash", result #>> '{}' AS "resultJson",
+               expires_at < (now() AT TIME ZONE 'UTC') AS expired
+        FROM idempotency_records WHERE scope = ${scope} AND tool = ${call.tool} AND key = ${call.key}`;
+      const step = nextStep(row, call.argumentsHash);
+      if (step.kind === 'reuse_expired') {
+        // The WHERE re-checks expiry under the row lock: of two calls reusing one expired key, one wins.
+        const taken = await db.$queryRaw<unknown[]>`
+          UPDATE idempotency_records
+          SET arguments_hash = ${call.argumentsHash}, result = NULL, created_at = now() AT TIME ZONE 'UTC',
+              expires_at = (now() AT TIME ZONE 'UTC') + ${this.config.ttlSeconds}::integer * interval '1 second'
+          WHERE scope = ${scope} AND tool = ${call.tool} AND key = ${call.key} AND expires_at < (now() AT TIME ZONE 'UTC')
+          RETURNING 1 AS claimed`;
+        if (taken.length) return { kind: 'first' };
+      } else if (step.kind === 'retry') {
+        if (row) await sleep(RETRY_PAUSE_MS); // an answer still to come; a vanished row is retried at once
+      } else {
+        return step;
+      }
+    }
+    throw new ConflictException(
+      `A ${call.tool} call with this idempotency_key is still running. Call again in a few seconds with the same key to get its answer.`,
+    );
+  }
+
+  async save(call: IdempotentCall, result: CallToolResult): Promise<void> {
+    const scope = this.scopeOf(call);
+    const saved = await this.prisma.db.$executeRaw`
+      UPDATE idempotency_records SET result = to_jsonb(${JSON.stringify(result)}::text)
+      WHERE scope = ${scope} AND tool = ${call.tool} AND key = ${call.key}`;
+    // Not an error for the caller (the tool did run), but the next repeat would run it again.
+    if (saved !== 1) this.logger.warn(`No idempotency record to save for ${call.tool} (scope ${scope}): the answer is not kept`);
+  }
+
+  async release(call: IdempotentCall): Promise<void> {
+    await this.prisma.db.$executeRaw`
+      DELETE FROM idempotency_records WHERE scope = ${this.scopeOf(call)} AND tool = ${call.tool} AND key = ${call.key}`;
+  }
+
+  /**
+   * The workspace the call acts in. `WorkspaceGuard` resolves it only when the tool's own guards
+   * run, after the claim, so it is resolved here the same way (token, `workspace_id` argument,
+   * header, query): keys of two workspaces must never meet, or one tenant could replay another's
+   * answer. A call whose workspace cannot be resolved is refused by that guard anyway (nothing is
+   * stored); it and tools outside any workspace share the scope `-`.
+   */
+  private scopeOf(call: IdempotentCall): string {
+    let scope = this.scopes.get(call);
+    if (scope === undefined) {
+      scope = this.resolveWorkspace(call) ?? NO_WORKSPACE;
+      this.scopes.set(call, scope);
+    }
+    return scope;
+  }
+
+  private resolveWorkspace(call: IdempotentCall): string | undefined {
+    const state = RequestContext.current();
+    if (state?.workspace) return state.workspace.id;
+    const request = call.invocation.httpRequest;
+    const principal = state?.principal ?? (request ? principalOf(request) : undefined);
+    if (!principal) return undefined;
+    const argument = (call.invocation.input as { workspace_id?: unknown } | undefined)?.workspace_id;
+    try {
+      return this.workspaces.resolve(request, principal, argument).workspaceId;
+    } catch {
+      return undefined;
+    }
+  }
+}
