@@ -103,6 +103,7 @@ export class McpExplorer implements OnModuleInit {
       handler,
       source,
       definition,
+      definitionJson: JSON.stringify(definition),
       annotations,
       input: input as Type<object> | undefined,
       structured: !!meta.output,

@@ -11,6 +11,7 @@ import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { validateArguments, type ArgumentValidation } from '../schema/dto-argument.validator.js';
 import { paginate } from '../server/list-pagination.js';
+import { RawJson } from '../server/raw-json.js';
 import { ToolReply } from '../server/tool-reply.js';
 import type { ToolEnvelope, ToolError, ToolSafety } from '../server/tool-result.envelope.js';
 import { CapabilityAccess } from './capability-access.js';
@@ -29,10 +30,11 @@ export class ToolsHandler {
     @Optional() @Inject(MCP_IDEMPOTENCY_STORE) private readonly idempotency?: McpIdempotencyStore,
   ) {}
 
-  list(params: Record<string, unknown>, context: McpRequestContext): ListToolsResult {
+  /** `tools` is the page's definitions as serialized at bootstrap: no per-request serialization of schemas. */
+  list(params: Record<string, unknown>, context: McpRequestContext): Omit<ListToolsResult, 'tools'> & { tools: RawJson } {
     const visible = this.access.visible('tool', this.registry.tools, context);
     const { page, nextCursor } = paginate(visible, params.cursor, this.options.pageSize);
-    return { tools: page.map((entry) => entry.definition), ...(nextCursor ? { nextCursor } : {}) };
+    return { tools: RawJson.array(page.map((entry) => entry.definitionJson)), ...(nextCursor ? { nextCursor } : {}) };
   }
 
   async call(params: Record<string, unknown>, context: McpRequestContext): Promise<CallToolResult | InputRequiredResult> {

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { JSONRPCErrorResponse, RequestId } from '@modelcontextprotocol/server';
+import { stringifyWithRaw } from '../server/raw-json.js';
 
 /** Headers every response of the endpoint carries (SPEC §1). */
 export function setMcpResponseHeaders(res: Response, protocolVersion: string): void {
@@ -31,9 +32,10 @@ export function sendJsonRpcError(
 /**
  * Writes a JSON answer with `res.end`: Express' `res.json()` would also hash the body for an ETag,
  * which a `no-store` POST answer never uses (a measurable share of a large `tools/list`).
+ * `RawJson` values inside are written as they are (see `raw-json.ts`).
  */
 export function sendJson(res: Response, status: number, body: unknown): void {
-  const bytes = Buffer.from(JSON.stringify(body));
+  const bytes = Buffer.from(stringifyWithRaw(body));
   res.status(status);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', bytes.length);
