@@ -50,7 +50,8 @@ export function bodyFactories(tag) {
   };
   const mcpCreate = (era) => () => {
     const { n, args } = customer();
-    return mcpBody(era, 'tools/call', { name: 'billing_customer_create', arguments: args }, n);
+    // A write with an idempotency key (case 4): a fresh key per request, so each one really runs.
+    return mcpBody(era, 'tools/call', { name: 'billing_customer_create', arguments: { ...args, idempotency_key: `bench-${tag}-${n}` } }, n);
   };
   return {
     'rest-create': () => JSON.stringify(customer().args),

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEmail, IsInt, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min } from 'class-validator';
+import { IdempotencyKey } from '../common/idempotency-key.js';
 import { WorkspaceScopedDto } from '../common/workspace-scoped.dto.js';
 
 export class CreateCustomerDto extends WorkspaceScopedDto {
@@ -19,6 +20,10 @@ export class CreateCustomerDto extends WorkspaceScopedDto {
   @IsString()
   @Length(3, 32)
   tax_id?: string;
+
+  /** A retry after a timeout must not fail on the unique email: with a key it gets the first answer. */
+  @IdempotencyKey({ optional: true })
+  idempotency_key?: string;
 }
 
 export class CustomerIdDto extends WorkspaceScopedDto {
