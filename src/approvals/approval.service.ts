@@ -15,13 +15,8 @@ import type { ApprovalView, DecisionOutcome } from './approval.view.js';
 
 type ApprovalRow = Approval & { workspace: Workspace };
 
-/** Thrown inside the decision transaction to roll it back. */
+/** Thrown inside the decision transaction to roll it back: someone else decided first. */
 class LostRace extends Error {}
-class ToolRefused extends Error {
-  constructor(readonly result: CallToolResult) {
-    super('The tool refused');
-  }
-}
 
 /**
  * What the approval pages do: list and show approvals to the people who may decide, and carry
@@ -75,28 +70,23 @@ export class ApprovalService {
 
     await this.actAs(userId, row, request);
     try {
-      await this.prisma.transaction(async (tx) => {
+      const executed = await this.prisma.transaction(async (tx) => {
         const { count } = await tx.approval.updateMany({ where: this.stillPending(id), data: { status: 'executed', ...decided } });
         if (!count) throw new LostRace();
+        // A refusal by the tool (a business rule, a stale argument) rolls back only the tool's own
+        // writes (the call hook runs it in a savepoint); the refusal is then the recorded outcome.
         const result = await this.run(row, request);
-        if (result.isError) throw new ToolRefused(result);
-        await tx.approval.update({ where: { id }, data: { result: result as unknown as Prisma.InputJsonValue } });
-        await this.audit.record(this.decisionEvent(row, userId, 'approval/continue', 'success'), tx);
+        await tx.approval.update({
+          where: { id },
+          data: { status: result.isError ? 'failed' : 'executed', result: result as unknown as Prisma.InputJsonValue },
+        });
+        await this.audit.record(this.decisionEvent(row, userId, 'approval/continue', result.isError ? 'failed' : 'success'), tx);
+        return !result.isError;
       });
-      return { kind: 'executed', approval: await this.reload(row) };
+      return { kind: executed ? 'executed' : 'failed', approval: await this.reload(row) };
     } catch (failure) {
       if (failure instanceof LostRace) return this.afterLostRace(row);
-      if (!(failure instanceof ToolRefused)) throw failure;
-      // The tool said no (a business rule, a stale argument): its writes rolled back; the refusal is the outcome.
-      const recorded = await this.prisma.transaction(async (tx) => {
-        const { count } = await tx.approval.updateMany({
-          where: this.stillPending(id),
-          data: { status: 'failed', result: failure.result as unknown as Prisma.InputJsonValue, ...decided },
-        });
-        if (count) await this.audit.record(this.decisionEvent(row, userId, 'approval/continue', 'failed'), tx);
-        return count > 0;
-      });
-      return recorded ? { kind: 'failed', approval: await this.reload(row) } : this.afterLostRace(row);
+      throw failure;
     }
   }
 

@@ -39,12 +39,14 @@ export class AuditCallHook implements McpCallHook {
         await this.audit.recordBatched(event('success'));
         return result;
       }
+      // Inside an already open transaction (a call replayed by an approval) this is a savepoint:
+      // a failing call rolls back its own writes and is audited in the outer transaction.
       return await this.prisma.transaction(async (tx) => {
         const result = await proceed();
         if (isErrorResult(result)) throw new FailedResult(result);
         await this.audit.record(event('success'), tx);
         return result;
-      });
+      }, { savepoint: true });
     } catch (failure) {
       if (failure instanceof FailedResult) {
         await this.audit.record(event('failed', errorCodeOf(failure.result)));

@@ -36,7 +36,8 @@ export class AuditService {
 
   constructor(private readonly prisma: PrismaService) {}
 
-  async record(event: AuditRecord, client: TransactionClient = this.prisma.client as unknown as TransactionClient): Promise<void> {
+  /** Into `client`, else the request's open transaction (if any), else on its own. */
+  async record(event: AuditRecord, client: TransactionClient = this.prisma.db): Promise<void> {
     await client.$executeRaw`INSERT INTO "audit_events" (${COLUMNS}) VALUES ${this.row(event)}`;
   }
 

@@ -19,6 +19,7 @@ export type ExtendedPrismaClient = ReturnType<typeof createClient>;
 @Injectable()
 export class PrismaService implements OnModuleDestroy {
   readonly client: ExtendedPrismaClient;
+  private savepoints = 0;
 
   constructor() {
     const url = process.env.DATABASE_URL;
@@ -32,11 +33,12 @@ export class PrismaService implements OnModuleDestroy {
 
   /**
    * Runs `work` in one transaction bound to the current request context; nested calls join the
-   * open transaction instead of starting another.
+   * open transaction instead of starting another. With `savepoint`, a nested call that fails rolls
+   * back only its own writes (a SAVEPOINT of the open transaction), and the outer work goes on.
    */
-  async transaction<T>(work: (tx: TransactionClient) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: TransactionClient) => Promise<T>, options: { savepoint?: boolean } = {}): Promise<T> {
     const state = RequestContext.current();
-    if (state?.transaction) return work(state.transaction);
+    if (state?.transaction) return options.savepoint ? this.inSavepoint(state.transaction, work) : work(state.transaction);
     return this.client.$transaction(
       async (tx) => {
         if (state) state.transaction = tx as unknown as TransactionClient;
@@ -48,6 +50,19 @@ export class PrismaService implements OnModuleDestroy {
       },
       { timeout: 15_000, maxWait: 10_000 },
     );
+  }
+
+  private async inSavepoint<T>(tx: TransactionClient, work: (tx: TransactionClient) => Promise<T>): Promise<T> {
+    const name = `nested_${++this.savepoints}`;
+    await tx.$executeRawUnsafe(`SAVEPOINT ${name}`);
+    try {
+      const result = await work(tx);
+      await tx.$executeRawUnsafe(`RELEASE SAVEPOINT ${name}`);
+      return result;
+    } catch (error) {
+      await tx.$executeRawUnsafe(`ROLLBACK TO SAVEPOINT ${name}`);
+      throw error;
+    }
   }
 
   async onModuleDestroy(): Promise<void> {
