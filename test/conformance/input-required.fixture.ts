@@ -20,6 +20,8 @@ import {
 const text = (value: string) => ({ type: 'text' as const, text: value });
 const NAME_SCHEMA = { type: 'object' as const, properties: { name: { type: 'string' as const } }, required: ['name'] };
 const askName = (message = 'What is your name?') => inputRequired.elicit({ message, requestedSchema: NAME_SCHEMA });
+const askOk = () =>
+  inputRequired.elicit({ message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } });
 const askCapital = () =>
   inputRequired.createMessage({ messages: [{ role: 'user', content: text('What is the capital of France?') }], maxTokens: 100 });
 
@@ -57,10 +59,7 @@ export class InputRequiredFixtures {
     }
     return inputRequired({
       inputRequests: {
-        confirm: inputRequired.elicit({
-          message: 'Please confirm',
-          requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
-        }),
+        confirm: askOk(),
       },
       requestState: await this.states.seal({ step: 'confirm' }, ctx),
     });
@@ -114,10 +113,7 @@ export class InputRequiredFixtures {
     if (ctx.state && acceptedContent(ctx.inputResponses, 'confirm')) return { content: [text('state verified')] };
     return inputRequired({
       inputRequests: {
-        confirm: inputRequired.elicit({
-          message: 'Please confirm',
-          requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
-        }),
+        confirm: askOk(),
       },
       requestState: await this.states.seal({ step: 'confirm' }, ctx),
     });
