@@ -35,6 +35,11 @@ export class McpExceptionFilter implements ExceptionFilter {
       const headers = (exception.getResponse() as { headers?: Record<string, string> })?.headers ?? {};
       return sendJsonRpcError(res, exception.getStatus(), version, jsonRpcError(id, McpErrorCode.InvalidRequest, exception.message), headers);
     }
+    if (exception instanceof HttpException && exception.getStatus() === HttpStatus.SERVICE_UNAVAILABLE) {
+      // A transient outage (e.g. the database): its status, its message and its headers (Retry-After) reach the client.
+      const headers = (exception.getResponse() as { headers?: Record<string, string> })?.headers ?? {};
+      return sendJsonRpcError(res, HttpStatus.SERVICE_UNAVAILABLE, version, jsonRpcError(id, McpErrorCode.InternalError, exception.message), headers);
+    }
     const reference = randomUUID();
     this.logger.error(`Internal error ${reference}: ${(exception as Error)?.stack ?? String(exception)}`);
     sendJsonRpcError(
