@@ -17,8 +17,8 @@ interface EntryBase {
 export interface ToolEntry extends EntryBase {
   /** The wire form served by `tools/list`, built once at bootstrap. */
   definition: Tool;
-  /** `definition` as JSON text, serialized once: `tools/list` pages splice it in. */
-  definitionJson: string;
+  /** `definition` encoded once (UTF-8 JSON): `tools/list` pages copy these bytes. */
+  encodedDefinition: Buffer;
   annotations: Required<McpToolAnnotations>;
   input?: Type<object>;
   /** True when results are wrapped in the JSON envelope with `structuredContent`. */

@@ -23,6 +23,7 @@ import { envelopeSchema } from '../server/tool-result.envelope.js';
 import { McpHandlerFactory } from './mcp-handler.factory.js';
 import { completionKey, McpRegistry } from './mcp.registry.js';
 import type { BoundHandler } from './mcp-registry.types.js';
+import { RawJson } from '../server/raw-json.js';
 
 /**
  * Finds every `@McpTool`, `@McpResource`, `@McpPrompt` and `@McpCompletion` method once, at
@@ -103,7 +104,7 @@ export class McpExplorer implements OnModuleInit {
       handler,
       source,
       definition,
-      definitionJson: JSON.stringify(definition),
+      encodedDefinition: RawJson.of(definition),
       annotations,
       input: input as Type<object> | undefined,
       structured: !!meta.output,

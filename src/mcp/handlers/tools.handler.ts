@@ -34,7 +34,7 @@ export class ToolsHandler {
   list(params: Record<string, unknown>, context: McpRequestContext): Omit<ListToolsResult, 'tools'> & { tools: RawJson } {
     const visible = this.access.visible('tool', this.registry.tools, context);
     const { page, nextCursor } = paginate(visible, params.cursor, this.options.pageSize);
-    return { tools: RawJson.array(page.map((entry) => entry.definitionJson)), ...(nextCursor ? { nextCursor } : {}) };
+    return { tools: RawJson.array(page.map((entry) => entry.encodedDefinition)), ...(nextCursor ? { nextCursor } : {}) };
   }
 
   async call(params: Record<string, unknown>, context: McpRequestContext): Promise<CallToolResult | InputRequiredResult> {

@@ -1,24 +1,43 @@
 import { randomUUID } from 'node:crypto';
 
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+
 /**
- * JSON text serialized once (e.g. a tool definition at bootstrap) and spliced verbatim into an
- * answer, so a large `tools/list` page costs a string join rather than a fresh serialization.
+ * JSON encoded once (e.g. a tool definition at bootstrap) and copied verbatim into an answer as
+ * bytes, so a large `tools/list` page costs a memory copy rather than a fresh serialization.
  */
 export class RawJson {
-  constructor(readonly json: string) {}
+  private constructor(readonly chunks: readonly Buffer[]) {}
 
-  /** A JSON array of already-serialized items. */
-  static array(items: readonly string[]): RawJson {
-    return new RawJson(`[${items.join(',')}]`);
+  static of(value: unknown): Buffer {
+    return Buffer.from(JSON.stringify(value));
+  }
+
+  /** A JSON array of already-encoded items. */
+  static array(items: readonly Buffer[]): RawJson {
+    const chunks: Buffer[] = [OPEN];
+    items.forEach((item, index) => chunks.push(...(index ? [COMMA, item] : [item])));
+    chunks.push(CLOSE);
+    return new RawJson(chunks);
   }
 }
 
 const MARKER = `__mcp_raw_${randomUUID().replaceAll('-', '')}_`;
 const MARKER_PATTERN = new RegExp(`"${MARKER}(\\d+)"`, 'g');
 
-/** `JSON.stringify(value)`, with every `RawJson` inside written as its text. */
-export function stringifyWithRaw(value: unknown): string {
-  const raws: string[] = [];
-  const text = JSON.stringify(value, (_key, item: unknown) => (item instanceof RawJson ? `${MARKER}${raws.push(item.json) - 1}` : item));
-  return raws.length ? text.replace(MARKER_PATTERN, (_match, index: string) => raws[Number(index)]) : text;
+/** The UTF-8 JSON of `value`, with every `RawJson` inside written as its bytes. */
+export function encodeWithRaw(value: unknown): Buffer {
+  const raws: RawJson[] = [];
+  const text = JSON.stringify(value, (_key, item: unknown) => (item instanceof RawJson ? `${MARKER}${raws.push(item) - 1}` : item));
+  if (!raws.length) return Buffer.from(text);
+  const parts: Buffer[] = [];
+  let last = 0;
+  for (const match of text.matchAll(MARKER_PATTERN)) {
+    parts.push(Buffer.from(text.slice(last, match.index)), ...raws[Number(match[1])].chunks);
+    last = match.index + match[0].length;
+  }
+  parts.push(Buffer.from(text.slice(last)));
+  return Buffer.concat(parts);
 }

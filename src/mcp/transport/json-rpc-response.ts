@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { JSONRPCErrorResponse, RequestId } from '@modelcontextprotocol/server';
-import { stringifyWithRaw } from '../server/raw-json.js';
+import { encodeWithRaw } from '../server/raw-json.js';
 
 /** Headers every response of the endpoint carries (SPEC §1). */
 export function setMcpResponseHeaders(res: Response, protocolVersion: string): void {
@@ -35,7 +35,7 @@ export function sendJsonRpcError(
  * `RawJson` values inside are written as they are (see `raw-json.ts`).
  */
 export function sendJson(res: Response, status: number, body: unknown): void {
-  const bytes = Buffer.from(stringifyWithRaw(body));
+  const bytes = encodeWithRaw(body);
   res.status(status);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', bytes.length);
