@@ -2,6 +2,7 @@ import { HttpException, Injectable, Logger } from '@nestjs/common';
 import { RequestContext } from '../context/request-context.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { McpProtocolError, type McpCall, type McpCallHook } from '../mcp/index.js';
+import { setMcpSpanAttributes } from '../mcp/server/mcp-tracing.js';
 import { AuditService, type AuditOutcome, type AuditRecord } from './audit.service.js';
 import { redactArguments } from './redact.js';
 
@@ -62,6 +63,7 @@ export class AuditCallHook implements McpCallHook {
 
   private event(call: McpCall, outcome: AuditOutcome, errorCode: string | undefined, started: number): AuditRecord {
     const state = RequestContext.current();
+    if (state?.workspace) setMcpSpanAttributes({ 'app.workspace.id': state.workspace.id, 'app.workspace.slug': state.workspace.slug });
     const principal = state?.principal;
     const traceparent = call.context.meta.traceparent;
     return {

@@ -11,6 +11,7 @@ import { responseVersion } from '../protocol/protocol-version.js';
 import { jsonRpcError, sendJson, sendJsonRpcError, setMcpResponseHeaders } from '../transport/json-rpc-response.js';
 import { McpDispatcher } from './mcp.dispatcher.js';
 import { McpExceptionFilter } from './mcp-exception.filter.js';
+import { traceMcpRequest, type McpRequestOutcome } from './mcp-tracing.js';
 import { setResponseVersion } from './response-version.js';
 
 /**
@@ -31,6 +32,11 @@ export class McpController {
     if (!(req as unknown as Record<symbol, boolean>)[MCP_BODY_READ]) {
       throw new Error('The MCP body reader did not run: call useMcpTransport(app) before app.init() / app.listen()');
     }
+    return traceMcpRequest(req, () => this.serve(req, res));
+  }
+
+  /** One message, inside its span: resolves with the result sent (undefined for a notification). */
+  private async serve(req: Request, res: Response): Promise<McpRequestOutcome> {
     const message = parseInboundMessage(req.body);
     const protocol = negotiateProtocol(message, req.headers, this.options);
     setResponseVersion(req, protocol.version);
@@ -38,7 +44,7 @@ export class McpController {
     if (message.id === undefined) {
       setMcpResponseHeaders(res, protocol.version);
       res.status(HttpStatus.ACCEPTED).end();
-      return;
+      return undefined;
     }
     const context: McpRequestContext = {
       era: protocol.era,
@@ -54,6 +60,7 @@ export class McpController {
     setResponseVersion(req, context.protocolVersion);
     setMcpResponseHeaders(res, context.protocolVersion);
     sendJson(res, HttpStatus.OK, { jsonrpc: '2.0', id: message.id, result });
+    return result;
   }
 
   /** GET (no server→client stream) and DELETE (no sessions) are not offered: 405 with `Allow: POST`. */

@@ -1,0 +1,77 @@
+import { ConsoleLogger, Logger, type LogLevel } from '@nestjs/common';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
+import { redactError, redactText, redactValue } from './log-redaction.js';
+import { currentRequestLogFields } from './request-log.js';
+
+export type LogFormat = 'json' | 'pretty';
+
+/**
+ * `LOG_FORMAT=json|pretty`; unset: pretty on an interactive terminal outside production
+ * (`npm start` by hand), JSON lines everywhere else (containers, CI, log shippers).
+ */
+export function resolveLogFormat(env: NodeJS.ProcessEnv = process.env, interactive = !!process.stdout.isTTY): LogFormat {
+  const chosen = env.LOG_FORMAT?.trim().toLowerCase();
+  if (chosen === 'json' || chosen === 'pretty') return chosen;
+  return interactive && env.NODE_ENV !== 'production' ? 'pretty' : 'json';
+}
+
+/**
+ * The application's Nest logger: Nest's `ConsoleLogger` (so levels, `NEST_LOG_LEVEL` and the
+ * pretty format behave as usual) with two additions. Every message, structured field and stack
+ * is redacted (`log-redaction.ts`) before it is printed, in both formats. JSON lines carry the
+ * request id, JSON-RPC id, method and tool of the request being served, and the trace id when a
+ * span is active.
+ */
+export class ObservabilityLogger extends ConsoleLogger {
+  constructor(readonly format: LogFormat, logLevels?: LogLevel[]) {
+    super({ json: format === 'json', flattenParams: true, ...(logLevels ? { logLevels } : {}) });
+  }
+
+  protected override printMessages(
+    messages: unknown[],
+    context?: string,
+    logLevel?: LogLevel,
+    writeStreamType?: 'stdout' | 'stderr',
+    errorStack?: unknown,
+    params?: Record<string, unknown>,
+  ): void {
+    const safe = messages.map((message) => redactValue(this.resolveMessage(message)));
+    const stack = typeof errorStack === 'string' ? redactText(errorStack) : errorStack;
+    const safeParams = params && (redactValue(params) as Record<string, unknown>);
+    // The parent's signature is wider than its declaration file says (params is Nest 12's).
+    (super.printMessages as (...args: unknown[]) => void).call(this, safe, context, logLevel, writeStreamType, stack, safeParams);
+  }
+
+  protected override printStackTrace(stack: string): void {
+    super.printStackTrace(typeof stack === 'string' ? redactText(stack) : stack);
+  }
+
+  protected override getJsonLogObject(message: unknown, options: Parameters<ConsoleLogger['getJsonLogObject']>[1]): ReturnType<ConsoleLogger['getJsonLogObject']> {
+    const record = super.getJsonLogObject(message, options) as unknown as Record<string, unknown>;
+    const fields: Record<string, unknown> = { ...currentRequestLogFields() };
+    const span = trace.getActiveSpan()?.spanContext();
+    if (span && isSpanContextValid(span)) fields.traceId = span.traceId;
+    for (const [key, value] of Object.entries(fields)) {
+      if (value !== undefined && !(key in record)) record[key] = value;
+    }
+    if (record.error instanceof Error) record.error = redactError(record.error);
+    return record as unknown as ReturnType<ConsoleLogger['getJsonLogObject']>;
+  }
+}
+
+let installed: ObservabilityLogger | undefined;
+
+/**
+ * Makes `ObservabilityLogger` the logger of every `new Logger(context)` in the process (Nest's
+ * static logger), keeping log levels set earlier. Idempotent. Called when the observability
+ * module is imported, so that even the lines written before `NestFactory.create()` (database
+ * preparation) use it; `NestFactory.create(…, { logger: levels })` still applies its levels.
+ * Passing a format replaces the installed logger when its format differs (tests).
+ */
+export function installObservabilityLogger(format?: LogFormat): ObservabilityLogger {
+  if (installed && (format === undefined || installed.format === format)) return installed;
+  const levels = (Logger as unknown as { logLevels?: LogLevel[] }).logLevels;
+  installed = new ObservabilityLogger(format ?? resolveLogFormat(), levels);
+  Logger.overrideLogger(installed);
+  return installed;
+}

@@ -1,0 +1,103 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger, type NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { MCP_BODY_READ } from '../mcp/index.js';
+import { mcpSpanContextOf } from '../mcp/server/mcp-tracing.js';
+
+/** Fields that tie a log line to its request (and, for MCP, to its JSON-RPC message). */
+export interface RequestLogFields {
+  requestId?: string;
+  rpcId?: string | number;
+  rpcMethod?: string;
+  /** Tool or prompt name (`tools/call`, `prompts/get`) or resource URI (`resources/read`). */
+  tool?: string;
+  traceId?: string;
+}
+
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+const REQUEST_ID = Symbol('observability:requestId');
+/** A caller's `X-Request-Id` is kept when it is a plain token; anything else gets a fresh id. */
+const ACCEPTABLE_REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
+const MAX_FIELD = 128;
+
+const requests = new AsyncLocalStorage<Request>();
+
+type Tagged = Request & { [REQUEST_ID]?: string };
+
+/** The request id of `req`: the caller's `X-Request-Id` when acceptable, else a new UUID; echoed in the answer. */
+export function assignRequestId(req: Request, res: Response): string {
+  const tagged = req as Tagged;
+  if (tagged[REQUEST_ID]) return tagged[REQUEST_ID];
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && ACCEPTABLE_REQUEST_ID.test(given) ? given : randomUUID();
+  tagged[REQUEST_ID] = id;
+  res.setHeader(REQUEST_ID_HEADER, id);
+  return id;
+}
+
+/** Request id and, for a body read by the MCP endpoint, its JSON-RPC id, method and target. */
+export function requestLogFields(req: Request): RequestLogFields {
+  const fields: RequestLogFields = { requestId: (req as Tagged)[REQUEST_ID] };
+  if (!(req as unknown as Record<symbol, unknown>)[MCP_BODY_READ]) return fields;
+  const traceId = mcpSpanContextOf(req)?.traceId;
+  if (traceId) fields.traceId = traceId;
+  const body = req.body as Record<string, unknown> | undefined;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return fields;
+  const params = body.params !== null && typeof body.params === 'object' ? (body.params as Record<string, unknown>) : {};
+  if (typeof body.id === 'string') fields.rpcId = clip(body.id);
+  else if (typeof body.id === 'number') fields.rpcId = body.id;
+  if (typeof body.method === 'string') fields.rpcMethod = clip(body.method);
+  const target = body.method === 'resources/read' ? params.uri : body.method === 'tools/call' || body.method === 'prompts/get' ? params.name : undefined;
+  if (typeof target === 'string') fields.tool = clip(target);
+  return fields;
+}
+
+/** The fields of the request being served, for log lines written while serving it. */
+export function currentRequestLogFields(): RequestLogFields | undefined {
+  const req = requests.getStore();
+  return req ? requestLogFields(req) : undefined;
+}
+
+/**
+ * Express middleware mounted ahead of everything else (the MCP body reader included): gives
+ * each request its id and writes one access line when the answer is done, also for requests the
+ * body reader refused (413, 415, 408, …). Never logs headers, query strings or bodies.
+ */
+export function requestLogMiddleware(): RequestHandler {
+  const logger = new Logger('HTTP');
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = performance.now();
+    assignRequestId(req, res);
+    res.once('close', () => {
+      const status = res.writableFinished ? res.statusCode : 0;
+      const fields = {
+        ...requestLogFields(req),
+        httpMethod: req.method,
+        path: clip(req.originalUrl.split('?')[0], 512),
+        status,
+        durationMs: Math.round(performance.now() - started),
+      };
+      const line = `${req.method} ${fields.path} ${status || 'aborted'} ${fields.durationMs} ms`;
+      if (status >= 500) logger.error(line, fields);
+      else logger.log(line, fields);
+    });
+    next();
+  };
+}
+
+/**
+ * Nest middleware (after the body parsers): runs the rest of the request with it in scope, so
+ * that any line logged while serving it carries its request id and JSON-RPC fields.
+ */
+@Injectable()
+export class RequestLogContextMiddleware implements NestMiddleware {
+  use(req: Request, res: Response, next: NextFunction): void {
+    assignRequestId(req, res);
+    requests.run(req, next);
+  }
+}
+
+function clip(value: string, max = MAX_FIELD): string {
+  return value.length > max ? `${value.slice(0, max)}…` : value;
+}
