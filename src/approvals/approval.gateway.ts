@@ -6,6 +6,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from '../identity/identity.config.js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ApprovalOutcome, ApprovalRequest, McpApprovalGateway } from '../mcp/index.js';
+import { approvalUrl } from './approval-url.js';
 import { APPROVALS_CONFIG, type ApprovalsConfig } from './approvals.config.js';
 
 /**
@@ -64,9 +65,7 @@ export class PrismaApprovalGateway implements McpApprovalGateway {
     return { status: 'pending', approvalId: created.id, url: this.url(created.id, invocation.httpRequest), expiresAt: created.expiresAt };
   }
 
-  /** The page a person opens: on PUBLIC_URL when set, else on the host the agent reached. */
   private url(id: string, request: Request): string {
-    const base = this.identity.publicUrl ?? `${request.protocol}://${request.get('host')}`;
-    return `${base}/admin/approvals/${id}`;
+    return approvalUrl(id, request, this.identity.publicUrl);
   }
 }

@@ -52,6 +52,12 @@ export class ApprovalService {
     return row ? (await this.views([row]))[0] : undefined;
   }
 
+  /** An approval `userId` requested (for the requester, whatever their role), or undefined. */
+  async ownStatus(id: string, userId: string): Promise<ApprovalView | undefined> {
+    const row = await this.prisma.db.approval.findFirst({ where: { id, requestedById: userId }, include: { workspace: true } });
+    return row ? this.view(row) : undefined;
+  }
+
   async decide(id: string, userId: string, decision: 'continue' | 'cancel', request: Request): Promise<DecisionOutcome> {
     const row = await this.row(id, userId);
     if (!row) return { kind: 'not_found' };

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { MCP_APPROVAL_GATEWAY } from '../mcp/index.js';
 import { PrismaApprovalGateway } from './approval.gateway.js';
+import { ApprovalsController } from './approvals.controller.js';
 import { ApprovalService } from './approval.service.js';
 import { APPROVALS_CONFIG, approvalsConfigFromEnv } from './approvals.config.js';
 
@@ -10,6 +11,7 @@ import { APPROVALS_CONFIG, approvalsConfigFromEnv } from './approvals.config.js'
  */
 @Global()
 @Module({
+  controllers: [ApprovalsController],
   providers: [
     { provide: APPROVALS_CONFIG, useFactory: () => approvalsConfigFromEnv() },
     PrismaApprovalGateway,

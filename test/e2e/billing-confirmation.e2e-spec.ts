@@ -212,8 +212,21 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
         const [row] = (await approvals(invoiceId)).filter((a) => a.id === envelope.approval!.id);
         assert.deepEqual([row.status, row.clientName, row.clientVersion, row.createdVia], ['pending', 'confirm-e2e', '2.4.0', 'mcp']);
 
+        const status = async (token = admin) => {
+          const request = statelessRequest('tools/call', { name: 'approval_status', arguments: { approval_id: envelope.approval!.id } });
+          const { body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
+          return body.result.structuredContent as Envelope;
+        };
+        const before = await status();
+        assert.deepEqual([before.data.status, before.data.url], ['pending', envelope.approval!.url]);
+        const stranger = await status(await t.token({ email: 'accountant@demo.test', scopes: ['billing:read'] }));
+        assert.equal(stranger.errors[0].code, 'not_found', "another person's approval is not found");
+
         const decision = await decide(envelope.approval!.id, 'continue');
         assert.equal(decision.kind, 'executed');
+        const after = await status();
+        assert.equal(after.data.status, 'executed');
+        assert.equal(after.data.result.data.status, 'cancelled', "the tool's own answer");
         const cancelled = await invoiceRow(invoiceId);
         assert.deepEqual([cancelled.status, cancelled.updatedVia], ['cancelled', 'panel']);
 
