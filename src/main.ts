@@ -6,6 +6,7 @@ import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
 import { DEMO_ADMIN_EMAIL, DEMO_WORKSPACE, seedDemo } from './database/demo-seed.js';
 import { prepareDatabase } from './database/prepare-database.js';
+import { gracefulShutdown } from './health/graceful-shutdown.js';
 import { PrismaService } from './database/prisma.service.js';
 import { PersonalTokenService } from './identity/personal-token.service.js';
 import { ALL_SCOPES } from './identity/roles.js';
@@ -14,6 +15,7 @@ async function bootstrap(): Promise<void> {
   const logger = new Logger('Bootstrap');
   const host = process.env.HOST ?? '127.0.0.1';
   const port = Number(process.env.PORT ?? 3000);
+  let stopping = false;
 
   // A fresh DATABASE_URL gets the migrations too (idempotent); DATABASE_MIGRATE=false leaves them to a deploy step.
   const database = await prepareDatabase({
@@ -33,14 +35,31 @@ async function bootstrap(): Promise<void> {
     label: 'demo token printed by npm start',
   });
   await app.listen(port, host);
-  // On SIGINT/SIGTERM: stop taking requests, finish Nest's shutdown hooks, then stop the embedded database.
+  // On SIGINT/SIGTERM: readiness turns 503, the server stops accepting connections, requests in
+  // flight finish (SHUTDOWN_TIMEOUT_MS, default 10 s), Nest closes (the database pool with it),
+  // then the embedded database stops. A second signal exits at once.
+  const shutdown = gracefulShutdown(app, { afterClose: () => database.close() });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      void app.close().finally(() => database.close()).finally(() => process.exit(0));
+    process.on(signal, () => {
+      if (stopping) {
+        logger.warn(`${signal} again: exiting without waiting`);
+        process.exit(1);
+      }
+      stopping = true;
+      logger.log(`${signal} received`);
+      shutdown().then(
+        () => process.exit(0),
+        (error: Error) => {
+          logger.error(`Shutdown failed: ${error.stack ?? error.message}`);
+          process.exit(1);
+        },
+      );
     });
   }
 
-  const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // PORT=0 picks a free port: print the one bound.
+  const bound = (app.getHttpServer().address() as { port: number } | null)?.port ?? port;
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
   logger.log(`Database: ${database.embedded ? 'embedded PostgreSQL (PGlite, .data/pglite)' : 'DATABASE_URL'}`);
   logger.log(`MCP endpoint: ${base}/mcp`);
   logger.log(`REST API docs: ${base}/docs`);

@@ -1,13 +1,35 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { RequestContext } from '../context/request-context.js';
-import { PrismaClient } from '../generated/prisma/client.js';
+import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { channelStampExtension } from './channel-stamp.extension.js';
+import { asDatabaseUnavailable } from './database-unavailable.js';
 import type { TransactionClient } from './prisma.types.js';
 
+/** Any query that fails because the database is unreachable throws `DatabaseUnavailableException` (503 + Retry-After). */
+const databaseUnavailableExtension = Prisma.defineExtension({
+  name: 'database-unavailable',
+  query: {
+    async $allOperations({ args, query }) {
+      try {
+        return await query(args);
+      } catch (error) {
+        throw asDatabaseUnavailable(error);
+      }
+    },
+  },
+});
+
 function createClient(connectionString: string) {
-  const adapter = new PrismaPg({ connectionString, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
-  return new PrismaClient({ adapter }).$extends(channelStampExtension);
+  const adapter = new PrismaPg({
+    connectionString,
+    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    // A server that accepts no connection (down, cut, black-holed) fails the request after this
+    // long instead of holding it forever (pg's default is no limit). Broken connections leave the
+    // pool on their own and new ones are made on demand: recovery needs no restart.
+    connectionTimeoutMillis: Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000),
+  });
+  return new PrismaClient({ adapter }).$extends(channelStampExtension).$extends(databaseUnavailableExtension);
 }
 
 export type ExtendedPrismaClient = ReturnType<typeof createClient>;
@@ -39,17 +61,22 @@ export class PrismaService implements OnModuleDestroy {
   async transaction<T>(work: (tx: TransactionClient) => Promise<T>, options: { savepoint?: boolean } = {}): Promise<T> {
     const state = RequestContext.current();
     if (state?.transaction) return options.savepoint ? this.inSavepoint(state.transaction, work) : work(state.transaction);
-    return this.client.$transaction(
-      async (tx) => {
-        if (state) state.transaction = tx as unknown as TransactionClient;
-        try {
-          return await work(tx as unknown as TransactionClient);
-        } finally {
-          if (state) state.transaction = undefined;
-        }
-      },
-      { timeout: 15_000, maxWait: 10_000 },
-    );
+    // BEGIN and COMMIT are not queries of the extension above: map their connection errors here.
+    return this.client
+      .$transaction(
+        async (tx) => {
+          if (state) state.transaction = tx as unknown as TransactionClient;
+          try {
+            return await work(tx as unknown as TransactionClient);
+          } finally {
+            if (state) state.transaction = undefined;
+          }
+        },
+        { timeout: 15_000, maxWait: 10_000 },
+      )
+      .catch((error: unknown) => {
+        throw asDatabaseUnavailable(error);
+      });
   }
 
   private async inSavepoint<T>(tx: TransactionClient, work: (tx: TransactionClient) => Promise<T>): Promise<T> {
