@@ -10,11 +10,22 @@ import { checkHost, checkOrigin } from './request-origin.check.js';
 
 type ReadFailure = { status: number; code: number; message: string };
 
+/** How long the whole body may take to arrive once the headers are in (slow-body / slowloris guard). */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+/**
+ * Deepest nesting of arrays and objects accepted in a message (the envelope counts: the body is
+ * level 1, `params` 2, `arguments` 3). Far beyond any tool schema, far below what the recursive
+ * code downstream (class-transformer, class-validator, hashing, audit) can walk without a stack
+ * overflow.
+ */
+export const MAX_JSON_DEPTH = 64;
+
 /**
  * Reads the MCP request body under the endpoint's own rules, before authentication or any other
  * middleware sees it (SPEC §1): Host and Origin checks, a declared `Content-Length` above the
  * limit refused without reading, an undeclared or understated body cut at the limit while it
- * streams, JSON parsed without prototype-polluting keys.
+ * streams, a body that does not arrive in time answered `408`, JSON parsed without
+ * `__proto__` or `constructor` keys and refused beyond `MAX_JSON_DEPTH` levels of nesting.
  */
 export function createMcpBodyReader(options: ResolvedMcpOptions): RequestHandler {
   const tooLarge: ReadFailure = {
@@ -53,9 +64,16 @@ export function createMcpBodyReader(options: ResolvedMcpOptions): RequestHandler
     const chunks: Buffer[] = [];
     let received = 0;
     let settled = false;
+    // Not (yet) an option of McpModule: read here so a test or an app can set it on the resolved options.
+    const timeoutMs = (options as { bodyTimeoutMs?: number }).bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+    const timer = setTimeout(
+      () => settle({ status: HttpStatus.REQUEST_TIMEOUT, code: McpErrorCode.InvalidRequest, message: `Request body not received within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
     const settle = (failure?: ReadFailure) => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       req.off('data', onData);
       if (failure) {
         req.pause();
@@ -79,6 +97,14 @@ export function createMcpBodyReader(options: ResolvedMcpOptions): RequestHandler
     req.once('error', () =>
       settle({ status: HttpStatus.BAD_REQUEST, code: McpErrorCode.ParseError, message: 'Request body could not be read' }),
     );
+    // The client went away before the end: nothing to answer, drop what was buffered.
+    req.once('close', () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.off('data', onData);
+      chunks.length = 0;
+    });
   };
 }
 
@@ -99,18 +125,50 @@ function parseJson(buffer: Buffer): { value: unknown } | { failure: ReadFailure 
     return parseError('Parse error: the body is not valid UTF-8');
   }
   if (!text.trim()) return parseError('Parse error: the body is empty; send one JSON-RPC message');
+  let value: unknown;
   try {
-    return { value: secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) };
+    value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
     if (error instanceof SyntaxError && /prototype/i.test(error.message)) {
       return {
         failure: {
           status: HttpStatus.BAD_REQUEST,
           code: McpErrorCode.InvalidRequest,
-          message: 'Invalid request: "__proto__" and "constructor.prototype" keys are not accepted',
+          message: 'Invalid request: "__proto__" and "constructor" keys are not accepted',
         },
       };
     }
     return parseError(`Parse error: ${(error as Error).message}`);
   }
+  const refusal = shapeRefusal(value, MAX_JSON_DEPTH);
+  if (refusal) return { failure: { status: HttpStatus.BAD_REQUEST, code: McpErrorCode.InvalidRequest, message: refusal } };
+  return { value };
+}
+
+/**
+ * What the parsed JSON may not contain, whatever the method: nesting deeper than `limit` levels
+ * (recursive code downstream would overflow its stack), and a `constructor` key at any level
+ * (class-transformer reads `value.constructor` of nested objects as a class and throws on
+ * anything else). Iterative, so any depth is safe to measure.
+ */
+function shapeRefusal(root: unknown, limit: number): string | undefined {
+  if (root === null || typeof root !== 'object') return undefined;
+  const nodes: object[] = [root];
+  const depths: number[] = [1];
+  while (nodes.length) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
+    if (depth > limit) return `Invalid request: JSON nested deeper than ${limit} levels`;
+    if (!Array.isArray(node) && Object.hasOwn(node, 'constructor')) {
+      return 'Invalid request: "__proto__" and "constructor" keys are not accepted';
+    }
+    const children = Array.isArray(node) ? node : Object.values(node);
+    for (const child of children) {
+      if (child !== null && typeof child === 'object') {
+        nodes.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return undefined;
 }
