@@ -1,0 +1,78 @@
+/** Rate-limit settings from the environment, read once at boot. */
+export interface RateLimitConfig {
+  /** `RATE_LIMIT_DISABLED=true`: the guard lets everything through and no store is contacted. */
+  enabled: boolean;
+  /** Units one token may spend per period (every token, whatever its workspace). */
+  tokenLimit: number;
+  /** Units all the tokens of one workspace may spend together per period. */
+  workspaceLimit: number;
+  /** The period the limits are expressed in: one minute. */
+  periodMs: number;
+  /** What one request costs (see `RateLimitCostPolicy`). */
+  costs: RateLimitCosts;
+  /** Shared store; unset: counters live in this process only. */
+  redisUrl?: string;
+  /** First segment of every Redis key (`<prefix>:token:<id>`, `<prefix>:workspace:<id>`). */
+  keyPrefix: string;
+  /** A Redis answer slower than this counts as Redis being unreachable. */
+  redisTimeoutMs: number;
+}
+
+export interface RateLimitCosts {
+  /** Any request not listed below: MCP `initialize`, `ping`, `server/discover`, lists, reads, REST reads. */
+  default: number;
+  /** `tools/call` of a `readOnlyHint` tool. */
+  read: number;
+  /** `tools/call` of a tool that is neither read-only nor destructive; REST POST/PUT/PATCH/DELETE. */
+  write: number;
+  /** `tools/call` of a `destructiveHint` tool (and the REST route that is the same handler). */
+  destructive: number;
+}
+
+export const RATE_LIMIT_CONFIG = Symbol('RATE_LIMIT_CONFIG');
+
+export const DEFAULT_TOKEN_PER_MINUTE = 1200;
+export const DEFAULT_WORKSPACE_PER_MINUTE = 6000;
+
+/**
+ * `RATE_LIMIT_TOKEN_PER_MINUTE` (default 1200), `RATE_LIMIT_WORKSPACE_PER_MINUTE` (default 6000),
+ * `RATE_LIMIT_COST_READ` / `_WRITE` / `_DESTRUCTIVE` / `_DEFAULT` (1 / 5 / 10 / 1),
+ * `RATE_LIMIT_DISABLED`, `REDIS_URL`, `RATE_LIMIT_KEY_PREFIX` (default `rl`) and
+ * `RATE_LIMIT_REDIS_TIMEOUT_MS` (default 250). A bad value stops the boot: a limit silently read
+ * as 0 or NaN would refuse everyone, or no one.
+ */
+export function rateLimitConfigFromEnv(env: NodeJS.ProcessEnv = process.env): RateLimitConfig {
+  const redisUrl = env.REDIS_URL?.trim() || undefined;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got "${redisUrl}"`);
+  const keyPrefix = env.RATE_LIMIT_KEY_PREFIX?.trim() || 'rl';
+  return {
+    enabled: !isTrue(env, 'RATE_LIMIT_DISABLED'),
+    tokenLimit: integer(env, 'RATE_LIMIT_TOKEN_PER_MINUTE', DEFAULT_TOKEN_PER_MINUTE, 1),
+    workspaceLimit: integer(env, 'RATE_LIMIT_WORKSPACE_PER_MINUTE', DEFAULT_WORKSPACE_PER_MINUTE, 1),
+    periodMs: 60_000,
+    costs: {
+      default: integer(env, 'RATE_LIMIT_COST_DEFAULT', 1, 0),
+      read: integer(env, 'RATE_LIMIT_COST_READ', 1, 0),
+      write: integer(env, 'RATE_LIMIT_COST_WRITE', 5, 0),
+      destructive: integer(env, 'RATE_LIMIT_COST_DESTRUCTIVE', 10, 0),
+    },
+    ...(redisUrl ? { redisUrl } : {}),
+    keyPrefix,
+    redisTimeoutMs: integer(env, 'RATE_LIMIT_REDIS_TIMEOUT_MS', 250, 1),
+  };
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return value;
+}
+
+function isTrue(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw || raw === 'false' || raw === '0' || raw === 'no') return false;
+  if (raw === 'true' || raw === '1' || raw === 'yes') return true;
+  throw new Error(`${name} must be true or false, got "${env[name]}"`);
+}

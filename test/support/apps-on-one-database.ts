@@ -1,0 +1,76 @@
+import { Module } from '@nestjs/common';
+import { AppModule } from '../../src/app.module.js';
+import { RequestContext } from '../../src/context/request-context.js';
+import { seedDemo } from '../../src/database/demo-seed.js';
+import { PrismaService } from '../../src/database/prisma.service.js';
+import { PersonalTokenService, type MintRequest } from '../../src/identity/personal-token.service.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { startTestApp, type TestApp } from './test-app.js';
+
+/**
+ * Several instances of the real application on ONE migrated, seeded database, each booted with
+ * its own environment (the way replicas, or differently configured deployments, share a
+ * database). Tokens minted once are valid on every instance.
+ */
+export interface AppsOnOneDatabase {
+  /** Boots one more instance; `env` is applied while it boots (a value `undefined` unsets the variable). */
+  start(env?: Record<string, string | undefined>): Promise<TestApp>;
+  /** Mints a personal access token (defaults: the demo admin, every scope, workspace demo). */
+  token(request?: Partial<MintRequest>): Promise<string>;
+  prisma(): PrismaService;
+  /** Closes every instance, then the database. */
+  close(): Promise<void>;
+}
+
+export async function appsOnOneDatabase(): Promise<AppsOnOneDatabase> {
+  const database: TestDatabase = await createTestDatabase();
+  process.env.DATABASE_URL = database.url;
+
+  @Module({ imports: [AppModule] })
+  class TestAppModule {}
+
+  const apps: TestApp[] = [];
+  const start = async (env: Record<string, string | undefined> = {}): Promise<TestApp> => {
+    const app = await withEnv(env, () => startTestApp(TestAppModule));
+    if (!apps.length) await seedDemo(app.app.get(PrismaService));
+    apps.push(app);
+    return app;
+  };
+  const first = () => {
+    if (!apps.length) throw new Error('start() an instance first');
+    return apps[0].app;
+  };
+  return {
+    start,
+    prisma: () => first().get(PrismaService),
+    token: async (request = {}) =>
+      (
+        await RequestContext.run({ channel: 'system' }, () =>
+          first()
+            .get(PersonalTokenService)
+            .mint({ email: 'admin@demo.test', scopes: ['billing:read', 'billing:write', 'billing:admin'], workspaceSlug: 'demo', ...request }),
+        )
+      ).token,
+    close: async () => {
+      for (const app of apps.reverse()) await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** Runs `work` with `env` applied to process.env, then puts the previous values back. */
+export async function withEnv<T>(env: Record<string, string | undefined>, work: () => Promise<T>): Promise<T> {
+  const previous = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  const apply = (values: Record<string, string | undefined>) => {
+    for (const [name, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+  apply(env);
+  try {
+    return await work();
+  } finally {
+    apply(previous);
+  }
+}
