@@ -8,8 +8,9 @@ import type { RateLimitBucket, RateLimitDecision, RateLimitStore } from './rate-
  * The GCRA of `gcra.ts` over every bucket of one request, in one script: Redis runs a script
  * atomically, so two replicas charging the same bucket never both see the old value, and a
  * request refused by one bucket is charged to none. The clock is Redis's (`TIME`), so replicas
- * with drifting clocks still agree. TATs are integer microseconds; a key expires when its bucket
- * is full again, so idle callers cost no memory.
+ * with drifting clocks still agree. TATs are integer microseconds (a limit so high that one unit
+ * is under a microsecond, e.g. the bench's 10^9 a minute, is effectively unlimited); a key
+ * expires when its bucket is full again, so idle callers cost no memory.
  *
  * KEYS: bucket keys. ARGV[1]: cost; ARGV[2i], ARGV[2i+1]: limit and period (µs) of KEYS[i].
  * Reply: {1} when allowed; {0, i, µs to wait} when bucket i (1-based) refuses.
@@ -34,7 +35,7 @@ if refused > 0 then
   return {0, refused, math.ceil(wait)}
 end
 for i, key in ipairs(KEYS) do
-  redis.call('SET', key, string.format('%.0f', tats[i]), 'PX', math.ceil((tats[i] - now) / 1000))
+  redis.call('SET', key, string.format('%.0f', tats[i]), 'PX', math.max(1, math.ceil((tats[i] - now) / 1000)))
 end
 return {1}
 `;
@@ -141,7 +142,7 @@ export class RedisRateLimitStore implements RateLimitStore, OnModuleDestroy {
     if (now - this.lastWarning < 60_000) return;
     this.lastWarning = now;
     this.logger.warn(
-      `Redis at ${redactUrl(this.options.url)} is unreachable (${error.message}): rate limits fail open to this process's ` +
+      `Redis at ${redactUrl(this.options.url)} failed (${error.message}): rate limits fail open to this process's ` +
         'own counters (each replica enforces the limits alone) until it answers again',
     );
   }
