@@ -15,12 +15,12 @@ const MAX_ITEMS = 100;
 export const REDACTED = '[REDACTED]';
 
 const TEXT_RULES: Array<[RegExp, string]> = [
-  // Personal access tokens (src/identity/token-secret.ts), wherever they appear.
+  // Authorization schemes, whatever the credential.
+  [/\b(Bearer|Basic|Digest)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
+  // Personal access tokens (src/identity/token-secret.ts), wherever else they appear.
   [/mcp_pat_[A-Za-z0-9_-]+/g, `mcp_pat_${REDACTED}`],
   // JWTs (three base64url parts, the first two JSON objects).
   [/eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, REDACTED],
-  // Authorization schemes.
-  [/\b(Bearer|Basic|Digest)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
   // key=value, key: value and "key":"value" where the key names a secret.
   [
     /((?:["']?)(?:[\w-]*(?:password|passwd|secret|token|api[-_]?key|authorization|cookie|credential|content_base64))(?:["']?)\s*[:=]\s*)("(?:[^"\\]|\\.)*"|'[^']*'|[^\s,;&}\]]+)/gi,

@@ -138,7 +138,10 @@ function parseJson(buffer: Buffer): { value: unknown } | { failure: ReadFailure 
         },
       };
     }
-    return parseError(`Parse error: ${(error as Error).message}`);
+    // V8 quotes a piece of the input in some messages ('Unexpected token …, "<input>" is not
+    // valid JSON'): never echo the body (it may hold a credential); positions are fine.
+    const detail = (error as Error).message;
+    return parseError(`Parse error: ${detail.includes('"') ? 'the body is not valid JSON' : detail}`);
   }
   const refusal = shapeRefusal(value, MAX_JSON_DEPTH);
   if (refusal) return { failure: { status: HttpStatus.BAD_REQUEST, code: McpErrorCode.InvalidRequest, message: refusal } };
