@@ -1,0 +1,201 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AppModule } from '../../src/app.module.js';
+import { RequestContext } from '../../src/context/request-context.js';
+import { seedDemo } from '../../src/database/demo-seed.js';
+import { PrismaService } from '../../src/database/prisma.service.js';
+import { PersonalTokenService } from '../../src/identity/personal-token.service.js';
+import { ALL_SCOPES } from '../../src/identity/roles.js';
+import type { HttpAnswer } from '../support/mcp-http.js';
+import { TcpProxy, hostPort } from '../support/tcp-proxy.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { checkLedger, createCustomer, envelopeOf, invoiceWrite, toolCall } from '../support/write-ledger.js';
+
+/**
+ * A database outage mid-load: the application reaches its database through a TCP proxy; the
+ * proxy is cut (every connection destroyed, new ones refused) while clients write, then restored.
+ * During the outage every answer is a 503 with Retry-After (MCP: a JSON-RPC error with the MCP
+ * headers; REST: JSON), readiness is 503 and liveness 200; afterwards the pool reconnects by
+ * itself, clients retry with the same idempotency keys, and the database holds every write once,
+ * whole, with its one audit row. The shared PostgreSQL itself is never stopped.
+ * Runs on DATABASE_URL, else on the embedded database.
+ */
+
+const WRITES = 60;
+const WORKERS = 6;
+const PREFIX = `outage-${process.pid}-`;
+const CUSTOMER_EMAIL = `outage-${process.pid}@outage.test`;
+
+describe('database outage: 503 + Retry-After, nothing half-written, automatic recovery', () => {
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let app: TestApp;
+  let token: string;
+  const saved = { ...process.env };
+
+  before(async () => {
+    database = await createTestDatabase();
+    proxy = await TcpProxy.start(hostPort(database.url));
+    Object.assign(process.env, {
+      DATABASE_URL: proxy.url(database.url),
+      DATABASE_RETRY_AFTER_SECONDS: '1',
+      DATABASE_CONNECT_TIMEOUT_MS: '1000',
+      HEALTH_DB_TIMEOUT_MS: '1000',
+    });
+    app = await startTestApp(AppModule);
+    await seedDemo(app.app.get(PrismaService));
+    token = (
+      await RequestContext.run({ channel: 'system' }, () =>
+        app.app.get(PersonalTokenService).mint({ email: 'admin@demo.test', scopes: [...ALL_SCOPES], workspaceSlug: 'demo' }),
+      )
+    ).token;
+  });
+  after(async () => {
+    await app?.close();
+    await proxy?.close();
+    await database?.close();
+    for (const name of ['DATABASE_URL', 'DATABASE_RETRY_AFTER_SECONDS', 'DATABASE_CONNECT_TIMEOUT_MS', 'HEALTH_DB_TIMEOUT_MS']) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
+
+  const health = async (path: string) => {
+    const response = await fetch(`${app.baseUrl}${path}`);
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  it('cut mid-load: 503s with Retry-After, readiness 503, then recovery with every write once and whole', async (t) => {
+    const customerId = await createCustomer(app.baseUrl, token, CUSTOMER_EMAIL);
+    const figures = { requests: 0, acknowledged: 0, mcp503: 0, rest503: 0, retries: 0, faults: 0, severedConnections: 0, other: [] as string[] };
+    const keys = Array.from({ length: WRITES }, (_, n) => `${PREFIX}${String(n).padStart(3, '0')}`);
+    const mcp503: HttpAnswer[] = [];
+    let next = 0;
+
+    // Writers: each takes the next key and sends it until it is acknowledged, honouring Retry-After.
+    const writer = async () => {
+      for (let n = next++; n < WRITES; n = next++) {
+        for (let attempt = 1; ; attempt++) {
+          figures.requests++;
+          if (attempt > 1) figures.retries++;
+          const answer = await toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, keys[n]));
+          const envelope = answer.status === 200 ? envelopeOf(answer) : undefined;
+          if (envelope?.ok) {
+            figures.acknowledged++;
+            break;
+          }
+          if (answer.status === 503) {
+            figures.mcp503++;
+            if (mcp503.length < 5) mcp503.push(answer);
+            await sleep(Number(answer.headers.get('retry-after')) * 1000 || 1000);
+          } else {
+            figures.other.push(`${answer.status} ${answer.text.slice(0, 300)}`);
+            await sleep(200);
+          }
+          assert.ok(attempt < 30, `write ${keys[n]} never got through: ${answer.status} ${answer.text}`);
+        }
+        // A little pacing, so that the outage lands mid-stream.
+        await sleep(10);
+      }
+    };
+    // A REST reader alongside: its answers during the outage.
+    const rest503: Response[] = [];
+    let reading = true;
+    const reader = async () => {
+      while (reading) {
+        const response = await fetch(`${app.baseUrl}/v1/customers?limit=1`, { headers: { authorization: `Bearer ${token}` } });
+        await response.arrayBuffer();
+        if (response.status === 503) {
+          figures.rest503++;
+          if (rest503.length < 5) rest503.push(response);
+        } else if (response.status !== 200) figures.other.push(`REST ${response.status}`);
+        await sleep(50);
+      }
+    };
+
+    const writers = Promise.all(Array.from({ length: WORKERS }, writer));
+    const readerDone = reader();
+    // The fault: once a fifth of the writes are in, cut the database away for 1.5 s.
+    while (figures.acknowledged < WRITES / 5) await sleep(10);
+    figures.severedConnections = proxy.severed;
+    await proxy.cut();
+    figures.severedConnections = proxy.severed - figures.severedConnections;
+    figures.faults++;
+    const acknowledgedAtCut = figures.acknowledged;
+    await sleep(300);
+    const readyDuring = await health('/health/ready');
+    const liveDuring = await health('/health/live');
+    await sleep(1200);
+    const acknowledgedDuringOutage = figures.acknowledged - acknowledgedAtCut;
+    await proxy.restore();
+
+    // Recovery is automatic: readiness comes back without a restart.
+    let readyAfter = await health('/health/ready');
+    for (const deadline = Date.now() + 10_000; readyAfter.status !== 200 && Date.now() < deadline; await sleep(200)) readyAfter = await health('/health/ready');
+    try {
+      await writers;
+    } finally {
+      reading = false;
+      await readerDone;
+    }
+
+    assert.equal(readyDuring.status, 503, JSON.stringify(readyDuring.body));
+    assert.equal(readyDuring.body.error.database.status, 'down');
+    assert.equal(liveDuring.status, 200, 'liveness does not depend on the database');
+    assert.equal(readyAfter.status, 200, JSON.stringify(readyAfter.body));
+    assert.ok(acknowledgedDuringOutage <= WORKERS, `at most the writes already committing when the cut came (${acknowledgedDuringOutage})`);
+    assert.deepEqual(figures.other, [], 'no answer other than success or 503');
+
+    // MCP: HTTP 503, Retry-After, a JSON-RPC error echoing the id, the MCP headers of SPEC §1.
+    assert.ok(mcp503.length > 0, 'MCP writes saw the outage');
+    for (const answer of mcp503) {
+      assert.equal(answer.headers.get('retry-after'), '1');
+      assert.equal(answer.headers.get('mcp-protocol-version'), '2026-07-28');
+      assert.equal(answer.headers.get('cache-control'), 'no-store');
+      assert.equal(answer.body.jsonrpc, '2.0');
+      assert.equal(answer.body.id, 1);
+      assert.equal(answer.body.error.code, -32603);
+      assert.equal(answer.body.error.message, 'Database unavailable, retry after 1 s');
+    }
+    // REST: 503 JSON with Retry-After.
+    assert.ok(rest503.length > 0, 'REST saw the outage');
+    assert.equal(rest503[0].headers.get('retry-after'), '1');
+    assert.match(rest503[0].headers.get('content-type') ?? '', /application\/json/);
+
+    // Nothing lost, nothing twice, nothing half-written, every write with exactly one audit row.
+    const ledger = await checkLedger(database.url, PREFIX, keys);
+    assert.deepEqual(
+      { lost: ledger.lost, duplicated: ledger.duplicated, halfWritten: ledger.halfWritten, auditMismatch: ledger.auditMismatch, writesWithoutAudit: ledger.writesWithoutAudit, auditsWithoutWrite: ledger.auditsWithoutWrite },
+      { lost: [], duplicated: [], halfWritten: [], auditMismatch: [], writesWithoutAudit: [], auditsWithoutWrite: [] },
+    );
+    assert.equal(ledger.invoices, WRITES);
+    assert.equal(ledger.successAudits, WRITES);
+    assert.equal(figures.acknowledged, WRITES);
+    t.diagnostic(
+      `db-outage figures: ${figures.requests} MCP write requests for ${WRITES} writes (${figures.retries} retries), ` +
+        `${figures.faults} fault (cut: ${figures.severedConnections} connections severed, refused for 1.5 s), ` +
+        `${figures.mcp503} MCP 503 + ${figures.rest503} REST 503, duplicates ${ledger.duplicated.length}, losses ${ledger.lost.length}, ` +
+        `half-written ${ledger.halfWritten.length}, writes without audit ${ledger.writesWithoutAudit.length}`,
+    );
+  });
+
+  it('a request while the database is down answers 503 at once (refused connections), and the next one after restore succeeds', async () => {
+    await proxy.cut();
+    try {
+      const started = Date.now();
+      const answer = await toolCall(app.mcpUrl, token, 'billing_customer_summary', { email: CUSTOMER_EMAIL });
+      assert.equal(answer.status, 503, answer.text);
+      assert.ok(Date.now() - started < 3_000, 'no waiting on a refused connection');
+      const rest = await fetch(`${app.baseUrl}/v1/customers`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(rest.status, 503);
+      assert.deepEqual(await rest.json(), { statusCode: 503, error: 'Service Unavailable', message: 'Database unavailable, retry after 1 s' });
+    } finally {
+      await proxy.restore();
+    }
+    const answer = await toolCall(app.mcpUrl, token, 'billing_customer_summary', { email: CUSTOMER_EMAIL });
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(answer.body.result.isError, undefined, answer.text);
+  });
+});
