@@ -1,5 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { RequestContext } from '../../src/context/request-context.js';
+import { PrismaService } from '../../src/database/prisma.service.js';
+import { ALL_SCOPES } from '../../src/identity/roles.js';
+import { PersonalTokenService, type MintRequest } from '../../src/identity/personal-token.service.js';
 
 /**
  * The real application in a process of its own: the compiled `src/main.js` (what `npm start`
@@ -147,5 +151,30 @@ const SERVER_URL = process.env.DATABASE_URL || undefined;
 export function needsRealPostgres(): false | string {
   if (SERVER_URL) return false;
   if (process.env.CI) throw new Error('CI must set DATABASE_URL: the multi-process tests need a real PostgreSQL');
-  return 'needs a real PostgreSQL: set DATABASE_URL (several processes cannot share the embedded PGlite)';
+  return 'needs a real PostgreSQL: set DATABASE_URL (the embedded PGlite runs one transaction at a time for all processes, so it cannot show replicas working side by side)';
+}
+
+/**
+ * Mints a personal access token straight into the database at `databaseUrl` (as `npm run token`
+ * does), for tests whose application runs in another process. Defaults: the demo admin, every
+ * scope, workspace `demo`.
+ */
+export async function mintToken(databaseUrl: string, request: Partial<MintRequest> = {}): Promise<string> {
+  const previous = process.env.DATABASE_URL;
+  process.env.DATABASE_URL = databaseUrl;
+  let prisma: PrismaService;
+  try {
+    prisma = new PrismaService();
+  } finally {
+    if (previous === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = previous;
+  }
+  try {
+    const minted = await RequestContext.run({ channel: 'system' }, () =>
+      new PersonalTokenService(prisma).mint({ email: 'admin@demo.test', scopes: [...ALL_SCOPES], workspaceSlug: 'demo', label: 'test', ...request }),
+    );
+    return minted.token;
+  } finally {
+    await prisma.onModuleDestroy();
+  }
 }

@@ -1,11 +1,11 @@
 import pg from 'pg';
-import { post, statelessRequest, type HttpAnswer } from './mcp-http.js';
+import { statelessRequest, type HttpAnswer } from './mcp-http.js';
 
 /**
  * Idempotent writes for the fault tests (crash, database outage, replicas): each write is a
  * `billing_invoice_create` with two lines whose `notes` and `idempotency_key` are the same unique
  * key, so the database can be checked afterwards key by key: exactly one invoice, whole (its two
- * lines, its total), and exactly one success audit row.
+ * lines, its total), and exactly one success audit row of its own (see {@link checkLedger}).
  */
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -28,13 +28,25 @@ export function invoiceWrite(customerId: string, key: string) {
 /** The total of {@link invoiceWrite}: 2 × 100.00 + 50.00. */
 export const INVOICE_WRITE_TOTAL = 25_000;
 
-/** One 2026-era `tools/call` over HTTP; never throws on an HTTP status (a refused connection does throw). */
-export async function toolCall(mcpUrl: string, token: string, name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<HttpAnswer> {
-  const request = statelessRequest('tools/call', { name, arguments: args });
-  if (!signal) return post(mcpUrl, request.body, { ...request.headers, authorization: `Bearer ${token}` });
+export interface ToolCallOptions {
+  /** Aborts the request (a client-side timeout). */
+  signal?: AbortSignal;
+  /** `_meta` client capabilities (default none: no elicitation, so destructive tools answer with an approval link). */
+  capabilities?: Record<string, unknown>;
+  clientInfo?: { name: string; version: string };
+  /** More params: `requestState`, `inputResponses`. */
+  params?: Record<string, unknown>;
+}
+
+/** One 2026-era `tools/call` over HTTP; never throws on an HTTP status (a refused or cut connection does throw). */
+export async function toolCall(mcpUrl: string, token: string, name: string, args: Record<string, unknown>, options: ToolCallOptions = {}): Promise<HttpAnswer> {
+  const request = statelessRequest('tools/call', { name, arguments: args, ...options.params });
+  const meta = request.body.params._meta as Record<string, unknown>;
+  if (options.capabilities) meta['io.modelcontextprotocol/clientCapabilities'] = options.capabilities;
+  if (options.clientInfo) meta['io.modelcontextprotocol/clientInfo'] = options.clientInfo;
   const response = await fetch(mcpUrl, {
     method: 'POST',
-    signal,
+    signal: options.signal,
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...request.headers, authorization: `Bearer ${token}` },
     body: JSON.stringify(request.body),
   });
@@ -55,16 +67,34 @@ export interface LedgerCheck {
   duplicated: string[];
   /** Invoices not whole: missing lines or a total that is not the sum of its lines. */
   halfWritten: string[];
-  /** Keys whose success audit rows are not exactly one. */
+  /**
+   * Keys whose write does not have exactly one success audit row committed in its own
+   * transaction (see {@link checkLedger}).
+   */
   auditMismatch: Array<{ key: string; audits: number }>;
-  /** Invoices of this run without any success audit row, and success audit rows without an invoice. */
+  /** Keys whose stored answer (idempotency record) does not name the stored invoice. */
+  answerMismatch: string[];
+  /** Invoices without the audit row of their write, and success audit rows of keys without an invoice. */
   writesWithoutAudit: string[];
   auditsWithoutWrite: string[];
   invoices: number;
-  successAudits: number;
+  /** Success audit rows of the writes (one per write). */
+  writeAudits: number;
+  /** Success audit rows of repeated calls answered from the stored answer (every call is audited; they wrote nothing). */
+  replayAudits: number;
 }
 
-/** Checks the database (directly, not through the app) for the writes keyed `keys` (all starting with `prefix`). */
+/**
+ * Checks the database (directly, not through the app) for the writes keyed `keys` (all starting
+ * with `prefix`).
+ *
+ * Every call is audited, so a key repeated after its write committed (a retry whose first answer
+ * was lost) has more than one success audit row: one for the call that wrote, one per replay. The
+ * write's own row is the one committed in the write's transaction: the same transaction id
+ * (`xmin`) as the key's idempotency record, which the call that wrote updated with its answer (the
+ * claim, the answer and the audit row are written at the transaction's top level; the invoice
+ * itself goes through a savepoint, hence the link through the record, whose answer names it).
+ */
 export async function checkLedger(databaseUrl: string, prefix: string, keys: string[]): Promise<LedgerCheck> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -77,9 +107,16 @@ export async function checkLedger(databaseUrl: string, prefix: string, keys: str
         [`${prefix}%`],
       )
     ).rows;
+    const records = (
+      await client.query<{ key: string; xid: string; result: string | null }>(
+        `SELECT key, xmin::text AS xid, result #>> '{}' AS result FROM idempotency_records
+         WHERE tool = 'billing_invoice_create' AND key LIKE $1`,
+        [`${prefix}%`],
+      )
+    ).rows;
     const audits = (
-      await client.query<{ key: string }>(
-        `SELECT arguments->>'idempotency_key' AS key FROM audit_events
+      await client.query<{ key: string; xid: string }>(
+        `SELECT arguments->>'idempotency_key' AS key, xmin::text AS xid FROM audit_events
          WHERE method = 'tools/call' AND target = 'billing_invoice_create' AND outcome = 'success'
            AND arguments->>'idempotency_key' LIKE $1`,
         [`${prefix}%`],
@@ -87,21 +124,38 @@ export async function checkLedger(databaseUrl: string, prefix: string, keys: str
     ).rows;
     const count = (values: string[]) => values.reduce((map, value) => map.set(value, (map.get(value) ?? 0) + 1), new Map<string, number>());
     const invoicesByKey = count(invoices.map((i) => i.notes));
-    const auditsByKey = count(audits.map((a) => a.key));
+    const invoiceIdByKey = new Map(invoices.map((i) => [i.notes, i.id]));
+    const recordByKey = new Map(records.map((r) => [r.key, r]));
+    const writeAudits = audits.filter((a) => recordByKey.get(a.key)?.xid === a.xid);
+    const writeAuditsByKey = count(writeAudits.map((a) => a.key));
+    const answeredId = (key: string) => {
+      const result = recordByKey.get(key)?.result;
+      const text = result ? (JSON.parse(result) as { content?: Array<{ text?: string }> }).content?.[0]?.text : undefined;
+      return text ? (JSON.parse(text) as { data?: { id?: string } }).data?.id : undefined;
+    };
     return {
       lost: keys.filter((key) => !invoicesByKey.has(key)),
       duplicated: [...invoicesByKey].filter(([, n]) => n > 1).map(([key]) => key),
       halfWritten: invoices.filter((i) => i.lines !== 2 || i.total !== i.sum || i.total !== INVOICE_WRITE_TOTAL).map((i) => i.notes),
-      auditMismatch: keys.map((key) => ({ key, audits: auditsByKey.get(key) ?? 0 })).filter((entry) => entry.audits !== 1),
-      writesWithoutAudit: [...invoicesByKey.keys()].filter((key) => !auditsByKey.has(key)),
-      auditsWithoutWrite: [...auditsByKey.keys()].filter((key) => !invoicesByKey.has(key)),
+      auditMismatch: keys.map((key) => ({ key, audits: writeAuditsByKey.get(key) ?? 0 })).filter((entry) => entry.audits !== 1),
+      answerMismatch: keys.filter((key) => invoiceIdByKey.has(key) && answeredId(key) !== invoiceIdByKey.get(key)),
+      writesWithoutAudit: [...invoicesByKey.keys()].filter((key) => !writeAuditsByKey.has(key)),
+      auditsWithoutWrite: [...new Set(audits.map((a) => a.key))].filter((key) => !invoicesByKey.has(key)),
       invoices: invoices.length,
-      successAudits: audits.length,
+      writeAudits: writeAudits.length,
+      replayAudits: audits.length - writeAudits.length,
     };
   } finally {
     await client.end();
   }
 }
+
+/** The fields of a {@link LedgerCheck} that must all be empty. */
+export function ledgerFaults(ledger: LedgerCheck) {
+  const { lost, duplicated, halfWritten, auditMismatch, answerMismatch, writesWithoutAudit, auditsWithoutWrite } = ledger;
+  return { lost, duplicated, halfWritten, auditMismatch, answerMismatch, writesWithoutAudit, auditsWithoutWrite };
+}
+export const NO_LEDGER_FAULTS = { lost: [], duplicated: [], halfWritten: [], auditMismatch: [], answerMismatch: [], writesWithoutAudit: [], auditsWithoutWrite: [] };
 
 /** A customer of the demo workspace to bill, created over REST. */
 export async function createCustomer(baseUrl: string, token: string, email: string): Promise<string> {
