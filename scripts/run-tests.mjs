@@ -63,10 +63,22 @@ try {
   process.exit(1);
 }
 
-const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...files], {
+// A test that hangs fails after 5 minutes, and the whole run is cut after TEST_RUN_TIMEOUT_MINUTES
+// (default 45): CI gets a failure it can read instead of a run that never ends.
+const child = spawn(process.execPath, ['--test', '--test-reporter=spec', '--test-timeout=300000', ...files], {
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, NODE_ENV: 'test', ...database.env },
+  // Its own process group, so the watchdog stops the test files' processes too.
+  detached: true,
 });
+const runLimitMs = Number(process.env.TEST_RUN_TIMEOUT_MINUTES ?? 45) * 60_000;
+const watchdog = setTimeout(() => {
+  console.error(`The test run exceeded ${runLimitMs / 60_000} minutes: stopping it (a test or a test file hangs).`);
+  process.kill(-child.pid, 'SIGKILL');
+}, runLimitMs);
+watchdog.unref();
+// Detached, the group no longer gets the terminal's Ctrl-C: pass it on.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.kill(-child.pid, signal));
 let output = '';
 child.stdout.on('data', (chunk) => {
   output += chunk;
