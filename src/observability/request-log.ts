@@ -79,7 +79,9 @@ export function requestLogMiddleware(): RequestHandler {
         durationMs: Math.round(performance.now() - started),
       };
       const line = `${req.method} ${fields.path} ${status || 'aborted'} ${fields.durationMs} ms`;
-      if (status >= 500) logger.error(line, fields);
+      // 5xx answers are warnings here: a fault is logged as an error where it happens, and 503s
+      // (draining, database down) are expected operations that must not flood the error log.
+      if (status >= 500) logger.warn(line, fields);
       else logger.log(line, fields);
     });
     next();
