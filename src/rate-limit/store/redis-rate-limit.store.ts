@@ -82,19 +82,19 @@ export class RedisRateLimitStore implements RateLimitStore, OnModuleDestroy {
       },
     }) as RedisClientType;
     // Without a listener an 'error' event would crash the process.
-    this.client.on('error', (error: Error) => this.degraded(error));
+    this.client.on('error', (error: Error) => this.degraded(error.message));
   }
 
   /** Starts connecting; waits up to `waitMs` for Redis, then goes on (degraded) without it. */
   async connect(waitMs: number): Promise<void> {
     const connecting = this.client.connect().then(
       () => undefined,
-      (error: Error) => this.degraded(error),
+      (error: Error) => this.degraded(error.message),
     );
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([connecting, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
     clearTimeout(timer);
-    if (!this.client.isReady) this.degraded(new Error(`no connection after ${waitMs} ms`));
+    if (!this.client.isReady) this.degraded(`no connection after ${waitMs} ms`);
   }
 
   get connected(): boolean {
@@ -109,10 +109,10 @@ export class RedisRateLimitStore implements RateLimitStore, OnModuleDestroy {
         return decision;
       } catch (error) {
         this.skipUntil = Date.now() + this.retryAfterFailureMs;
-        this.degraded(error as Error);
+        this.degraded((error as Error).message);
       }
     } else {
-      this.degraded(new Error('not connected'));
+      this.degraded('not connected');
     }
     return this.fallback.consume(buckets, cost);
   }
@@ -136,13 +136,13 @@ export class RedisRateLimitStore implements RateLimitStore, OnModuleDestroy {
     }
   }
 
-  private degraded(error: Error): void {
+  private degraded(reason: string): void {
     const now = Date.now();
     if (this.degradedSince === undefined) this.degradedSince = now;
     if (now - this.lastWarning < 60_000) return;
     this.lastWarning = now;
     this.logger.warn(
-      `Redis at ${redactUrl(this.options.url)} failed (${error.message}): rate limits fail open to this process's ` +
+      `Redis at ${redactUrl(this.options.url)} failed (${reason}): rate limits fail open to this process's ` +
         'own counters (each replica enforces the limits alone) until it answers again',
     );
   }
