@@ -48,7 +48,7 @@ async function bootstrap(): Promise<void> {
       stopping = true;
       logger.log(`${signal} received`);
       shutdown().then(
-        () => process.exit(0),
+        (report) => process.exit(report.closed ? 0 : 1),
         (error: Error) => {
           logger.error(`Shutdown failed: ${error.stack ?? error.message}`);
           process.exit(1);

@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { RequestContext } from '../context/request-context.js';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { channelStampExtension } from './channel-stamp.extension.js';
@@ -20,15 +21,65 @@ const databaseUnavailableExtension = Prisma.defineExtension({
   },
 });
 
-function createClient(connectionString: string) {
-  const adapter = new PrismaPg({
+/**
+ * The connection pool. A server that accepts no connection (down, cut, black-holed) fails the
+ * request after `DATABASE_CONNECT_TIMEOUT_MS` instead of holding it forever (pg's default is no
+ * limit). Broken connections leave the pool and new ones are made on demand: recovery needs no
+ * restart.
+ */
+function createPool(connectionString: string): pg.Pool {
+  const pool = new pg.Pool({
     connectionString,
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-    // A server that accepts no connection (down, cut, black-holed) fails the request after this
-    // long instead of holding it forever (pg's default is no limit). Broken connections leave the
-    // pool on their own and new ones are made on demand: recovery needs no restart.
     connectionTimeoutMillis: Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000),
   });
+  // An idle connection that dies is removed by the pool itself; this listener only keeps the
+  // process alive until the adapter adds its own.
+  pool.on('error', () => undefined);
+  releaseDeadConnections(pool);
+  return pool;
+}
+
+/**
+ * A connection that dies while checked out for an interactive transaction is never given back:
+ * Prisma 6.19 releases it only after a successful COMMIT or ROLLBACK, which a dead connection
+ * cannot run. Each one would count against the pool size for good (after a few outages no
+ * connection could be opened at all) and `pool.end()` would wait for it forever. So a checked-out
+ * connection that errors or ends is released here, with its error (the pool then discards it);
+ * any later release of it is a no-op.
+ */
+function releaseDeadConnections(pool: pg.Pool): void {
+  type Pooled = pg.PoolClient & { release: (error?: Error | boolean) => void };
+  const checkedOut = new Set<pg.PoolClient>();
+  pool.on('acquire', (client) => checkedOut.add(client));
+  pool.on('release', (_error, client) => checkedOut.delete(client));
+  pool.on('remove', (client) => checkedOut.delete(client));
+  pool.on('connect', (client) => {
+    let dead = false;
+    const onDead = (error: Error) => {
+      if (dead) return;
+      dead = true;
+      // After the callbacks of its failed queries, which may release it themselves.
+      setImmediate(() => {
+        if (!checkedOut.has(client)) return;
+        checkedOut.delete(client);
+        const pooled = client as Pooled;
+        const release = pooled.release;
+        pooled.release = () => undefined;
+        try {
+          release(error);
+        } catch {
+          // released meanwhile
+        }
+      });
+    };
+    client.on('error', onDead);
+    client.once('end', () => onDead(new Error('Connection ended')));
+  });
+}
+
+function createClient(connectionString: string) {
+  const adapter = new PrismaPg(createPool(connectionString), { disposeExternalPool: true });
   return new PrismaClient({ adapter }).$extends(channelStampExtension).$extends(databaseUnavailableExtension);
 }
 

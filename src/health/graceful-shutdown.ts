@@ -22,6 +22,8 @@ export interface ShutdownReport {
   finished: number;
   /** Requests whose connections were cut at the deadline (0 when all finished). */
   cut: number;
+  /** Whether Nest closed (the database pool with it) within the deadline. */
+  closed: boolean;
   durationMs: number;
 }
 
@@ -76,7 +78,7 @@ export function gracefulShutdown(app: INestApplication, options: GracefulShutdow
         drained = resolve;
         if (!active.size) resolve();
       });
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       let cut = 0;
       const deadline = new AbortController();
@@ -90,14 +92,22 @@ export function gracefulShutdown(app: INestApplication, options: GracefulShutdow
         logger.warn(`${cut} request(s) still running after ${timeoutMs} ms: closing their connections`);
       }
       server.closeAllConnections();
-      await closed;
+      await serverClosed;
+      // Nest's shutdown hooks, the pool's end among them, get a deadline too: the process must exit.
+      let closed = false;
+      const closing = new AbortController();
       try {
-        await app.close();
+        closed = await Promise.race([
+          app.close().then(() => true),
+          sleep(timeoutMs, false, { signal: closing.signal }).catch(() => false),
+        ]);
+        if (!closed) logger.error(`The application did not close within ${timeoutMs} ms (database pool still open?): exiting anyway`);
       } finally {
+        closing.abort();
         await options.afterClose?.();
       }
       const durationMs = Math.round(performance.now() - began);
-      logger.log(`Shutdown complete in ${durationMs} ms: ${finished} request(s) finished, ${cut} cut, database pool closed`);
-      return { inFlightAtStart, finished, cut, durationMs };
+      logger.log(`Shutdown complete in ${durationMs} ms: ${finished} request(s) finished, ${cut} cut, ${closed ? 'database pool closed' : 'database pool NOT closed'}`);
+      return { inFlightAtStart, finished, cut, closed, durationMs };
     })());
 }

@@ -19,7 +19,7 @@ const WRITES = 120;
 const WORKERS = 8;
 const PREFIX = `crash-${process.pid}-`;
 
-describe('kill -9 of a replica during a stream of idempotent writes', { skip: needsRealPostgres() }, () => {
+describe('kill -9 of a replica during a stream of idempotent writes', { skip: needsRealPostgres(), timeout: 180_000 }, () => {
   let database: TestDatabase;
   let a: AppProcess;
   let b: AppProcess;
@@ -34,7 +34,7 @@ describe('kill -9 of a replica during a stream of idempotent writes', { skip: ne
     await database?.close();
   });
 
-  it('every write exists exactly once with one audit row; clients retried on the survivor with the same key', async (t) => {
+  it('every write exists exactly once with one audit row; clients retried on the survivor with the same key', { timeout: 120_000 }, async (t) => {
     const token = a.token;
     const customerId = await createCustomer(a.baseUrl, token, `crash-${process.pid}@crash.test`);
     const keys = Array.from({ length: WRITES }, (_, n) => `${PREFIX}${String(n).padStart(3, '0')}`);
@@ -81,9 +81,16 @@ describe('kill -9 of a replica during a stream of idempotent writes', { skip: ne
       }
     };
 
-    const writers = Promise.all(Array.from({ length: WORKERS }, writer));
+    let writersFailed: unknown;
+    const writers = Promise.all(Array.from({ length: WORKERS }, writer)).catch((error: unknown) => {
+      writersFailed = error;
+      throw error;
+    });
     // The fault: kill -9 of replica A once a third of the writes are in, with requests in flight on it.
-    while (acknowledged.size < WRITES / 3) await sleep(5);
+    for (const deadline = Date.now() + 60_000; acknowledged.size < WRITES / 3; await sleep(5)) {
+      if (writersFailed) throw writersFailed;
+      assert.ok(Date.now() < deadline, `${WRITES / 3} writes not acknowledged within 60 s: ${JSON.stringify(figures)}`);
+    }
     a.kill('SIGKILL');
     killed = true;
     figures.faults++;

@@ -27,12 +27,35 @@ const WRITES = 60;
 const WORKERS = 6;
 const PREFIX = `outage-${process.pid}-`;
 const CUSTOMER_EMAIL = `outage-${process.pid}@outage.test`;
+const POOL_SIZE = 10;
+const TIMEOUT = { timeout: 120_000 };
 
-describe('database outage: 503 + Retry-After, nothing half-written, automatic recovery', () => {
+/** `promise`, or a failure (never a hang) after `ms`. */
+async function within<T>(ms: number, promise: Promise<T> | undefined, what: string): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took more than ${ms} ms`)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Polls `condition` every 10 ms; fails after `ms`, or as soon as `failed()` says the work behind it died. */
+async function until(condition: () => boolean, ms: number, what: string, failed: () => unknown = () => undefined): Promise<void> {
+  for (const deadline = Date.now() + ms; !condition(); await sleep(10)) {
+    const failure = failed();
+    if (failure) throw new Error(`${what}: ${failure}`);
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+  }
+}
+
+describe('database outage: 503 + Retry-After, nothing half-written, automatic recovery', TIMEOUT, () => {
   let database: TestDatabase;
   let proxy: TcpProxy;
   let app: TestApp;
   let token: string;
+  let customerId: string;
+  let appClosed = false;
   const saved = { ...process.env };
 
   before(async () => {
@@ -42,6 +65,7 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
       DATABASE_URL: proxy.url(database.url),
       DATABASE_RETRY_AFTER_SECONDS: '1',
       DATABASE_CONNECT_TIMEOUT_MS: '1000',
+      DATABASE_POOL_SIZE: String(POOL_SIZE),
       HEALTH_DB_TIMEOUT_MS: '1000',
     });
     app = await startTestApp(AppModule);
@@ -51,12 +75,16 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
         app.app.get(PersonalTokenService).mint({ email: 'admin@demo.test', scopes: [...ALL_SCOPES], workspaceSlug: 'demo' }),
       )
     ).token;
+    customerId = await createCustomer(app.baseUrl, token, CUSTOMER_EMAIL);
   });
   after(async () => {
-    await app?.close();
-    await proxy?.close();
-    await database?.close();
-    for (const name of ['DATABASE_URL', 'DATABASE_RETRY_AFTER_SECONDS', 'DATABASE_CONNECT_TIMEOUT_MS', 'HEALTH_DB_TIMEOUT_MS']) {
+    try {
+      if (!appClosed) await within(10_000, app?.close(), 'closing the application');
+    } finally {
+      await proxy?.close();
+      await database?.close();
+    }
+    for (const name of ['DATABASE_URL', 'DATABASE_RETRY_AFTER_SECONDS', 'DATABASE_CONNECT_TIMEOUT_MS', 'DATABASE_POOL_SIZE', 'HEALTH_DB_TIMEOUT_MS']) {
       if (saved[name] === undefined) delete process.env[name];
       else process.env[name] = saved[name];
     }
@@ -67,8 +95,7 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
     return { status: response.status, body: (await response.json()) as any };
   };
 
-  it('cut mid-load: 503s with Retry-After, readiness 503, then recovery with every write once and whole', async (t) => {
-    const customerId = await createCustomer(app.baseUrl, token, CUSTOMER_EMAIL);
+  it('cut mid-load: 503s with Retry-After, readiness 503, then recovery with every write once and whole', TIMEOUT, async (t) => {
     const figures = { requests: 0, acknowledged: 0, mcp503: 0, rest503: 0, retries: 0, faults: 0, severedConnections: 0, other: [] as string[] };
     const keys = Array.from({ length: WRITES }, (_, n) => `${PREFIX}${String(n).padStart(3, '0')}`);
     const mcp503: HttpAnswer[] = [];
@@ -80,7 +107,15 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
         for (let attempt = 1; ; attempt++) {
           figures.requests++;
           if (attempt > 1) figures.retries++;
-          const answer = await toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, keys[n]));
+          let answer: HttpAnswer;
+          try {
+            answer = await toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, keys[n]), { signal: AbortSignal.timeout(20_000) });
+          } catch (error) {
+            figures.other.push(`${(error as Error).message} ${String((error as Error).cause ?? '')}`);
+            assert.ok(attempt < 30, `write ${keys[n]} never got through`);
+            await sleep(200);
+            continue;
+          }
           const envelope = answer.status === 200 ? envelopeOf(answer) : undefined;
           if (envelope?.ok) {
             figures.acknowledged++;
@@ -105,8 +140,15 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
     let reading = true;
     const reader = async () => {
       while (reading) {
-        const response = await fetch(`${app.baseUrl}/v1/customers?limit=1`, { headers: { authorization: `Bearer ${token}` } });
-        await response.arrayBuffer();
+        let response: Response;
+        try {
+          response = await fetch(`${app.baseUrl}/v1/customers?limit=1`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(20_000) });
+          await response.arrayBuffer();
+        } catch (error) {
+          figures.other.push(`REST ${(error as Error).message}`);
+          await sleep(50);
+          continue;
+        }
         if (response.status === 503) {
           figures.rest503++;
           if (rest503.length < 5) rest503.push(response);
@@ -115,10 +157,14 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
       }
     };
 
-    const writers = Promise.all(Array.from({ length: WORKERS }, writer));
+    let writersFailed: unknown;
+    const writers = Promise.all(Array.from({ length: WORKERS }, writer)).catch((error: unknown) => {
+      writersFailed = error;
+      throw error;
+    });
     const readerDone = reader();
     // The fault: once a fifth of the writes are in, cut the database away for 1.5 s.
-    while (figures.acknowledged < WRITES / 5) await sleep(10);
+    await until(() => figures.acknowledged >= WRITES / 5, 30_000, `waiting for ${WRITES / 5} writes before the cut (${JSON.stringify(figures)})`, () => writersFailed);
     figures.severedConnections = proxy.severed;
     await proxy.cut();
     figures.severedConnections = proxy.severed - figures.severedConnections;
@@ -135,7 +181,7 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
     let readyAfter = await health('/health/ready');
     for (const deadline = Date.now() + 10_000; readyAfter.status !== 200 && Date.now() < deadline; await sleep(200)) readyAfter = await health('/health/ready');
     try {
-      await writers;
+      await within(60_000, writers, `the writes after the outage (${JSON.stringify(figures)})`);
     } finally {
       reading = false;
       await readerDone;
@@ -179,7 +225,7 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
     );
   });
 
-  it('a request while the database is down answers 503 at once (refused connections), and the next one after restore succeeds', async () => {
+  it('a request while the database is down answers 503 at once (refused connections), and the next one after restore succeeds', TIMEOUT, async () => {
     await proxy.cut();
     try {
       const started = Date.now();
@@ -195,5 +241,49 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
     const answer = await toolCall(app.mcpUrl, token, 'billing_customer_summary', { email: CUSTOMER_EMAIL });
     assert.equal(answer.status, 200, answer.text);
     assert.equal(answer.body.result.isError, undefined, answer.text);
+  });
+
+  it('cuts in the middle of transactions leave the pool whole: a full pool of writes succeeds at once, the app closes promptly', TIMEOUT, async (t) => {
+    // Prisma releases a transaction's connection only after COMMIT or ROLLBACK succeeded: without
+    // PrismaService handing back connections that die checked out, each cut below would take
+    // connections from the pool for good, these writes would wait for one and get 503s, and
+    // closing would wait forever for the pool to end.
+    const prefix = `pool-${process.pid}-`;
+    const keys: string[] = [];
+    let cutMidway = 0;
+    for (let round = 0; round < 3; round++) {
+      const batch = Array.from({ length: POOL_SIZE }, (_, i) => `${prefix}${round}-${i}`);
+      keys.push(...batch);
+      // Invoice creations queue on a per-workspace lock inside their transactions: the cut finds most of them open.
+      const answers = batch.map((key) => toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key), { signal: AbortSignal.timeout(20_000) }));
+      await sleep(40);
+      await proxy.cut();
+      cutMidway += (await Promise.all(answers)).filter((answer) => answer.status === 503).length;
+      await proxy.restore();
+    }
+    assert.ok(cutMidway > 0, 'the cuts landed in the middle of writes');
+
+    // Retried with their keys, every write is done once and whole.
+    for (const key of keys) {
+      let answer = await toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key));
+      for (let attempt = 1; answer.status === 503 && attempt < 10; attempt++) {
+        await sleep(200);
+        answer = await toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key));
+      }
+      assert.equal(envelopeOf(answer)?.ok, true, answer.text);
+    }
+    const ledger = await checkLedger(database.url, prefix, keys);
+    assert.deepEqual(ledgerFaults(ledger), NO_LEDGER_FAULTS);
+    assert.equal(ledger.invoices, keys.length);
+
+    // The whole pool is there: as many concurrent writes as connections, all served at once.
+    const capacity = Array.from({ length: POOL_SIZE }, (_, i) => `${prefix}capacity-${i}`);
+    const answers = await Promise.all(capacity.map((key) => toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key))));
+    assert.deepEqual(answers.map((answer) => answer.status), capacity.map(() => 200), answers.map((answer) => answer.text).join('\n'));
+
+    const started = Date.now();
+    await within(5_000, app.close(), 'closing the application (the pool waits for every connection it lent)');
+    appClosed = true;
+    t.diagnostic(`pool figures: 3 cuts mid-transaction, ${cutMidway} writes answered 503 by them, all ${keys.length} retried to success; closed in ${Date.now() - started} ms`);
   });
 });

@@ -22,7 +22,7 @@ const TOKEN_LIMIT = 20;
 const YES = { confirm: { action: 'accept', content: { confirm: true } } };
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
-describe('two replicas on one database', { skip: needsRealPostgres() }, () => {
+describe('two replicas on one database', { skip: needsRealPostgres(), timeout: 180_000 }, () => {
   let database: TestDatabase;
   let a: AppProcess;
   let b: AppProcess;
@@ -73,7 +73,7 @@ describe('two replicas on one database', { skip: needsRealPostgres() }, () => {
     return ((await response.json()) as { id: string }).id;
   };
 
-  it('approval link: created through A, decided on B\'s admin pages, collected through A; it ran once', async () => {
+  it('approval link: created through A, decided on B\'s admin pages, collected through A; it ran once', { timeout: 60_000 }, async () => {
     const token = await mintToken(database.url);
     const invoiceId = await sentInvoice(a, token);
     const args = { invoice_id: invoiceId, reason: 'Issued twice' };
@@ -109,7 +109,7 @@ describe('two replicas on one database', { skip: needsRealPostgres() }, () => {
     assert.deepEqual(await query(`SELECT status FROM approvals WHERE id = $1`, [envelope.approval.id]), [{ status: 'executed' }]);
   });
 
-  it('input_required: asked through A, the retry with requestState completes on B; the state cannot be replayed on A', async () => {
+  it('input_required: asked through A, the retry with requestState completes on B; the state cannot be replayed on A', { timeout: 60_000 }, async () => {
     const token = await mintToken(database.url);
     const invoiceId = await sentInvoice(b, token);
     const args = { invoice_id: invoiceId, reason: 'Duplicate' };
@@ -132,7 +132,7 @@ describe('two replicas on one database', { skip: needsRealPostgres() }, () => {
     assert.match(replay.body.error.message, /already used/);
   });
 
-  it('concurrent calls with one idempotency key, split across A and B, run once and all get the same answer', async () => {
+  it('concurrent calls with one idempotency key, split across A and B, run once and all get the same answer', { timeout: 60_000 }, async () => {
     const token = await mintToken(database.url);
     const customerId = await createCustomer(a.baseUrl, token, `idem-${randomBytes(4).toString('hex')}@replicas.test`);
     const key = `replicas-idem-${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -148,7 +148,7 @@ describe('two replicas on one database', { skip: needsRealPostgres() }, () => {
     assert.equal(ledger.replayAudits, 9, 'the nine others were answered from the stored answer (and audited as calls)');
   });
 
-  it(`rate limits hold across both replicas: ${TOKEN_LIMIT} units per minute for a token, whichever replica is asked`, async () => {
+  it(`rate limits hold across both replicas: ${TOKEN_LIMIT} units per minute for a token, whichever replica is asked`, { timeout: 60_000 }, async () => {
     const token = await mintToken(database.url);
     const list = (app: AppProcess, id: number) => {
       const request = statelessRequest('tools/list', {}, id);

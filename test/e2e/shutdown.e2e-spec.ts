@@ -25,7 +25,7 @@ function freshGet(url: string): Promise<{ status: number; body: string } | { err
   });
 }
 
-describe('graceful shutdown on SIGTERM (server process)', () => {
+describe('graceful shutdown on SIGTERM (server process)', { timeout: 120_000 }, () => {
   let database: TestDatabase;
   let app: AppProcess;
 
@@ -42,7 +42,7 @@ describe('graceful shutdown on SIGTERM (server process)', () => {
     await database?.close();
   });
 
-  it('a slow request in flight completes; readiness is 503 meanwhile; new connections are then refused; exit 0 with the pool closed', async () => {
+  it('a slow request in flight completes; readiness is 503 meanwhile; new connections are then refused; exit 0 with the pool closed', { timeout: 60_000 }, async () => {
     assert.equal((await freshGet(`${app.baseUrl}/health/ready`) as { status: number }).status, 200);
 
     // Hold the customers table: the request below waits for it (on the embedded database, for the
