@@ -71,6 +71,7 @@ export function requestLogMiddleware(): RequestHandler {
     assignRequestId(req, res);
     res.once('close', () => {
       const status = res.writableFinished ? res.statusCode : 0;
+      if (!Logger.isLevelEnabled(status >= 500 ? 'warn' : 'log')) return;
       const fields = {
         ...requestLogFields(req),
         httpMethod: req.method,
