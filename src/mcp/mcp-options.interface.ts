@@ -13,6 +13,8 @@ export interface McpModuleOptions {
   supportedVersions?: string[];
   /** Largest accepted request body in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
+  /** How long the whole body may take to arrive once the headers are in, before `408` (slow-body guard). Default 30 000 ms. */
+  bodyTimeoutMs?: number;
   /**
    * Origins allowed to call the endpoint (browser clients send `Origin`). Default: the server's
    * own origin and any localhost origin. `['*']` disables the check.
@@ -65,6 +67,7 @@ export interface ResolvedMcpOptions {
   instructions: string;
   supportedVersions: string[];
   maxBodyBytes: number;
+  bodyTimeoutMs: number;
   allowedOrigins: string[];
   allowedHosts: string[];
   pageSize: number;

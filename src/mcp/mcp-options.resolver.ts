@@ -35,6 +35,7 @@ export function resolveMcpOptions(options: McpModuleOptions = {}): ResolvedMcpOp
     instructions: options.instructions ?? DEFAULT_INSTRUCTIONS,
     supportedVersions,
     maxBodyBytes,
+    bodyTimeoutMs: positiveInteger('bodyTimeoutMs', options.bodyTimeoutMs ?? 30_000),
     allowedOrigins: options.allowedOrigins ?? [],
     allowedHosts: options.allowedHosts ?? ['localhost', '127.0.0.1', '[::1]'],
     pageSize,
@@ -57,4 +58,9 @@ function requestStateSecret(secret: string | Uint8Array | undefined): string | U
 function credentialsHash(request: Request): string | undefined {
   const credentials = [request.headers.authorization, request.headers['x-api-key']].filter(Boolean).join('\0');
   return credentials ? createHash('sha256').update(credentials).digest('base64url') : undefined;
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`McpModule: ${name} must be a positive integer, got ${value}`);
+  return value;
 }

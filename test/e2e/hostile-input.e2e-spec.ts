@@ -144,7 +144,7 @@ function collectGarbage(): void {
 describe('hostile input: fixture app (McpModule + a DTO tool)', () => {
   let t: TestApp;
   let url: string;
-  let options: ResolvedMcpOptions & { bodyTimeoutMs?: number };
+  let options: ResolvedMcpOptions;
   const prototypes = prototypesSnapshot();
 
   before(async () => {
@@ -498,6 +498,7 @@ describe('hostile input: fixture app (McpModule + a DTO tool)', () => {
   });
 
   it('slow bodies: a body that does not arrive within the timeout is 408 and the connection is closed; a slow complete one is served', async () => {
+    const configured = options.bodyTimeoutMs;
     options.bodyTimeoutMs = 400;
     try {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'ping', params: { pad: 'x'.repeat(200) } });
@@ -518,7 +519,7 @@ describe('hostile input: fixture app (McpModule + a DTO tool)', () => {
       const slowButComplete = await trickle(url, body, { headers, bytes: 64, everyMs: 40 });
       assert.equal(slowButComplete.status, 200, slowButComplete.text);
     } finally {
-      delete options.bodyTimeoutMs;
+      options.bodyTimeoutMs = configured;
     }
     await stillServes();
   });

@@ -10,8 +10,6 @@ import { checkHost, checkOrigin } from './request-origin.check.js';
 
 type ReadFailure = { status: number; code: number; message: string };
 
-/** How long the whole body may take to arrive once the headers are in (slow-body / slowloris guard). */
-export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 /**
  * Deepest nesting of arrays and objects accepted in a message (the envelope counts: the body is
  * level 1, `params` 2, `arguments` 3). Far beyond any tool schema, far below what the recursive
@@ -64,8 +62,7 @@ export function createMcpBodyReader(options: ResolvedMcpOptions): RequestHandler
     const chunks: Buffer[] = [];
     let received = 0;
     let settled = false;
-    // Not (yet) an option of McpModule: read here so a test or an app can set it on the resolved options.
-    const timeoutMs = (options as { bodyTimeoutMs?: number }).bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+    const timeoutMs = options.bodyTimeoutMs;
     const timer = setTimeout(
       () => settle({ status: HttpStatus.REQUEST_TIMEOUT, code: McpErrorCode.InvalidRequest, message: `Request body not received within ${timeoutMs} ms` }),
       timeoutMs,
