@@ -57,8 +57,13 @@ export class McpConfirmationInterceptor implements NestInterceptor {
     const asked = (invocation.state as ConfirmationState | undefined)?.confirm === tool.name;
     if (asked) {
       const answer = inputResponse(invocation.inputResponses, CONFIRM_INPUT);
+      const yes = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.confirm === true;
+      // A yes is spent with the call (a confirmed call that fails and rolls back may be retried with
+      // the same state). Any other answer is final: a decline answers an error, which rolls the call
+      // back, and its state must not come back to life for a replay that says yes.
+      await this.states.recordUse(invocation, { final: !yes });
+      if (yes) return PROCEED;
       if (answer.kind === 'elicit') {
-        if (answer.action === 'accept' && answer.content?.confirm === true) return PROCEED;
         return ToolReply.failed([
           {
             code: 'confirmation_declined',
@@ -81,7 +86,7 @@ export class McpConfirmationInterceptor implements NestInterceptor {
           },
         }),
       },
-      requestState: await this.states.seal({ confirm: tool.name } satisfies ConfirmationState, invocation),
+      requestState: await this.states.seal({ confirm: tool.name } satisfies ConfirmationState, invocation, { recordUse: 'by-handler' }),
     });
   }
 }
