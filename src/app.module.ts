@@ -21,6 +21,8 @@ import { StatusModule } from './status/status.module.js';
       maxBodyBytes: BODY_LIMIT_BYTES,
       // Replicas must share it: a multi round-trip retry may land on any of them.
       requestState: { secret: process.env.MCP_STATE_SECRET || undefined },
+      // `link`: every destructive tool needs the approval page, even from clients that can ask in the chat.
+      destructiveConfirmation: (process.env.MCP_DESTRUCTIVE_CONFIRMATION || undefined) as 'elicitation-or-link' | 'link' | undefined,
       // requestState is bound to the person and token that started the call.
       callerKey: (request) => {
         const principal = principalOf(request);

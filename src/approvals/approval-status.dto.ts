@@ -1,7 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
+import { WorkspaceScopedDto } from '../billing/common/workspace-scoped.dto.js';
 
-export class ApprovalIdDto {
+/** Which approval, in which workspace (approvals are workspace data like any other). */
+export class ApprovalIdDto extends WorkspaceScopedDto {
   @ApiProperty({ description: 'The approval id from a pending_confirmation answer (envelope.approval.id).', format: 'uuid' })
   @IsUUID()
   approval_id: string;

@@ -52,9 +52,9 @@ export class ApprovalService {
     return row ? (await this.views([row]))[0] : undefined;
   }
 
-  /** An approval `userId` requested (for the requester, whatever their role), or undefined. */
-  async ownStatus(id: string, userId: string): Promise<ApprovalView | undefined> {
-    const row = await this.prisma.db.approval.findFirst({ where: { id, requestedById: userId }, include: { workspace: true } });
+  /** An approval `userId` requested in `workspaceId` (for the requester, whatever their role), or undefined. */
+  async ownStatus(id: string, userId: string, workspaceId: string): Promise<ApprovalView | undefined> {
+    const row = await this.prisma.db.approval.findFirst({ where: { id, requestedById: userId, workspaceId }, include: { workspace: true } });
     return row ? this.view(row) : undefined;
   }
 

@@ -1,5 +1,6 @@
 import type { Implementation } from '@modelcontextprotocol/server';
 import type { Request } from 'express';
+import type { McpConfirmationMode } from './decorators/mcp-decorator.options.js';
 
 /** What a host application passes to `McpModule.forRoot()` / `forRootAsync()`. Every field has a default. */
 export interface McpModuleOptions {
@@ -37,6 +38,13 @@ export interface McpModuleOptions {
    * `refuse` refuses the call outright.
    */
   destructiveTools?: 'confirm' | 'refuse';
+  /**
+   * The least a destructive tool's confirmation requires (SPEC §4). `elicitation-or-link`
+   * (default): each tool's own `confirmation` decides. `link`: every destructive tool needs the
+   * approval page, even from clients that could confirm in the chat. With `destructiveTools:
+   * 'refuse'` (no links) a `link` tool cannot be confirmed over MCP at all: it is refused.
+   */
+  destructiveConfirmation?: McpConfirmationMode;
   /** Multi round-trip `requestState` sealing. */
   requestState?: {
     /**
@@ -73,6 +81,7 @@ export interface ResolvedMcpOptions {
   pageSize: number;
   forbidUnknownArguments: boolean;
   destructiveTools: 'confirm' | 'refuse';
+  destructiveConfirmation: McpConfirmationMode;
   requestState: { secret?: string | Uint8Array; ttlSeconds: number };
   idempotencyKeyArgument: string;
   callerKey: (request: Request) => string | undefined;

@@ -41,6 +41,7 @@ export function resolveMcpOptions(options: McpModuleOptions = {}): ResolvedMcpOp
     pageSize,
     forbidUnknownArguments: options.forbidUnknownArguments ?? true,
     destructiveTools: options.destructiveTools ?? 'confirm',
+    destructiveConfirmation: confirmationMode(options.destructiveConfirmation),
     requestState: { secret: requestStateSecret(options.requestState?.secret), ttlSeconds: options.requestState?.ttlSeconds ?? 600 },
     idempotencyKeyArgument: options.idempotencyKeyArgument ?? 'idempotency_key',
     callerKey: options.callerKey ?? credentialsHash,
@@ -63,4 +64,9 @@ function credentialsHash(request: Request): string | undefined {
 function positiveInteger(name: string, value: number): number {
   if (!Number.isInteger(value) || value <= 0) throw new Error(`McpModule: ${name} must be a positive integer, got ${value}`);
   return value;
+}
+
+function confirmationMode(mode: string | undefined): 'elicitation-or-link' | 'link' {
+  if (mode === undefined || mode === 'elicitation-or-link' || mode === 'link') return mode ?? 'elicitation-or-link';
+  throw new Error(`McpModule: destructiveConfirmation must be 'elicitation-or-link' or 'link', got ${JSON.stringify(mode)}`);
 }

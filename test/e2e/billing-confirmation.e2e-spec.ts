@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Request } from 'express';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -82,6 +83,34 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
     RequestContext.run({ channel: 'panel' }, () =>
       t.app.get(ApprovalService).decide(approvalId, adminId, decision, { headers: {}, query: {} } as unknown as Request),
     );
+
+  /** A hand-made 2026 tools/call from a client that declared form elicitation (for state replays). */
+  const chatCall = (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}, token = admin) => {
+    const request = statelessRequest('tools/call', { name, arguments: args, ...extra });
+    request.body.params._meta['io.modelcontextprotocol/clientCapabilities'] = { elicitation: {} };
+    return post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
+  };
+  const textEnvelope = (body: any) => JSON.parse(body.result.content[0].text) as Envelope;
+  const YES = { confirm: { action: 'accept', content: { confirm: true } } };
+
+  /** A payment of the whole of a new invoice, registered over REST: something to refund. */
+  async function paidPayment(): Promise<string> {
+    const invoiceId = await sentInvoice();
+    const response = await fetch(`${t.baseUrl}/v1/payments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(admin) },
+      body: JSON.stringify({
+        invoice_id: invoiceId,
+        amount_minor: 100_000,
+        method: 'transfer',
+        evidence: { raw_extracted: { monto: '$1000.00' }, tracking_key_candidates: [{ value: `TRK${Date.now()}`, source: 'ocr', confidence: 0.99 }] },
+        idempotency_key: `idem-${Math.random()}`,
+      }),
+    });
+    const body = (await response.json()) as { payment: { id: string } };
+    assert.equal(response.status, 201, JSON.stringify(body));
+    return body.payment.id;
+  }
 
   before(async () => {
     t = await startBillingApp();
@@ -172,6 +201,61 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
       const replay = await call(args, { requestState: fresh, inputResponses: yes });
       assert.equal(replay.body.error.code, -32602);
       assert.match(replay.body.error.message, /already used/);
+    });
+
+    it('a declined confirmation spends its requestState: the same state replayed with accept is refused (-32602, start over) and nothing is cancelled', async () => {
+      const invoiceId = await sentInvoice();
+      const args = { invoice_id: invoiceId, reason: 'Duplicate' };
+      const first = await chatCall('billing_invoice_cancel', args);
+      assert.equal(first.body.result.resultType, 'input_required');
+      const state = first.body.result.requestState as string;
+
+      const declined = await chatCall('billing_invoice_cancel', args, { requestState: state, inputResponses: { confirm: { action: 'decline' } } });
+      assert.equal(textEnvelope(declined.body).errors[0].code, 'confirmation_declined');
+
+      const replay = await chatCall('billing_invoice_cancel', args, { requestState: state, inputResponses: YES });
+      assert.equal(replay.body.error?.code, -32602, JSON.stringify(replay.body));
+      assert.match(replay.body.error.message, /already used.*start over/);
+      assert.equal((await invoiceRow(invoiceId)).status, 'sent');
+    });
+
+    it('an accepted confirmation whose call fails leaves the state usable: the retry is not refused as already used', async () => {
+      const invoiceId = await sentInvoice();
+      const args = { invoice_id: invoiceId, reason: 'Duplicate' };
+      const state = (await chatCall('billing_invoice_cancel', args)).body.result.requestState as string;
+      // The invoice becomes uncancellable between the question and the answer: the confirmed call fails.
+      await t.prisma.client.$executeRaw`UPDATE invoices SET status = 'paid' WHERE id = ${invoiceId}::uuid`;
+      const failed = await chatCall('billing_invoice_cancel', args, { requestState: state, inputResponses: YES });
+      assert.equal(failed.body.result?.isError, true, JSON.stringify(failed.body));
+      assert.notEqual(textEnvelope(failed.body).errors[0].code, 'confirmation_declined');
+
+      await t.prisma.client.$executeRaw`UPDATE invoices SET status = 'sent' WHERE id = ${invoiceId}::uuid`;
+      const retried = await chatCall('billing_invoice_cancel', args, { requestState: state, inputResponses: YES });
+      assert.equal(textEnvelope(retried.body).status, 'success', JSON.stringify(retried.body));
+      assert.equal((await invoiceRow(invoiceId)).status, 'cancelled');
+    });
+
+    it("a tool marked confirmation: 'link' (billing_payment_refund) gives even an eliciting client an approval link, never asks in the chat", async () => {
+      const paymentId = await paidPayment();
+      const asked: any[] = [];
+      const client = await v2Client((params) => {
+        asked.push(params);
+        return { action: 'accept', content: { confirm: true } };
+      });
+      try {
+        const result = await client.callTool({
+          name: 'billing_payment_refund',
+          arguments: { payment_id: paymentId, reason: 'Customer paid twice', idempotency_key: `idem-${Math.random()}` },
+        });
+        const envelope = envelopeOf(result);
+        assert.equal(envelope.status, 'pending_confirmation', JSON.stringify(envelope));
+        assert.match(envelope.approval!.url!, /\/admin\/approvals\//);
+      } finally {
+        await client.close();
+      }
+      assert.deepEqual(asked, [], 'no in-chat question');
+      assert.equal(await t.prisma.client.refund.count({ where: { paymentId } }), 0);
+      assert.equal(await t.prisma.client.approval.count({ where: { tool: 'billing_payment_refund', status: 'pending' } }), 1);
     });
 
     it('a fabricated yes without the server-issued state is asked again, not obeyed', async () => {
@@ -268,6 +352,45 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
       } finally {
         await client.close();
       }
+    });
+
+    it('approval_status follows the workspace rules: a token bound to another workspace of the same person gets 404', async () => {
+      const invoiceId = await sentInvoice();
+      const client = await v2Client();
+      let approvalId: string;
+      try {
+        approvalId = envelopeOf(await client.callTool({ name: 'billing_invoice_cancel', arguments: { invoice_id: invoiceId, reason: 'Elsewhere' } })).approval!.id;
+      } finally {
+        await client.close();
+      }
+      const workspace = await t.prisma.client.workspace.create({ data: { slug: 'approvals-other', name: 'Other Approvals Co' } });
+      await t.prisma.client.membership.create({ data: { userId: adminId, workspaceId: workspace.id, role: 'admin' } });
+      const elsewhere = await t.token({ workspaceSlug: 'approvals-other' });
+
+      const rest = await fetch(`${t.baseUrl}/v1/approvals/${approvalId}`, { headers: bearer(elsewhere) });
+      assert.equal(rest.status, 404);
+      const request = statelessRequest('tools/call', { name: 'approval_status', arguments: { approval_id: approvalId } });
+      const { body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(elsewhere) });
+      assert.equal(body.result.structuredContent.errors[0].code, 'not_found', JSON.stringify(body));
+
+      const home = await fetch(`${t.baseUrl}/v1/approvals/${approvalId}`, { headers: bearer(admin) });
+      assert.equal(home.status, 200, 'the workspace it was requested in still answers');
+      assert.equal(((await home.json()) as { status: string }).status, 'pending');
+    });
+
+    it('approval_status needs the read scope: 403 over REST, not listed and insufficient_scope over MCP', async () => {
+      const writeOnly = await t.token({ scopes: ['billing:write'] });
+      const rest = await fetch(`${t.baseUrl}/v1/approvals/${randomUUID()}`, { headers: bearer(writeOnly) });
+      assert.equal(rest.status, 403);
+      assert.match(rest.headers.get('www-authenticate') ?? '', /insufficient_scope/);
+
+      const list = statelessRequest('tools/list');
+      const listed = await post(t.mcpUrl, list.body, { ...list.headers, ...bearer(writeOnly) });
+      assert.ok(!listed.body.result.tools.some((tool: { name: string }) => tool.name === 'approval_status'));
+      const request = statelessRequest('tools/call', { name: 'approval_status', arguments: { approval_id: randomUUID() } });
+      const called = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(writeOnly) });
+      assert.equal(called.status, 403);
+      assert.match(called.headers.get('www-authenticate') ?? '', /insufficient_scope/);
     });
 
     it('an expired link runs nothing: the page says expired, the re-call says expired', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Global, Injectable, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import {
   MCP_APPROVAL_GATEWAY,
   McpModule,
@@ -10,6 +11,7 @@ import {
   type McpApprovalGateway,
   type McpModuleOptions,
 } from '../../src/mcp/index.js';
+import { resolveMcpOptions } from '../../src/mcp/mcp-options.resolver.js';
 import { callHandshake, envelope, post, statelessRequest } from '../support/mcp-http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -35,6 +37,25 @@ class DangerousTools {
   }
 }
 
+/** A money-moving tool that requires the approval page whatever the client can do. */
+@Injectable()
+class MoneyTools {
+  @McpTool({ description: 'Sends money back.', annotations: { destructiveHint: true }, confirmation: 'link' })
+  refund() {
+    runs.push('refund');
+    return { refunded: true };
+  }
+}
+
+/** A mistake the boot must catch: confirmation on a tool that is not destructive. */
+@Injectable()
+class MisconfiguredTools {
+  @McpTool({ description: 'Harmless.', annotations: { readOnlyHint: true }, confirmation: 'link' })
+  peek() {
+    return {};
+  }
+}
+
 /** A gateway that records what it was asked and answers what the test sets. */
 class RecordingGateway implements McpApprovalGateway {
   readonly asked: ApprovalRequest[] = [];
@@ -50,14 +71,14 @@ const gateway = new RecordingGateway();
 @Module({ providers: [{ provide: MCP_APPROVAL_GATEWAY, useValue: gateway }], exports: [MCP_APPROVAL_GATEWAY] })
 class GatewayModule {}
 
-function appWith(options: McpModuleOptions, withGateway: boolean) {
-  @Module({ imports: [McpModule.forRoot(options), ...(withGateway ? [GatewayModule] : [])], providers: [DangerousTools] })
+function appWith(options: McpModuleOptions, withGateway: boolean, providers: Array<new () => unknown> = [DangerousTools, MoneyTools]) {
+  @Module({ imports: [McpModule.forRoot(options), ...(withGateway ? [GatewayModule] : [])], providers })
   class App {}
   return App;
 }
 
-async function call(url: string, capabilities: Record<string, unknown>, extra: Record<string, unknown> = {}) {
-  const request = statelessRequest('tools/call', { name: 'wipe', arguments: {}, ...extra });
+async function call(url: string, capabilities: Record<string, unknown>, extra: Record<string, unknown> = {}, name = 'wipe') {
+  const request = statelessRequest('tools/call', { name, arguments: {}, ...extra });
   request.body.params._meta = envelope(capabilities);
   return (await post(url, request.body, request.headers)).body;
 }
@@ -66,14 +87,18 @@ const envelopeOf = (body: any) => JSON.parse(body.result.content[0].text);
 describe('confirmation of destructive tools (MCP layer)', () => {
   let confirm: TestApp;
   let refuse: TestApp;
+  let linkOnly: TestApp;
   before(async () => {
     confirm = await startTestApp(appWith({ requestState: { secret: 'x'.repeat(32) } }, true));
     refuse = await startTestApp(appWith({ destructiveTools: 'refuse' }, true));
+    linkOnly = await startTestApp(appWith({ destructiveConfirmation: 'link' }, true));
   });
   after(async () => {
     await confirm.close();
     await refuse.close();
+    await linkOnly.close();
   });
+  const pending = { status: 'pending', approvalId: 'a9', url: 'https://example.test/admin/approvals/a9', expiresAt: new Date('2030-01-01T00:00:00Z') } as const;
 
   it('asks a 2026 client that declared elicitation in the chat, and runs on an accepted yes only', async () => {
     runs.length = 0;
@@ -143,6 +168,48 @@ describe('confirmation of destructive tools (MCP layer)', () => {
     assert.equal(envelopeOf(refused).errors[0].code, 'confirmation_required');
     assert.equal(gateway.asked.length, asked, 'no approval was requested');
     assert.deepEqual(runs, []);
+  });
+
+  it("a tool with confirmation: 'link' gives a 2026 client that declared elicitation an approval link, not input_required", async () => {
+    gateway.next = pending;
+    runs.length = 0;
+    const body = await call(confirm.mcpUrl, { elicitation: { form: {} } }, {}, 'refund');
+    assert.equal(body.result.resultType, 'complete');
+    assert.equal(envelopeOf(body).status, 'pending_confirmation');
+    assert.equal(envelopeOf(body).approval.url, pending.url);
+    assert.equal(gateway.asked.at(-1)!.tool.name, 'refund');
+    assert.deepEqual(runs, []);
+  });
+
+  it("destructiveConfirmation: 'link' sends every destructive tool to the approval link, even for clients that can elicit", async () => {
+    gateway.next = pending;
+    runs.length = 0;
+    const body = await call(linkOnly.mcpUrl, { elicitation: {} });
+    assert.equal(body.result.resultType, 'complete');
+    assert.equal(envelopeOf(body).status, 'pending_confirmation');
+    assert.equal(gateway.asked.at(-1)!.tool.name, 'wipe');
+    const stale = await call(linkOnly.mcpUrl, { elicitation: {} }, { inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } });
+    assert.equal(envelopeOf(stale).status, 'pending_confirmation', 'an in-chat yes is not obeyed');
+    assert.deepEqual(runs, []);
+  });
+
+  it("'refuse' with a 'link' tool: nobody can confirm it over MCP, so it is refused even for a client that can elicit", async () => {
+    runs.length = 0;
+    const asked = gateway.asked.length;
+    const body = await call(refuse.mcpUrl, { elicitation: {} }, {}, 'refund');
+    assert.equal(body.result.isError, true);
+    assert.equal(envelopeOf(body).errors[0].code, 'confirmation_required');
+    assert.match(envelopeOf(body).errors[0].message, /approval page/);
+    assert.equal(gateway.asked.length, asked);
+    assert.deepEqual(runs, []);
+  });
+
+  it('refuses to boot with confirmation on a tool that is not destructive, or an unknown destructiveConfirmation', async () => {
+    await assert.rejects(
+      NestFactory.create(appWith({}, true, [MisconfiguredTools]), { logger: false, abortOnError: false }).then((app) => app.init()),
+      /MisconfiguredTools\.peek: confirmation applies to destructive tools only/,
+    );
+    assert.throws(() => resolveMcpOptions({ destructiveConfirmation: 'chat' as 'link' }), /destructiveConfirmation must be/);
   });
 
   it('leaves tools without destructiveHint alone', async () => {

@@ -76,6 +76,8 @@ export class PaymentsController {
       'Fallback: if the server answers confirmation_required, nothing was done: tell the user to refund in the billing ' +
       'application; refund_exceeds_refundable gives the amount that is still refundable.',
     annotations: { destructiveHint: true },
+    // Money leaves the company: a signed-in approver decides on the approval page, never the chat client alone.
+    confirmation: 'link',
     input: RefundPaymentToolDto,
     output: PaymentRefundedDto,
   })

@@ -25,6 +25,8 @@ interface ConfirmationState {
  * annotated `destructiveHint: true`, so the tool itself has no confirmation code:
  * - a 2026-era client that declared form elicitation is asked in the chat (`input_required`, with
  *   a sealed `requestState` bound to this exact call); a decline means the tool does not run;
+ *   unless the tool (`confirmation: 'link'`) or the server (`destructiveConfirmation: 'link'`)
+ *   requires the approval page;
  * - any other client gets an approval link from the application's gateway (`pending_confirmation`),
  *   or a refusal when the server is configured to refuse or has no gateway.
  * Over REST (not an MCP invocation) it does nothing: REST routes have their own authorization.
@@ -47,8 +49,9 @@ export class McpConfirmationInterceptor implements NestInterceptor {
   }
 
   private async decide(tool: ToolEntry, invocation: McpInvocation): Promise<typeof PROCEED | ToolReply | CallToolResult | InputRequiredResult> {
-    if (invocation.era === 'stateless' && canElicitForm(invocation.clientCapabilities)) return this.inChat(tool, invocation);
-    if (this.options.destructiveTools === 'refuse' || !this.approvals) return refusal(tool.name);
+    const linkOnly = confirmationOf(tool, this.options) === 'link';
+    if (!linkOnly && invocation.era === 'stateless' && canElicitForm(invocation.clientCapabilities)) return this.inChat(tool, invocation);
+    if (this.options.destructiveTools === 'refuse' || !this.approvals) return refusal(tool.name, linkOnly);
     return replyFor(await this.approvals.request({ tool: { name: tool.name, ...pick(tool) }, invocation }), tool.name);
   }
 
@@ -57,8 +60,13 @@ export class McpConfirmationInterceptor implements NestInterceptor {
     const asked = (invocation.state as ConfirmationState | undefined)?.confirm === tool.name;
     if (asked) {
       const answer = inputResponse(invocation.inputResponses, CONFIRM_INPUT);
+      const yes = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.confirm === true;
+      // A yes is spent with the call (a confirmed call that fails and rolls back may be retried with
+      // the same state). Any other answer is final: a decline answers an error, which rolls the call
+      // back, and its state must not come back to life for a replay that says yes.
+      await this.states.recordUse(invocation, { final: !yes });
+      if (yes) return PROCEED;
       if (answer.kind === 'elicit') {
-        if (answer.action === 'accept' && answer.content?.confirm === true) return PROCEED;
         return ToolReply.failed([
           {
             code: 'confirmation_declined',
@@ -81,7 +89,7 @@ export class McpConfirmationInterceptor implements NestInterceptor {
           },
         }),
       },
-      requestState: await this.states.seal({ confirm: tool.name } satisfies ConfirmationState, invocation),
+      requestState: await this.states.seal({ confirm: tool.name } satisfies ConfirmationState, invocation, { recordUse: 'by-handler' }),
     });
   }
 }
@@ -95,13 +103,22 @@ function pick(tool: ToolEntry) {
   };
 }
 
-function refusal(name: string): ToolReply {
+/**
+ * The stricter of the tool's own confirmation and the server's minimum: an operator can require
+ * the approval page for every destructive tool, a tool cannot lower that.
+ */
+export function confirmationOf(tool: Pick<ToolEntry, 'confirmation'>, options: Pick<ResolvedMcpOptions, 'destructiveConfirmation'>) {
+  return tool.confirmation === 'link' || options.destructiveConfirmation === 'link' ? 'link' : 'elicitation-or-link';
+}
+
+function refusal(name: string, linkOnly: boolean): ToolReply {
+  const why = linkOnly
+    ? 'on the approval page, which this server does not offer over MCP'
+    : 'which this client cannot give in the chat (it did not declare elicitation)';
   return ToolReply.failed([
     {
       code: 'confirmation_required',
-      message:
-        `${name} is destructive and needs a person's confirmation, which this client cannot give in the chat ` +
-        '(it did not declare elicitation). Nothing was done. Ask the user to do it in the application.',
+      message: `${name} is destructive and needs a person's confirmation ${why}. Nothing was done. Ask the user to do it in the application.`,
       retryable: false,
     },
   ]);

@@ -9,6 +9,13 @@ export interface McpToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/**
+ * How a person confirms a destructive tool (SPEC §4). `elicitation-or-link`: in the chat when the
+ * client can ask (2026 era, form elicitation), else by approval link. `link`: always by approval
+ * link, signed in to the admin pages, whatever the client declares.
+ */
+export type McpConfirmationMode = 'elicitation-or-link' | 'link';
+
 export interface McpToolOptions {
   /** Tool name; defaults to the method name. 1–128 characters of `A-Z a-z 0-9 _ - .`. */
   name?: string;
@@ -18,6 +25,12 @@ export interface McpToolOptions {
   /** Scopes a token needs to see and call the tool. */
   scopes?: string[];
   annotations?: McpToolAnnotations;
+  /**
+   * Destructive tools only: `link` requires the approval page even from clients that could confirm
+   * in the chat (money-moving tools). Default `elicitation-or-link`; the McpModule option
+   * `destructiveConfirmation` can make every destructive tool `link`, never the reverse.
+   */
+  confirmation?: McpConfirmationMode;
   /** Input DTO; defaults to the type of the `@Body()` (else `@Query()`) parameter, or the first parameter of a provider method. */
   input?: Type<unknown>;
   /** Output DTO: gives the tool an `outputSchema` and its results `structuredContent`. */

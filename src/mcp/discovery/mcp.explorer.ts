@@ -90,6 +90,14 @@ export class McpExplorer implements OnModuleInit {
       openWorldHint: false,
       ...meta.annotations,
     };
+    if (meta.confirmation !== undefined) {
+      if (!annotations.destructiveHint) {
+        throw new Error(`${source}: confirmation applies to destructive tools only (annotations.destructiveHint: true)`);
+      }
+      if (meta.confirmation !== 'link' && meta.confirmation !== 'elicitation-or-link') {
+        throw new Error(`${source}: confirmation must be 'elicitation-or-link' or 'link', got ${JSON.stringify(meta.confirmation)}`);
+      }
+    }
     const definition: Tool = {
       name: meta.name,
       ...(meta.title ? { title: meta.title } : {}),
@@ -108,6 +116,7 @@ export class McpExplorer implements OnModuleInit {
       annotations,
       input: input as Type<object> | undefined,
       structured: !!meta.output,
+      ...(meta.confirmation ? { confirmation: meta.confirmation } : {}),
     });
   }
 

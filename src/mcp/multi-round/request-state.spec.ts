@@ -26,6 +26,28 @@ describe('McpRequestState', () => {
     await refused(s.open(sealed, call), /already used/);
   });
 
+  it("leaves the use of a 'by-handler' state to recordUse, which records it once, as final when asked", async () => {
+    const uses: Array<{ id: string; final?: boolean }> = [];
+    const memory = new InMemoryRequestStateStore();
+    const s = new McpRequestState(resolveMcpOptions({ requestState: { secret: 's'.repeat(32) } }), {
+      consume: (id, expiresAt, options) => {
+        uses.push({ id, final: options?.final });
+        return memory.consume(id, expiresAt);
+      },
+    });
+    const sealed = await s.seal({ confirm: 'wipe' }, call, { recordUse: 'by-handler' });
+    const first = { ...call };
+    assert.deepEqual(await s.open(sealed, first), { confirm: 'wipe' });
+    assert.equal(uses.length, 0, 'opening records nothing');
+    await s.recordUse(first, { final: true });
+    assert.equal(uses.at(-1)!.final, true);
+    await s.recordUse(first, { final: true });
+    assert.equal(uses.length, 1, 'a second recordUse of the same invocation does nothing');
+    const replay = { ...call };
+    await s.open(sealed, replay);
+    await refused(s.recordUse(replay, { final: false }), /already used/);
+  });
+
   it('refuses it for another caller, tool, method or arguments', async () => {
     const s = states();
     const sealed = await s.seal({}, call);

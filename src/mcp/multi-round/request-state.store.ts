@@ -4,8 +4,13 @@
  * store under `MCP_REQUEST_STATE_STORE`); the default below only holds for a single process.
  */
 export interface McpRequestStateStore {
-  /** Records `id` as used; false when it was used before. Must be atomic across replicas. */
-  consume(id: string, expiresAt: Date): Promise<boolean>;
+  /**
+   * Records `id` as used; false when it was used before. Must be atomic across replicas. A store
+   * may tie the use to the call being served, so that a call that fails and rolls back frees the
+   * state for a retry; with `final` the use must stick whatever happens to that call (a declined
+   * confirmation answers an error, which rolls the call back, yet its state must stay spent).
+   */
+  consume(id: string, expiresAt: Date, options?: { final?: boolean }): Promise<boolean>;
 }
 
 export const MCP_REQUEST_STATE_STORE = Symbol('MCP_REQUEST_STATE_STORE');

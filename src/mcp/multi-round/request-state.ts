@@ -17,6 +17,14 @@ interface Sealed {
   x: number;
   /** Keyed tag of caller + method + target + arguments hash: state minted for one call fits no other. */
   b: string;
+  /** Set when the handler records the use itself, once it has read the answer (`recordUse`). */
+  h?: 1;
+}
+
+/** A state opened but not yet recorded as used: its handler decides how (see `recordUse`). */
+interface PendingUse {
+  id: string;
+  expiresAt: Date;
 }
 
 /** The part of an invocation a state is bound to. */
@@ -34,6 +42,7 @@ export class McpRequestState {
   private readonly codec: RequestStateCodec<Sealed>;
   private readonly key: Buffer;
   private readonly ttlMs: number;
+  private readonly pendingUses = new WeakMap<object, PendingUse>();
 
   constructor(
     @Inject(MCP_OPTIONS) options: ResolvedMcpOptions,
@@ -50,12 +59,35 @@ export class McpRequestState {
     this.codec = createRequestStateCodec<Sealed>({ key: this.key, ttlSeconds: options.requestState.ttlSeconds });
   }
 
-  /** Seals `payload` for a retry of exactly this call. */
-  async seal(payload: unknown, invocation: Binding): Promise<string> {
-    return this.codec.mint({ p: payload, j: randomUUID(), x: Date.now() + this.ttlMs, b: this.tag(invocation) });
+  /**
+   * Seals `payload` for a retry of exactly this call. With `recordUse: 'by-handler'` opening the
+   * state does not record its use: the handler must call `recordUse(invocation, …)` before it acts
+   * on the answer (the confirmation does, so that a "no" stays spent although its call rolls back).
+   */
+  async seal(payload: unknown, invocation: Binding, options: { recordUse?: 'on-open' | 'by-handler' } = {}): Promise<string> {
+    const sealed: Sealed = { p: payload, j: randomUUID(), x: Date.now() + this.ttlMs, b: this.tag(invocation) };
+    if (options.recordUse === 'by-handler') sealed.h = 1;
+    return this.codec.mint(sealed);
   }
 
-  /** Verifies an echoed state for this call and marks it used; returns the handler's payload. */
+  /**
+   * Records the use of the state `invocation` carried, when it was sealed `recordUse: 'by-handler'`
+   * (otherwise `open` already did, and this does nothing). `final`: the use sticks even if the call
+   * then fails and rolls back. Refused (-32602) when the state was used meanwhile.
+   */
+  async recordUse(invocation: object, options: { final: boolean }): Promise<void> {
+    const pending = this.pendingUses.get(invocation);
+    if (!pending) return;
+    this.pendingUses.delete(invocation);
+    if (!(await this.store.consume(pending.id, pending.expiresAt, { final: options.final }))) {
+      throw invalidState('it was already used once');
+    }
+  }
+
+  /**
+   * Verifies an echoed state for this call and marks it used (or, for a state sealed
+   * `recordUse: 'by-handler'`, leaves that to the handler); returns the handler's payload.
+   */
   async open(state: unknown, invocation: Binding): Promise<unknown> {
     if (typeof state !== 'string' || state.length === 0 || state.length > 16_384) {
       throw invalidState('it must be the exact string the server returned');
@@ -70,7 +102,9 @@ export class McpRequestState {
     if (!sameTag(sealed.b, this.tag(invocation))) {
       throw invalidState('it was issued for another call (different caller, tool or arguments)');
     }
-    if (!(await this.store.consume(sealed.j, new Date(sealed.x)))) {
+    if (sealed.h === 1) {
+      this.pendingUses.set(invocation, { id: sealed.j, expiresAt: new Date(sealed.x) });
+    } else if (!(await this.store.consume(sealed.j, new Date(sealed.x)))) {
       throw invalidState('it was already used once');
     }
     return sealed.p;
