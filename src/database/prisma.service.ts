@@ -93,6 +93,8 @@ export type ExtendedPrismaClient = ReturnType<typeof createClient>;
 export class PrismaService implements OnModuleDestroy {
   readonly client: ExtendedPrismaClient;
   private savepoints = 0;
+  /** Work to run once a transaction has ended, committed or rolled back (see `afterTransaction`). */
+  private readonly afterEnd = new WeakMap<TransactionClient, Array<() => Promise<unknown>>>();
 
   constructor() {
     const url = process.env.DATABASE_URL;
@@ -113,10 +115,12 @@ export class PrismaService implements OnModuleDestroy {
     const state = RequestContext.current();
     if (state?.transaction) return options.savepoint ? this.inSavepoint(state.transaction, work) : work(state.transaction);
     // BEGIN and COMMIT are not queries of the extension above: map their connection errors here.
+    let open: TransactionClient | undefined;
     return this.client
       .$transaction(
         async (tx) => {
-          if (state) state.transaction = tx as unknown as TransactionClient;
+          open = tx as unknown as TransactionClient;
+          if (state) state.transaction = open;
           try {
             return await work(tx as unknown as TransactionClient);
           } finally {
@@ -127,7 +131,32 @@ export class PrismaService implements OnModuleDestroy {
       )
       .catch((error: unknown) => {
         throw asDatabaseUnavailable(error);
-      });
+      })
+      .finally(() => this.runAfterEnd(open));
+  }
+
+  /**
+   * Runs `work` once the request's open transaction has ended, whether it committed or rolled
+   * back; at once when none is open. For a write that must stick although the call it belongs to
+   * fails: written outside the transaction while it is open, it would need a second connection,
+   * which the embedded database (one connection at a time) cannot give until the transaction ends.
+   */
+  async afterTransaction(work: () => Promise<unknown>): Promise<void> {
+    const tx = RequestContext.current()?.transaction;
+    if (!tx) {
+      await work();
+      return;
+    }
+    const queue = this.afterEnd.get(tx) ?? [];
+    queue.push(work);
+    this.afterEnd.set(tx, queue);
+  }
+
+  private async runAfterEnd(tx: TransactionClient | undefined): Promise<void> {
+    const queue = tx && this.afterEnd.get(tx);
+    if (!queue) return;
+    this.afterEnd.delete(tx);
+    for (const work of queue) await work();
   }
 
   private async inSavepoint<T>(tx: TransactionClient, work: (tx: TransactionClient) => Promise<T>): Promise<T> {

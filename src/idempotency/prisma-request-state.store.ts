@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
+import type { TransactionClient } from '../database/prisma.types.js';
 import type { McpRequestStateStore } from '../mcp/index.js';
 
 /**
@@ -13,16 +14,21 @@ import type { McpRequestStateStore } from '../mcp/index.js';
  * until the first transaction ends, and is refused if it committed. Read-only calls have no
  * transaction; there the use commits at once.
  *
- * A `final` use (a declined confirmation, whose error answer rolls the call back) is written
- * through the root client instead: it commits at once, whatever the call's transaction does. That
- * takes a second pool connection for a moment, only on that rare path.
+ * A `final` use (a declined confirmation, whose error answer rolls the call back) is written in
+ * the call's transaction too (that insert decides, atomically, whether the state was fresh) and
+ * once more when the transaction has ended, so that it stays whatever the call's transaction did.
  */
 @Injectable()
 export class PrismaRequestStateStore implements McpRequestStateStore {
   constructor(private readonly prisma: PrismaService) {}
 
   async consume(id: string, expiresAt: Date, options: { final?: boolean } = {}): Promise<boolean> {
-    const db = options.final ? this.prisma.client : this.prisma.db;
+    const fresh = await this.insert(this.prisma.db, id, expiresAt);
+    if (options.final && fresh) await this.prisma.afterTransaction(() => this.insert(this.prisma.client as unknown as TransactionClient, id, expiresAt));
+    return fresh;
+  }
+
+  private async insert(db: TransactionClient, id: string, expiresAt: Date): Promise<boolean> {
     // The instant is sent as ISO text and stored as UTC `timestamp` (Prisma's convention).
     const inserted = await db.$queryRaw<unknown[]>`
       INSERT INTO request_state_uses (id, expires_at)
