@@ -5,7 +5,7 @@ import { Prisma, type Channel } from '../generated/prisma/client.js';
 import { PrismaService } from '../database/prisma.service.js';
 import type { TransactionClient } from '../database/prisma.types.js';
 import { isDatabaseUnavailable } from '../database/database-unavailable.js';
-import { boundedJson, boundedText, MAX_TARGET_CHARS } from './audit-bounds.js';
+import { boundedJson, boundedText, cutText, MAX_TARGET_CHARS } from './audit-bounds.js';
 
 export type AuditOutcome = 'success' | 'failed' | 'denied' | 'error';
 
@@ -81,7 +81,7 @@ export class AuditService {
         for (const entry of batch) entry.done(error);
       } else if (batch.length === 1) {
         const { method, target } = batch[0].event;
-        this.logger.error(`Audit event refused by the database (${method} ${boundedText(target, 100) ?? ''}): ${firstLine(error)}`);
+        this.logger.error(`Audit event refused by the database (${method} ${boundedText(target, 100) ?? ''}): ${databaseMessage(error)}`);
         batch[0].done(error);
       } else {
         const half = Math.ceil(batch.length / 2);
@@ -112,9 +112,10 @@ interface PendingRow {
   done: (error?: unknown) => void;
 }
 
-function firstLine(error: unknown): string {
+function databaseMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.trim().split('\n').filter(Boolean).at(-1) ?? message;
+  // The last line of a Prisma error is the database's own message; it may quote the value.
+  return cutText(message.trim().split('\n').filter(Boolean).at(-1) ?? message, 300);
 }
 
 const COLUMNS = Prisma.raw(

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
 import { AuditService, type AuditRecord } from '../../src/audit/audit.service.js';
 import { RequestContext } from '../../src/context/request-context.js';
 import { captureOutput } from '../support/log-capture.js';
@@ -194,6 +195,22 @@ describe('audit trail under hostile input (real database)', () => {
         where: { target: 'billing_customer_create', arguments: { path: ['email'], equals: 'nul-write@demo.test' } },
       });
       assert.deepEqual(event.arguments, { name: 'NulCorp', email: 'nul-write@demo.test', x: 1 });
+    });
+
+    it('leaves exactly one audit row, and never answers -32603, for arguments of any content (property)', async () => {
+      const anyText = fc.string({ unit: 'binary', maxLength: 40 });
+      const anyJson = fc.jsonValue({ maxDepth: 2, stringUnit: 'binary' });
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom('billing_customer_summary', 'billing_customer_create'), fc.dictionary(anyText, anyJson), async (name, args) => {
+          const traceId = randomBytes(16).toString('hex');
+          const request = statelessRequest('tools/call', { name, arguments: args });
+          request.body.params._meta = { ...envelope(), traceparent: `00-${traceId}-00f067aa0ba902b7-01` } as never;
+          const { status, body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
+          assert.ok(status < 500 && body.error?.code !== -32603, JSON.stringify(body));
+          assert.equal(await t.prisma.client.auditEvent.count({ where: { traceId } }), 1);
+        }),
+        { numRuns: Number(process.env.HOSTILE_RUNS ?? 40) },
+      );
     });
 
     it('audits a call whose tool name contains NUL and whose arguments hold a lone surrogate', async () => {
