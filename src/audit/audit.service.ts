@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { RequestContext } from '../context/request-context.js';
 import { Prisma, type Channel } from '../generated/prisma/client.js';
 import { PrismaService } from '../database/prisma.service.js';
 import type { TransactionClient } from '../database/prisma.types.js';
+import { isDatabaseUnavailable } from '../database/database-unavailable.js';
+import { boundedJson, boundedText, cutText, MAX_TARGET_CHARS } from './audit-bounds.js';
 
 export type AuditOutcome = 'success' | 'failed' | 'denied' | 'error';
 
@@ -31,7 +33,8 @@ export interface AuditRecord {
  */
 @Injectable()
 export class AuditService {
-  private readonly waiting: Array<{ row: Prisma.Sql; done: (error?: unknown) => void }> = [];
+  private readonly logger = new Logger('Audit');
+  private readonly waiting: PendingRow[] = [];
   private flushing = false;
 
   constructor(private readonly prisma: PrismaService) {}
@@ -44,12 +47,13 @@ export class AuditService {
   /**
    * For events with nothing to commit with (reads): events that arrive while an INSERT is in
    * flight share the next, multi-row one (group commit). The caller still waits until its event
-   * is stored, and gets the error if it could not be.
+   * is stored, and gets the error if it could not be. A row the database refuses fails only its
+   * own caller: the others of its batch are stored anyway.
    */
   recordBatched(event: AuditRecord): Promise<void> {
     const row = this.row(event);
     return new Promise((resolve, reject) => {
-      this.waiting.push({ row, done: (error) => (error ? reject(error) : resolve()) });
+      this.waiting.push({ row, event, done: (error) => (error ? reject(error) : resolve()) });
       if (!this.flushing) void this.flush();
     });
   }
@@ -57,28 +61,61 @@ export class AuditService {
   private async flush(): Promise<void> {
     this.flushing = true;
     try {
-      while (this.waiting.length) {
-        const batch = this.waiting.splice(0, 500);
-        try {
-          await this.prisma.client.$executeRaw`INSERT INTO "audit_events" (${COLUMNS}) VALUES ${Prisma.join(batch.map((entry) => entry.row))}`;
-          for (const entry of batch) entry.done();
-        } catch (error) {
-          for (const entry of batch) entry.done(error);
-        }
-      }
+      while (this.waiting.length) await this.insert(this.waiting.splice(0, 500));
     } finally {
       this.flushing = false;
     }
   }
 
-  /** The channel is read here, in the caller's request context (the batch flushes outside it). */
+  /**
+   * One INSERT for the batch; if the database refuses it, each half again, down to the row it
+   * refuses (a few round trips for one bad row among hundreds, instead of one per row). An
+   * unreachable database fails the whole batch at once: retrying would only wait longer.
+   */
+  private async insert(batch: PendingRow[]): Promise<void> {
+    try {
+      await this.prisma.client.$executeRaw`INSERT INTO "audit_events" (${COLUMNS}) VALUES ${Prisma.join(batch.map((entry) => entry.row))}`;
+      for (const entry of batch) entry.done();
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) {
+        for (const entry of batch) entry.done(error);
+      } else if (batch.length === 1) {
+        const { method, target } = batch[0].event;
+        this.logger.error(`Audit event refused by the database (${method} ${boundedText(target, 100) ?? ''}): ${databaseMessage(error)}`);
+        batch[0].done(error);
+      } else {
+        const half = Math.ceil(batch.length / 2);
+        await this.insert(batch.slice(0, half));
+        await this.insert(batch.slice(half));
+      }
+    }
+  }
+
+  /**
+   * The channel is read here, in the caller's request context (the batch flushes outside it).
+   * Every client-controlled value is made storable and bounded, so a hostile one cannot make
+   * the INSERT fail (and with it the other rows of its batch).
+   */
   private row(event: AuditRecord): Prisma.Sql {
     const channel = event.channel ?? RequestContext.current()?.channel ?? 'mcp';
-    const args = event.arguments === undefined ? null : JSON.stringify(event.arguments);
     return Prisma.sql`(${randomUUID()}::uuid, ${channel}::"Channel", ${event.workspaceId ?? null}::uuid, ${event.userId ?? null}::uuid,
-      ${event.tokenId ?? null}, ${event.clientName ?? null}, ${event.clientVersion ?? null}, ${event.method}, ${event.target ?? null},
-      ${args}::jsonb, ${event.outcome}, ${event.errorCode ?? null}, ${event.durationMs}, ${event.traceId ?? null})`;
+      ${boundedText(event.tokenId)}, ${boundedText(event.clientName)}, ${boundedText(event.clientVersion)}, ${boundedText(event.method)},
+      ${boundedText(event.target, MAX_TARGET_CHARS)}, ${boundedJson(event.arguments)}::jsonb, ${event.outcome}, ${boundedText(event.errorCode)},
+      ${event.durationMs}, ${boundedText(event.traceId)})`;
   }
+}
+
+interface PendingRow {
+  row: Prisma.Sql;
+  /** To name a refused row in the log. */
+  event: AuditRecord;
+  done: (error?: unknown) => void;
+}
+
+function databaseMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // The last line of a Prisma error is the database's own message; it may quote the value.
+  return cutText(message.trim().split('\n').filter(Boolean).at(-1) ?? message, 300);
 }
 
 const COLUMNS = Prisma.raw(

@@ -1,3 +1,5 @@
+import { cutText } from './audit-bounds.js';
+
 const SECRET_KEY = /pass(word)?|secret|token|api[-_]?key|authorization|credential|cookie|private[-_]?key/i;
 const BULKY_KEY = /_base64$|^content$/i;
 const MAX_STRING = 2_000;
@@ -10,7 +12,7 @@ export function redactArguments(value: unknown, key = ''): unknown {
   if (key && key !== 'idempotency_key' && SECRET_KEY.test(key)) return '[REDACTED]';
   if (typeof value === 'string') {
     if (key && BULKY_KEY.test(key)) return `[${Buffer.byteLength(value)} bytes omitted]`;
-    return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… [${value.length} chars]` : value;
+    return value.length > MAX_STRING ? `${cutText(value, MAX_STRING)}… [${value.length} chars]` : value;
   }
   if (Array.isArray(value)) return value.map((item) => redactArguments(item));
   if (value !== null && typeof value === 'object') {

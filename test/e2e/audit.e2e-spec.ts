@@ -137,6 +137,31 @@ describe('audit trail and created_via (real database)', () => {
     assert.deepEqual(reads.map((event) => [event.outcome, event.errorCode]), [['success', null], ['failed', 'not_found']]);
   });
 
+  it('audits completion/complete in the caller\'s workspace: target is the ref and the argument', async () => {
+    const request = statelessRequest('completion/complete', {
+      ref: { type: 'ref/resource', uri: 'billing://customers/{id}' },
+      argument: { name: 'id', value: '' },
+    });
+    const { body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
+    assert.ok(body.result.completion.values.length > 0);
+    const event = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { method: 'completion/complete' } });
+    const demo = await t.prisma.client.workspace.findUniqueOrThrow({ where: { slug: 'demo' } });
+    assert.equal(event.workspaceId, demo.id);
+    assert.equal(event.target, 'billing://customers/{id}#id');
+    assert.equal(event.outcome, 'success');
+    assert.equal(event.channel, 'mcp');
+    assert.equal(event.clientName, 'test-client');
+    assert.deepEqual(event.arguments, { argument: { name: 'id', value: '' } });
+  });
+
+  it('audits a completion/complete of an unknown prompt as an error', async () => {
+    const request = statelessRequest('completion/complete', { ref: { type: 'ref/prompt', name: 'no_such_prompt' }, argument: { name: 'x', value: 'a' } });
+    const { body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
+    assert.equal(body.error.code, -32602);
+    const event = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { method: 'completion/complete', target: 'no_such_prompt#x' } });
+    assert.deepEqual([event.outcome, event.errorCode], ['error', '-32602']);
+  });
+
   it('audits refused calls as denied', async () => {
     const readOnly = await t.token({ scopes: ['billing:read'] });
     const request = statelessRequest('tools/call', { name: 'billing_customer_create', arguments: { name: 'N', email: 'n@demo.test' } });

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HANDSHAKE_FALLBACK_VERSION, MCP_OPTIONS } from '../mcp.constants.js';
 import type { McpRequestContext } from '../mcp-invocation.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { parseClientInfo } from '../protocol/client-info.js';
 import { handshakeVersions } from '../protocol/protocol-version.js';
 
 /** `server/discover` (2026-07-28), `initialize` and `ping` (handshake era). */
@@ -23,6 +24,9 @@ export class LifecycleHandler {
    * server does not speak) is answered with 2025-06-18 (SPEC §2); the client decides whether to go on.
    */
   initialize(params: Record<string, unknown>, context: McpRequestContext): InitializeResult {
+    // Nothing keeps it (no sessions), but a client that describes itself must do so within bounds,
+    // as in the 2026 envelope.
+    parseClientInfo(params.clientInfo, 'params.clientInfo');
     const requested = params.protocolVersion;
     const versions = handshakeVersions(this.options);
     const protocolVersion =

@@ -9,6 +9,7 @@ import {
 import { HttpStatus } from '@nestjs/common';
 import { HEADER_METHOD, HEADER_NAME, HEADER_PROTOCOL_VERSION } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { parseClientInfo } from './client-info.js';
 import { isPlainObject, type InboundMessage } from './json-rpc-message.js';
 import { McpErrorCode } from './mcp-error-codes.js';
 import { decodeMcpNameHeader } from './mcp-name.header.js';
@@ -99,12 +100,13 @@ export function negotiateProtocol(
   if (isHandshakeVersion) return { era: 'handshake', version: envelopeVersion, clientCapabilities: {} };
 
   checkRoutingHeaders(message, headers);
-  const clientInfo = meta?.[CLIENT_INFO_META_KEY];
+  // Checked here, before any handler, audit row or approval page sees it (name and version only).
+  const clientInfo = parseClientInfo(meta?.[CLIENT_INFO_META_KEY], `_meta["${CLIENT_INFO_META_KEY}"]`, HttpStatus.BAD_REQUEST);
   return {
     era: 'stateless',
     version: envelopeVersion,
     clientCapabilities: clientCapabilities as ClientCapabilities,
-    ...(isPlainObject(clientInfo) && typeof clientInfo.name === 'string' ? { clientInfo: clientInfo as Implementation } : {}),
+    ...(clientInfo ? { clientInfo } : {}),
   };
 }
 

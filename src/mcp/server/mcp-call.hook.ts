@@ -1,14 +1,17 @@
 import type { McpRequestContext } from '../mcp-invocation.js';
 
-/** One call of a capability: `tools/call`, `resources/read` or `prompts/get`. */
+/** One call of a capability: `tools/call`, `resources/read`, `prompts/get` or `completion/complete`. */
 export interface McpCall {
   context: McpRequestContext;
-  method: 'tools/call' | 'resources/read' | 'prompts/get';
-  /** Tool or prompt name, or resource URI, as the client sent it. */
+  method: 'tools/call' | 'resources/read' | 'prompts/get' | 'completion/complete';
+  /**
+   * Tool or prompt name, or resource URI, as the client sent it; for a completion, the prompt
+   * name or template URI and the argument: `billing://customers/{id}#id`.
+   */
   target: string | undefined;
-  /** The arguments as the client sent them (before validation). */
+  /** The arguments as the client sent them (before validation); for a completion, `{ argument, context }`. */
   arguments: Record<string, unknown> | undefined;
-  /** True for reads: `resources/read`, `prompts/get`, and tools annotated `readOnlyHint`. */
+  /** True for reads: `resources/read`, `prompts/get`, completions, and tools annotated `readOnlyHint`. */
   readOnly: boolean;
 }
 

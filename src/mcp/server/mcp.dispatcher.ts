@@ -9,7 +9,7 @@ import { ToolsHandler } from '../handlers/tools.handler.js';
 import { MCP_OPTIONS } from '../mcp.constants.js';
 import type { McpRequestContext } from '../mcp-invocation.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
-import type { InboundMessage } from '../protocol/json-rpc-message.js';
+import { isPlainObject, type InboundMessage } from '../protocol/json-rpc-message.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import type { ProtocolEra } from '../protocol/protocol-version.js';
@@ -55,7 +55,8 @@ export class McpDispatcher {
       'resources/read': { eras: BOTH, perCaller: true, call: 'resources/read', handle: (p, c) => resources.read(p, c) },
       'prompts/list': { eras: BOTH, perCaller: true, handle: (p, c) => prompts.list(p, c) },
       'prompts/get': { eras: BOTH, call: 'prompts/get', handle: (p, c) => prompts.get(p, c) },
-      'completion/complete': { eras: BOTH, handle: (p, c) => completion.complete(p, c) },
+      // A capability call too: completions return the caller's data (customer emails, ids).
+      'completion/complete': { eras: BOTH, call: 'completion/complete', handle: (p, c) => completion.complete(p, c) },
     };
   }
 
@@ -75,6 +76,7 @@ export class McpDispatcher {
   }
 
   private callOf(method: McpCall['method'], message: InboundMessage, context: McpRequestContext): McpCall {
+    if (method === 'completion/complete') return completionCall(message.params, context);
     const { name, uri, arguments: args } = message.params;
     const target = method === 'resources/read' ? uri : name;
     const readOnly = method !== 'tools/call' || (typeof name === 'string' && !!this.registry.tool(name)?.annotations.readOnlyHint);
@@ -96,4 +98,20 @@ export class McpDispatcher {
       _meta: { ...meta, [SERVER_INFO_META_KEY]: this.options.serverInfo },
     };
   }
+}
+
+/** `completion/complete`: target `<prompt name or template URI>#<argument>`; a read. */
+function completionCall(params: Params, context: McpRequestContext): McpCall {
+  const { ref, argument } = params;
+  const refName = isPlainObject(ref) ? (ref.type === 'ref/resource' ? ref.uri : ref.name) : undefined;
+  const argumentName = isPlainObject(argument) ? argument.name : undefined;
+  return {
+    context,
+    method: 'completion/complete',
+    readOnly: true,
+    target: typeof refName === 'string' ? `${refName}#${typeof argumentName === 'string' ? argumentName : ''}` : undefined,
+    arguments: isPlainObject(argument)
+      ? { argument, ...(isPlainObject(params.context) && params.context.arguments !== undefined ? { context: params.context.arguments } : {}) }
+      : undefined,
+  };
 }
