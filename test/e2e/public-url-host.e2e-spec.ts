@@ -19,8 +19,9 @@ function get(t: BillingTestApp, path: string, headers: Record<string, string>) {
 async function pendingApprovalId(t: BillingTestApp): Promise<string> {
   const admin = await t.prisma.client.user.findUniqueOrThrow({ where: { email: 'admin@demo.test' } });
   const workspace = await t.prisma.client.workspace.findUniqueOrThrow({ where: { slug: 'demo' } });
-  const row = await RequestContext.run({ channel: 'system' }, () =>
-    t.prisma.client.approval.create({
+  // Awaited inside the context: a Prisma query runs when awaited, and the channel stamp needs the context.
+  const row = await RequestContext.run({ channel: 'system' }, async () =>
+    await t.prisma.client.approval.create({
       data: {
         workspaceId: workspace.id,
         requestedById: admin.id,
