@@ -87,7 +87,7 @@ function lifetimeBeyond(payload: JWTPayload, maxAgeMs: number): string | undefin
   const now = Math.floor(Date.now() / 1000);
   const from = typeof payload.iat === 'number' ? Math.min(payload.iat, now) : now;
   if ((payload.exp! - from) * 1000 <= maxAgeMs) return undefined;
-  return `The access token's lifetime (exp - iat) is longer than this server accepts (${formatHours(maxAgeMs)}, AUTH_JWT_MAX_AGE): ask for a shorter-lived token`;
+  return `The access token's lifetime is longer than this server accepts (${formatHours(maxAgeMs)}, AUTH_JWT_MAX_AGE): ask for a shorter-lived token`;
 }
 
 function formatHours(ms: number): string {
