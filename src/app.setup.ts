@@ -1,5 +1,6 @@
 import { ValidationPipe, type INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { useHostCheck } from './identity/host-check.js';
 import { useMcpTransport } from './mcp/index.js';
 import { setupSwagger } from './swagger.js';
 
@@ -11,6 +12,8 @@ export const BODY_LIMIT_BYTES = 14 * 1024 * 1024;
  * end-to-end tests boot exactly what production runs.
  */
 export function configureApp(app: INestApplication): void {
+  // Before anything reads a body: a request for another host name is refused first (DNS rebinding, PUBLIC_URL).
+  useHostCheck(app);
   useMcpTransport(app);
   // REST bodies may carry a base64 attachment (10 MiB → ~13.4 MiB of JSON), like MCP calls.
   (app as NestExpressApplication).useBodyParser('json', { limit: BODY_LIMIT_BYTES });

@@ -8,6 +8,7 @@ import { DEMO_ADMIN_EMAIL, DEMO_WORKSPACE, seedDemo } from './database/demo-seed
 import { prepareDatabase } from './database/prepare-database.js';
 import { gracefulShutdown } from './health/graceful-shutdown.js';
 import { PrismaService } from './database/prisma.service.js';
+import { IDENTITY_CONFIG, type IdentityConfig } from './identity/identity.config.js';
 import { PersonalTokenService } from './identity/personal-token.service.js';
 import { ALL_SCOPES } from './identity/roles.js';
 
@@ -57,9 +58,8 @@ async function bootstrap(): Promise<void> {
     });
   }
 
-  // PORT=0 picks a free port: print the one bound.
-  const bound = (app.getHttpServer().address() as { port: number } | null)?.port ?? port;
-  const base = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+  // The public URL, fixed now that the server listens: PUBLIC_URL, else the address bound (PORT=0 picks a free port).
+  const base = app.get<IdentityConfig>(IDENTITY_CONFIG).publicUrl;
   logger.log(`Database: ${database.embedded ? 'embedded PostgreSQL (PGlite, .data/pglite)' : 'DATABASE_URL'}`);
   logger.log(`MCP endpoint: ${base}/mcp`);
   logger.log(`REST API docs: ${base}/docs`);

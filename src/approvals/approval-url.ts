@@ -1,6 +1,4 @@
-import type { Request } from 'express';
-
-/** The approval page a person opens: on PUBLIC_URL when set, else on the host the caller reached. */
-export function approvalUrl(id: string, request: Request, publicUrl?: string): string {
-  return `${publicUrl ?? `${request.protocol}://${request.get('host')}`}/admin/approvals/${id}`;
+/** The approval page a person opens, on the public URL fixed at boot (never the caller's Host header). */
+export function approvalUrl(id: string, publicUrl: string): string {
+  return `${publicUrl}/admin/approvals/${id}`;
 }

@@ -1,5 +1,4 @@
 import { BadRequestException, Inject, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
 import { RequestContext } from '../context/request-context.js';
 import { PrismaService } from '../database/prisma.service.js';
 import type { Prisma } from '../generated/prisma/client.js';
@@ -40,7 +39,7 @@ export class PrismaApprovalGateway implements McpApprovalGateway {
       const decidedAt = latest.decidedAt?.getTime() ?? 0;
       const fresh = (at: number) => now - at < this.config.ttlMs;
       if (latest.status === 'pending' && latest.expiresAt.getTime() > now) {
-        return { status: 'pending', approvalId, url: this.url(approvalId, invocation.httpRequest), expiresAt: latest.expiresAt };
+        return { status: 'pending', approvalId, url: this.url(approvalId), expiresAt: latest.expiresAt };
       }
       if (latest.status === 'pending' && fresh(latest.expiresAt.getTime())) return { status: 'expired', approvalId };
       if (latest.status === 'denied' && fresh(decidedAt)) return { status: 'denied', approvalId };
@@ -62,10 +61,10 @@ export class PrismaApprovalGateway implements McpApprovalGateway {
         // created_via / updated_via are stamped from the request context.
       } as Prisma.ApprovalUncheckedCreateInput,
     });
-    return { status: 'pending', approvalId: created.id, url: this.url(created.id, invocation.httpRequest), expiresAt: created.expiresAt };
+    return { status: 'pending', approvalId: created.id, url: this.url(created.id), expiresAt: created.expiresAt };
   }
 
-  private url(id: string, request: Request): string {
-    return approvalUrl(id, request, this.identity.publicUrl);
+  private url(id: string): string {
+    return approvalUrl(id, this.identity.publicUrl);
   }
 }

@@ -51,7 +51,7 @@ export class ApprovalsController {
       id: approval.id,
       tool: approval.tool.name,
       status: approval.status,
-      ...(approval.status === 'pending' ? { url: approvalUrl(approval.id, request, this.identity.publicUrl) } : {}),
+      ...(approval.status === 'pending' ? { url: approvalUrl(approval.id, this.identity.publicUrl) } : {}),
       expires_at: approval.expiresAt.toISOString(),
       ...(approval.decidedAt ? { decided_at: approval.decidedAt.toISOString() } : {}),
       ...(approval.result !== undefined ? { result: approval.result } : {}),

@@ -1,22 +1,29 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import type { Request } from 'express';
 
-/** `<base>/.well-known/oauth-protected-resource` for this request (RFC 9728). */
-export function resourceMetadataUrl(req: Request, publicUrl: string | undefined): string {
-  return `${publicUrl ?? `${req.protocol}://${req.get('host')}`}/.well-known/oauth-protected-resource`;
+/** `<public URL>/.well-known/oauth-protected-resource` (RFC 9728); the public URL is fixed at boot. */
+export function resourceMetadataUrl(publicUrl: string): string {
+  return `${publicUrl}/.well-known/oauth-protected-resource`;
 }
 
 /**
  * 401 with the challenge that sends an MCP client to its OAuth flow (SPEC §1). The JSON-RPC
- * filter and the REST filter both copy `headers` onto the response.
+ * filter and the REST filter both copy `headers` onto the response. `tokenSent`: a token came and
+ * was refused, so the challenge says `error="invalid_token"` and why (RFC 6750 §3); without a
+ * token there is no error attribute.
  */
 export class AuthenticationRequiredException extends HttpException {
-  constructor(message: string, metadataUrl: string) {
+  constructor(message: string, metadataUrl: string, tokenSent = false) {
+    const error = tokenSent ? `error="invalid_token", error_description="${quotable(message)}", ` : '';
     super(
-      { statusCode: HttpStatus.UNAUTHORIZED, error: 'Unauthorized', message, headers: { 'WWW-Authenticate': `Bearer resource_metadata="${metadataUrl}"` } },
+      { statusCode: HttpStatus.UNAUTHORIZED, error: 'Unauthorized', message, headers: { 'WWW-Authenticate': `Bearer ${error}resource_metadata="${metadataUrl}"` } },
       HttpStatus.UNAUTHORIZED,
     );
   }
+}
+
+/** Only the characters RFC 6750 allows in `error_description` (printable ASCII but `"` and `\`). */
+function quotable(text: string): string {
+  return text.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '');
 }
 
 /** 403 naming the scopes a call needs (step-up authorization, MCP authorization spec). */

@@ -19,7 +19,7 @@ export class AuthenticationService {
   ) {}
 
   async authenticate(req: Request): Promise<Principal> {
-    const metadataUrl = resourceMetadataUrl(req, this.config.publicUrl);
+    const metadataUrl = resourceMetadataUrl(this.config.publicUrl);
     const token = bearerToken(req);
     if (!token) {
       throw new AuthenticationRequiredException(
@@ -29,14 +29,19 @@ export class AuthenticationService {
     }
     const check = looksLikePersonalToken(token) || !this.jwt.enabled
       ? await this.personalTokens.check(token)
-      : await this.jwt.check(token, this.resourceUrl(req));
-    if (!check.ok) throw new AuthenticationRequiredException(check.reason, metadataUrl);
+      : await this.jwt.check(token, this.audience);
+    if (!check.ok) throw new AuthenticationRequiredException(check.reason, metadataUrl, true);
     return check.principal;
   }
 
-  /** This server's MCP endpoint as an OAuth resource: the audience its JWTs must name. */
-  resourceUrl(req: Request): string {
-    return `${this.config.publicUrl ?? `${req.protocol}://${req.get('host')}`}${this.mcp.path}`;
+  /** This server's MCP endpoint as an OAuth resource, from the public URL fixed at boot (never the request's Host). */
+  get resourceUrl(): string {
+    return `${this.config.publicUrl}${this.mcp.path}`;
+  }
+
+  /** The `aud` a JWT must name: AUTH_JWT_AUDIENCE, else this resource. */
+  private get audience(): string {
+    return this.config.jwtAudience ?? this.resourceUrl;
   }
 }
 

@@ -1,22 +1,81 @@
-/** Identity settings from the environment, read once. */
+import { parseDuration } from './duration.js';
+
+/** Identity settings from the environment, read once at boot. */
 export interface IdentityConfig {
-  /** Public base URL of this server (`resource` of the protected-resource metadata). */
-  publicUrl?: string;
+  /**
+   * Public base URL of this server, no trailing slash: PUBLIC_URL, else the address the server is
+   * bound to (known once it listens). Never taken from a request header. Feeds the
+   * protected-resource `resource`, the 401 challenge, approval links and the default JWT audience.
+   */
+  readonly publicUrl: string;
+  /** PUBLIC_URL as configured: the server is reachable by that name (and Host is checked against it). */
+  readonly configuredPublicUrl?: string;
   /** External authorization server whose JWT access tokens are accepted (issuer). */
-  jwtIssuer?: string;
+  readonly jwtIssuer?: string;
   /** JWKS URL of that authorization server. */
-  jwksUrl?: string;
-  /** Expected `aud` of JWTs; defaults to this resource's MCP URL. */
-  jwtAudience?: string;
+  readonly jwksUrl?: string;
+  /** Expected `aud` of JWTs (AUTH_JWT_AUDIENCE); defaults to `${publicUrl}${mcpPath}`. */
+  readonly jwtAudience?: string;
+  /** Longest lifetime accepted for a JWT, `exp` minus `iat` (or minus now): AUTH_JWT_MAX_AGE, default 24 h. */
+  readonly jwtMaxAgeMs: number;
 }
 
 export const IDENTITY_CONFIG = Symbol('IDENTITY_CONFIG');
 
-export function identityConfigFromEnv(env: NodeJS.ProcessEnv = process.env): IdentityConfig {
+export const DEFAULT_JWT_MAX_AGE_MS = 24 * 3_600_000;
+
+/**
+ * Reads the identity settings; throws (the boot fails) on settings that would be unsafe, such as
+ * JWT mode without a fixed audience. `boundUrl` gives the base URL of the bound address, asked
+ * only when PUBLIC_URL is unset and only once (the answer is kept).
+ */
+export function identityConfigFromEnv(env: NodeJS.ProcessEnv = process.env, boundUrl: () => string = unbound): IdentityConfig {
+  const configuredPublicUrl = publicUrlFromEnv(env);
+  const jwtIssuer = env.AUTH_JWT_ISSUER || undefined;
+  const jwksUrl = env.AUTH_JWKS_URL || undefined;
+  const jwtAudience = env.AUTH_JWT_AUDIENCE || undefined;
+  if (jwtIssuer && jwksUrl && !jwtAudience && !configuredPublicUrl) {
+    throw new Error(
+      'JWT authentication (AUTH_JWT_ISSUER + AUTH_JWKS_URL) needs a fixed audience: set PUBLIC_URL to the URL clients use ' +
+        '(the audience is then <PUBLIC_URL>/mcp) or AUTH_JWT_AUDIENCE. It is never taken from the request.',
+    );
+  }
+  let derived: string | undefined;
   return {
-    publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
-    jwtIssuer: env.AUTH_JWT_ISSUER,
-    jwksUrl: env.AUTH_JWKS_URL,
-    jwtAudience: env.AUTH_JWT_AUDIENCE,
+    get publicUrl() {
+      return configuredPublicUrl ?? (derived ??= boundUrl());
+    },
+    configuredPublicUrl,
+    jwtIssuer,
+    jwksUrl,
+    jwtAudience,
+    jwtMaxAgeMs: env.AUTH_JWT_MAX_AGE ? parseMaxAge(env.AUTH_JWT_MAX_AGE) : DEFAULT_JWT_MAX_AGE_MS,
   };
+}
+
+/** PUBLIC_URL, validated, without trailing slashes; undefined when unset. */
+export function publicUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const value = env.PUBLIC_URL?.trim();
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`PUBLIC_URL "${value}" is not a URL: use the base URL clients reach this server at, e.g. https://billing.example.com`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`PUBLIC_URL "${value}" must be an http(s) URL`);
+  if (url.search || url.hash) throw new Error(`PUBLIC_URL "${value}" must not carry a query or a fragment`);
+  return value.replace(/\/+$/, '');
+}
+
+function parseMaxAge(text: string): number {
+  try {
+    return parseDuration(text);
+  } catch (error) {
+    throw new Error(`AUTH_JWT_MAX_AGE: ${(error as Error).message}`);
+  }
+}
+
+function unbound(): string {
+  throw new Error('The public URL is derived from the bound address, and the server is not listening yet: set PUBLIC_URL');
 }

@@ -1,9 +1,10 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, HttpAdapterHost } from '@nestjs/core';
 import { MCP_ACCESS_POLICY } from '../mcp/index.js';
 import { AuthChallengeFilter } from './auth-challenge.filter.js';
 import { AuthenticationGuard } from './authentication.guard.js';
 import { AuthenticationService } from './authentication.service.js';
+import { boundBaseUrl } from './bound-url.js';
 import { IDENTITY_CONFIG, identityConfigFromEnv } from './identity.config.js';
 import { JwtTokenVerifier } from './jwt-token.verifier.js';
 import { PersonalTokenService } from './personal-token.service.js';
@@ -22,7 +23,13 @@ import { WorkspaceResolver } from './workspace.resolver.js';
 @Module({
   controllers: [ProtectedResourceController],
   providers: [
-    { provide: IDENTITY_CONFIG, useFactory: () => identityConfigFromEnv() },
+    {
+      provide: IDENTITY_CONFIG,
+      // Without PUBLIC_URL, the public URL is the address the server listens on (PORT=0 included).
+      useFactory: (adapter: HttpAdapterHost) =>
+        identityConfigFromEnv(process.env, () => boundBaseUrl(adapter.httpAdapter?.getHttpServer()?.address())),
+      inject: [HttpAdapterHost],
+    },
     PersonalTokenService,
     JwtTokenVerifier,
     AuthenticationService,

@@ -7,7 +7,8 @@ import type { TokenCheck } from './personal-token.service.js';
 /**
  * Access tokens issued by an external OAuth 2.1 authorization server (this server is only a
  * resource server): signature checked against the issuer's JWKS (refetched when a new key id
- * appears, so key rotation needs no restart), plus issuer, audience and expiry.
+ * appears, so key rotation needs no restart), plus issuer, audience, a required expiry no further
+ * than AUTH_JWT_MAX_AGE from issuance, and a required subject: the token's identity is iss + sub.
  */
 @Injectable()
 export class JwtTokenVerifier {
@@ -34,11 +35,17 @@ export class JwtTokenVerifier {
     try {
       ({ payload } = await jwtVerify(token, this.jwks, {
         issuer: this.config.jwtIssuer,
-        audience: this.config.jwtAudience ?? expectedAudience,
+        audience: expectedAudience,
+        requiredClaims: ['exp'],
       }));
     } catch (error) {
       return { ok: false, reason: reasonOf(error) };
     }
+    if (typeof payload.sub !== 'string' || !payload.sub) {
+      return { ok: false, reason: 'The access token has no subject (sub claim): this server needs one to tell callers apart' };
+    }
+    const tooLong = lifetimeBeyond(payload, this.config.jwtMaxAgeMs);
+    if (tooLong) return { ok: false, reason: tooLong };
     const email = typeof payload.email === 'string' ? payload.email : payload.sub;
     const user = email
       ? await this.prisma.client.user.findUnique({
@@ -53,7 +60,7 @@ export class JwtTokenVerifier {
       principal: {
         userId: user.id,
         email: user.email,
-        tokenId: `jwt:${payload.jti ?? payload.sub}`,
+        tokenId: jwtTokenId(payload),
         kind: 'jwt',
         scopes,
         memberships: user.memberships.map((m) => ({ workspaceId: m.workspaceId, slug: m.workspace.slug, role: m.role })),
@@ -62,8 +69,37 @@ export class JwtTokenVerifier {
   }
 }
 
+/**
+ * The caller's token id: issuer and subject (two subjects never share one), plus `jti` when
+ * present so that the audit trail tells one token from the next. Parts are percent-encoded so
+ * that no subject can pass for a subject + jti.
+ */
+export function jwtTokenId(payload: JWTPayload): string {
+  const part = (value: string) => encodeURIComponent(value);
+  return `jwt:${payload.iss}#${part(payload.sub ?? '')}${typeof payload.jti === 'string' ? `#${part(payload.jti)}` : ''}`;
+}
+
+/**
+ * A token may live at most `maxAgeMs`, counted from `iat` (or from now when `iat` is absent or in
+ * the future): a long-lived token is refused for its whole life, not only until its last day.
+ */
+function lifetimeBeyond(payload: JWTPayload, maxAgeMs: number): string | undefined {
+  const now = Math.floor(Date.now() / 1000);
+  const from = typeof payload.iat === 'number' ? Math.min(payload.iat, now) : now;
+  if ((payload.exp! - from) * 1000 <= maxAgeMs) return undefined;
+  return `The access token's lifetime is longer than this server accepts (${formatHours(maxAgeMs)}, AUTH_JWT_MAX_AGE): ask for a shorter-lived token`;
+}
+
+function formatHours(ms: number): string {
+  const hours = ms / 3_600_000;
+  return Number.isInteger(hours) ? `${hours} h` : `${Math.round(ms / 60_000)} min`;
+}
+
 function reasonOf(error: unknown): string {
   if (error instanceof errors.JWTExpired) return 'The access token has expired';
+  if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'exp' && error.reason === 'missing') {
+    return 'The access token has no expiry (exp claim): this server only accepts tokens that expire';
+  }
   if (error instanceof errors.JWTClaimValidationFailed) {
     return error.claim === 'aud' ? 'The access token was issued for another resource (audience)' : `The access token's ${error.claim} claim is not accepted`;
   }

@@ -1,6 +1,5 @@
-import { Controller, Get, Inject, Req } from '@nestjs/common';
+import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request } from 'express';
 import { McpRegistry } from '../mcp/index.js';
 import { AuthenticationService } from './authentication.service.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from './identity.config.js';
@@ -23,12 +22,12 @@ export class ProtectedResourceController {
   ) {}
 
   @Get(['oauth-protected-resource', 'oauth-protected-resource/*path'])
-  metadata(@Req() req: Request) {
+  metadata() {
     const declared = [...this.registry.tools, ...this.registry.resources, ...this.registry.templates, ...this.registry.prompts].flatMap(
       (entry) => entry.scopes,
     );
     return {
-      resource: this.authentication.resourceUrl(req),
+      resource: this.authentication.resourceUrl,
       authorization_servers: this.config.jwtIssuer ? [this.config.jwtIssuer] : [],
       scopes_supported: [...new Set([...ALL_SCOPES, ...declared])].sort(),
       bearer_methods_supported: ['header'],

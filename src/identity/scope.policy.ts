@@ -40,7 +40,7 @@ export class ScopePolicy implements McpAccessPolicy {
   /** Throws the 403 that says what is missing; returns when the caller may go on. */
   assert(principal: Principal, required: string[], req: Request): void {
     const decision = this.decide(principal, required, req);
-    if (!decision.allowed) throw this.refusal(decision, required, req);
+    if (!decision.allowed) throw this.refusal(decision, required);
   }
 
   canUse(capability: McpCapability, context: McpRequestContext): boolean {
@@ -51,11 +51,11 @@ export class ScopePolicy implements McpAccessPolicy {
   refuse(capability: McpCapability, context: McpRequestContext): Error {
     const principal = principalOf(context.httpRequest);
     const decision = principal ? this.decide(principal, capability.scopes, context.httpRequest) : undefined;
-    return this.refusal(decision?.allowed === false ? decision : { allowed: false, missingFromToken: capability.scopes, deniedByRole: [] }, capability.scopes, context.httpRequest);
+    return this.refusal(decision?.allowed === false ? decision : { allowed: false, missingFromToken: capability.scopes, deniedByRole: [] }, capability.scopes);
   }
 
-  private refusal(decision: Extract<ScopeDecision, { allowed: false }>, required: string[], req: Request): Error {
-    const metadataUrl = resourceMetadataUrl(req, this.config.publicUrl);
+  private refusal(decision: Extract<ScopeDecision, { allowed: false }>, required: string[]): Error {
+    const metadataUrl = resourceMetadataUrl(this.config.publicUrl);
     if (decision.missingFromToken.length) {
       return new InsufficientScopeException(
         `Insufficient scope: this needs ${decision.missingFromToken.join(' ')}; get a token with that scope`,

@@ -574,7 +574,8 @@ describe('hostile input: the billing application (authentication, audit, real DT
           header === 'authorization-bearer' ? { authorization: `Bearer ${secret}` } : header === 'authorization' ? { authorization: secret } : { 'x-api-key': secret };
         const answer = await send(t.mcpUrl, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), headers);
         assert.equal(answer.status, 401, answer.text);
-        assert.match(answer.headers.get('www-authenticate') ?? '', /^Bearer resource_metadata="/);
+        // A refused token gets error="invalid_token" (RFC 6750 §3); a header that carries no token, none.
+        assert.match(answer.headers.get('www-authenticate') ?? '', /^Bearer (error="invalid_token", error_description="[^"]*", )?resource_metadata="/);
         assert.equal(wellFormed(answer).id, 1);
       }),
       { numRuns: 30 },

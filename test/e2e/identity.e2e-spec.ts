@@ -13,6 +13,8 @@ const toolNames = (body: { result: { tools: Array<{ name: string }> } }) => body
 
 describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
   let t: BillingTestApp;
+  const invalidTokenChallenge = (reason: string) =>
+    `Bearer error="invalid_token", error_description="${reason}", resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource"`;
   before(async () => {
     t = await startBillingApp();
   });
@@ -51,24 +53,28 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
       ['an expired token', { expiresInMs: 1 }, /expired/],
       ['an unknown token', undefined, /not valid/],
     ] as const) {
-      it(`refuses ${label} with 401 and says why`, async () => {
+      it(`refuses ${label} with 401, says why, and the challenge says invalid_token (RFC 6750 §3)`, async () => {
         const token = mint ? await t.token(mint) : 'mcp_pat_' + 'x'.repeat(43);
         await new Promise((resolve) => setTimeout(resolve, 5));
         const { status, body, headers } = await mcp(t, token, 'tools/list');
         assert.equal(status, 401);
         assert.match(body.error.message, reason);
-        assert.match(headers.get('www-authenticate') ?? '', /^Bearer resource_metadata=/);
+        assert.equal(headers.get('www-authenticate'), invalidTokenChallenge(body.error.message));
+        const rest = await fetch(`${t.baseUrl}/v1/customers`, { headers: bearer(token) });
+        assert.equal(rest.status, 401);
+        assert.equal(rest.headers.get('www-authenticate'), invalidTokenChallenge(((await rest.json()) as { message: string }).message));
       });
     }
 
-    it('refuses a revoked token', async () => {
+    it('refuses a revoked token, with the invalid_token challenge', async () => {
       const token = await t.token();
       assert.equal((await mcp(t, token, 'tools/list')).status, 200);
       const record = await t.prisma.client.accessToken.findFirstOrThrow({ orderBy: { createdAt: 'desc' } });
       await t.prisma.client.accessToken.update({ where: { id: record.id }, data: { revokedAt: new Date() } });
-      const { status, body } = await mcp(t, token, 'tools/list');
+      const { status, body, headers } = await mcp(t, token, 'tools/list');
       assert.equal(status, 401);
       assert.match(body.error.message, /revoked/);
+      assert.equal(headers.get('www-authenticate'), invalidTokenChallenge(body.error.message));
     });
 
     it('stores only a hash of the token, never the token', async () => {
@@ -78,10 +84,10 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
       assert.ok(rows.every((row) => row.tokenHash !== token && !JSON.stringify(row).includes(token)));
     });
 
-    it('guards the REST API with the same tokens', async () => {
+    it('guards the REST API with the same tokens; no token sent, no error attribute in the challenge', async () => {
       const anonymous = await fetch(`${t.baseUrl}/v1/customers/00000000-0000-0000-0000-000000000000`);
       assert.equal(anonymous.status, 401);
-      assert.match(anonymous.headers.get('www-authenticate') ?? '', /resource_metadata=/);
+      assert.equal(anonymous.headers.get('www-authenticate'), `Bearer resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource"`);
     });
   });
 
