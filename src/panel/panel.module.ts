@@ -1,5 +1,6 @@
 import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
 import { PanelAuthService } from './panel-auth.service.js';
 import { PanelController } from './panel.controller.js';
 import { PanelSessionGuard } from './panel-session.guard.js';
@@ -7,6 +8,7 @@ import { PANEL_HEADERS } from './views/layout.js';
 
 /** The admin pages under /admin: sign-in and approvals (server-rendered HTML, cookie sessions). */
 @Module({
+  imports: [RateLimitModule],
   controllers: [PanelController],
   providers: [PanelAuthService, PanelSessionGuard],
   exports: [PanelAuthService],
