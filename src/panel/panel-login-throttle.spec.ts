@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { MemoryRateLimitStore } from '../rate-limit/store/memory-rate-limit.store.js';
+import { RedisRateLimitStore } from '../rate-limit/store/redis-rate-limit.store.js';
 import { ACCOUNT_DELAY_MS, PanelLoginThrottle } from './panel-login-throttle.js';
 
 function throttleAt(clock: { now: number }) {
@@ -65,5 +67,28 @@ describe('PanelLoginThrottle (on the memory rate-limit store)', () => {
     clock.now += locked.retryAfterMs;
     assert.equal((await throttle.check('10.0.0.1', 'admin@x.test')).locked, false);
     store.onModuleDestroy();
+  });
+});
+
+describe('PanelLoginThrottle on Redis (real Redis: replicas share the counters)', () => {
+  it('a pair locked through one replica is locked on another, and the other address is not', async () => {
+    const url = process.env.RATE_LIMIT_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const [a, b] = [new RedisRateLimitStore({ url, timeoutMs: 250 }), new RedisRateLimitStore({ url, timeoutMs: 250 })];
+    try {
+      await Promise.all([a.connect(2_000), b.connect(2_000)]);
+      assert.ok(a.connected && b.connected, `Redis at ${url} is needed`);
+      const prefix = `rl-throttle-spec-${process.pid}-${randomBytes(3).toString('hex')}`;
+      const [one, two] = [new PanelLoginThrottle(a, prefix), new PanelLoginThrottle(b, prefix)];
+      for (let i = 0; i < 10; i++) {
+        assert.equal((await one.check('10.0.0.1', 'admin@x.test')).locked, false);
+        await (i % 2 ? one : two).failed('10.0.0.1', 'admin@x.test');
+      }
+      const locked = await two.check('10.0.0.1', 'admin@x.test');
+      assert.ok(locked.locked && locked.retryAfterMs > 0 && locked.retryAfterMs <= 90_000, JSON.stringify(locked));
+      assert.equal((await one.check('10.0.0.1', 'admin@x.test')).locked, true);
+      assert.deepEqual(await two.check('10.0.0.2', 'admin@x.test'), { locked: false, delayMs: 0 });
+    } finally {
+      await Promise.all([a.onModuleDestroy(), b.onModuleDestroy()]);
+    }
   });
 });
