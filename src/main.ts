@@ -1,22 +1,20 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
-import { DEMO_ADMIN_EMAIL, DEMO_WORKSPACE, seedDemo } from './database/demo-seed.js';
+import { demoModeFromEnv, startDemo } from './database/demo-mode.js';
 import { prepareDatabase } from './database/prepare-database.js';
 import { gracefulShutdown } from './health/graceful-shutdown.js';
-import { PrismaService } from './database/prisma.service.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from './identity/identity.config.js';
-import { PersonalTokenService } from './identity/personal-token.service.js';
-import { ALL_SCOPES } from './identity/roles.js';
 
 async function bootstrap(): Promise<void> {
   const logger = new Logger('Bootstrap');
   const host = process.env.HOST ?? '127.0.0.1';
   const port = Number(process.env.PORT ?? 3000);
   let stopping = false;
+  // Demo data, password and token only in demo mode (DEMO; see demo-mode.ts for the default).
+  const demoMode = demoModeFromEnv();
 
   // A fresh DATABASE_URL gets the migrations too (idempotent); DATABASE_MIGRATE=false leaves them to a deploy step.
   const database = await prepareDatabase({
@@ -25,16 +23,7 @@ async function bootstrap(): Promise<void> {
   });
   const app = await NestFactory.create(AppModule);
   configureApp(app);
-  // The demo admin's password for the admin pages: DEMO_ADMIN_PASSWORD, or a new one printed below.
-  const generatedPassword = process.env.DEMO_ADMIN_PASSWORD ? undefined : randomBytes(12).toString('base64url');
-  await seedDemo(app.get(PrismaService), { billing: true, adminPassword: process.env.DEMO_ADMIN_PASSWORD || generatedPassword });
-  const demo = await app.get(PersonalTokenService).mint({
-    email: DEMO_ADMIN_EMAIL,
-    scopes: [...ALL_SCOPES],
-    workspaceSlug: DEMO_WORKSPACE,
-    expiresInMs: 30 * 24 * 3_600_000,
-    label: 'demo token printed by npm start',
-  });
+  const demo = demoMode ? await startDemo(app) : undefined;
   await app.listen(port, host);
   // On SIGINT/SIGTERM: readiness turns 503, the server stops accepting connections, requests in
   // flight finish (SHUTDOWN_TIMEOUT_MS, default 10 s), Nest closes (the database pool with it),
@@ -63,10 +52,9 @@ async function bootstrap(): Promise<void> {
   logger.log(`Database: ${database.embedded ? 'embedded PostgreSQL (PGlite, .data/pglite)' : 'DATABASE_URL'}`);
   logger.log(`MCP endpoint: ${base}/mcp`);
   logger.log(`REST API docs: ${base}/docs`);
-  logger.log(`Admin pages: ${base}/admin (sign in as ${DEMO_ADMIN_EMAIL})`);
-  // On lines of their own so scripts can pick them up; the secrets are never logged anywhere else.
-  if (generatedPassword) console.log(`Demo admin password (${DEMO_ADMIN_EMAIL}, set DEMO_ADMIN_PASSWORD to choose one): ${generatedPassword}`);
-  console.log(`Demo token: ${demo.token}`);
+  logger.log(`Admin pages: ${base}/admin${demo ? ` ${demo.signInHint}` : ''}`);
+  if (!demo) logger.log('Demo mode off (DEMO=true to seed the demo workspace and print a demo token)');
+  demo?.print();
 }
 
 void bootstrap();

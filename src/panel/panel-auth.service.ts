@@ -1,6 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Inject, Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
+import { RATE_LIMIT_CONFIG, type RateLimitConfig } from '../rate-limit/rate-limit.config.js';
+import { RATE_LIMIT_STORE, type RateLimitStore } from '../rate-limit/store/rate-limit.store.js';
+import { PanelLoginThrottle } from './panel-login-throttle.js';
 import { hashPanelPassword, verifyPanelPassword } from './panel-password.js';
 
 /** How long a panel session lasts from sign-in (absolute, no sliding). */
@@ -18,11 +22,6 @@ export interface PanelSession {
 }
 
 export type LoginResult = { ok: true; secret: string; session: PanelSession } | { ok: false; reason: 'invalid' | 'throttled'; retryAfterMs?: number };
-
-/** Failed sign-ins allowed per window, per email and per client address. */
-const WINDOW_MS = 15 * 60_000;
-const MAX_FAILURES_PER_EMAIL = 10;
-const MAX_FAILURES_PER_ADDRESS = 50;
 
 export function randomSecret(): string {
   return randomBytes(32).toString('base64url');
@@ -47,14 +46,21 @@ export function sameSecret(a: unknown, b: unknown): boolean {
 @Injectable()
 export class PanelAuthService {
   private dummyHash?: Promise<string>;
-  private readonly failures = new Map<string, number[]>();
+  private readonly throttle: PanelLoginThrottle;
 
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    @Inject(RATE_LIMIT_STORE) store: RateLimitStore,
+    @Inject(RATE_LIMIT_CONFIG) config: RateLimitConfig,
+  ) {
+    this.throttle = new PanelLoginThrottle(store, config.keyPrefix);
+  }
 
   async login(emailInput: string, password: string, address: string): Promise<LoginResult> {
     const email = emailInput.trim().toLowerCase();
-    const throttled = this.throttled(`email:${email}`, MAX_FAILURES_PER_EMAIL) ?? this.throttled(`addr:${address}`, MAX_FAILURES_PER_ADDRESS);
-    if (throttled !== undefined) return { ok: false, reason: 'throttled', retryAfterMs: throttled };
+    const verdict = await this.throttle.check(address, email);
+    if (verdict.locked) return { ok: false, reason: 'throttled', retryAfterMs: verdict.retryAfterMs };
+    if (verdict.delayMs) await sleep(verdict.delayMs);
 
     const user = email && email.length <= 320 ? await this.prisma.db.user.findUnique({ where: { email } }) : null;
     // Unknown email or no panel password: verify against a dummy hash all the same, so the
@@ -62,11 +68,9 @@ export class PanelAuthService {
     const stored = user?.passwordHash ?? (await this.dummy());
     const valid = (await verifyPanelPassword(stored, password.slice(0, 1024))) && !!user?.passwordHash;
     if (!user || !valid) {
-      this.fail(`email:${email}`);
-      this.fail(`addr:${address}`);
+      await this.throttle.failed(address, email);
       return { ok: false, reason: 'invalid' };
     }
-    this.failures.delete(`email:${email}`);
 
     const secret = randomSecret();
     const row = await this.prisma.db.panelSession.create({
@@ -92,22 +96,5 @@ export class PanelAuthService {
   private dummy(): Promise<string> {
     this.dummyHash ??= hashPanelPassword(randomSecret());
     return this.dummyHash;
-  }
-
-  /** Milliseconds until the oldest failure in the window leaves it, when the key is over its limit. */
-  private throttled(key: string, limit: number): number | undefined {
-    const now = Date.now();
-    const recent = (this.failures.get(key) ?? []).filter((t) => now - t < WINDOW_MS);
-    if (recent.length) this.failures.set(key, recent);
-    else this.failures.delete(key);
-    return recent.length >= limit ? WINDOW_MS - (now - recent[0]) : undefined;
-  }
-
-  private fail(key: string): void {
-    const list = this.failures.get(key) ?? [];
-    list.push(Date.now());
-    this.failures.set(key, list.slice(-100));
-    // Bound the map: a flood of distinct emails must not grow memory without limit.
-    if (this.failures.size > 10_000) this.failures.delete(this.failures.keys().next().value as string);
   }
 }

@@ -2,6 +2,7 @@ import { All, Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } fr
 import type { Request, Response } from 'express';
 import { ApprovalService } from '../approvals/approval.service.js';
 import { Public } from '../identity/public.decorator.js';
+import { ApprovalReferences } from './approval-references.js';
 import { PANEL_SESSION_TTL_MS, PanelAuthService, randomSecret, sameSecret, type PanelSession } from './panel-auth.service.js';
 import { PanelExceptionFilter } from './panel-exception.filter.js';
 import {
@@ -38,6 +39,7 @@ export class PanelController {
   constructor(
     private readonly auth: PanelAuthService,
     private readonly approvals: ApprovalService,
+    private readonly references: ApprovalReferences,
   ) {}
 
   @Get()
@@ -106,7 +108,7 @@ export class PanelController {
       sendPage(res, 410, outcomePage(viewer, 'expired', approval));
       return;
     }
-    sendPage(res, 200, approvalDetailPage(viewer, approval));
+    sendPage(res, 200, approvalDetailPage(viewer, approval, await this.references.of(approval)));
   }
 
   @Post('approvals/:id/decision')

@@ -1,5 +1,7 @@
 import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
+import { ApprovalReferences } from './approval-references.js';
 import { PanelAuthService } from './panel-auth.service.js';
 import { PanelController } from './panel.controller.js';
 import { PanelSessionGuard } from './panel-session.guard.js';
@@ -7,8 +9,9 @@ import { PANEL_HEADERS } from './views/layout.js';
 
 /** The admin pages under /admin: sign-in and approvals (server-rendered HTML, cookie sessions). */
 @Module({
+  imports: [RateLimitModule],
   controllers: [PanelController],
-  providers: [PanelAuthService, PanelSessionGuard],
+  providers: [PanelAuthService, PanelSessionGuard, ApprovalReferences],
   exports: [PanelAuthService],
 })
 export class PanelModule implements NestModule {

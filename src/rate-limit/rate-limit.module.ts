@@ -46,5 +46,7 @@ const REDIS_BOOT_WAIT_MS = 2_000;
     RateLimitCostPolicy,
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
+  // The admin pages count failed sign-ins in the same store (shared by replicas through Redis).
+  exports: [RATE_LIMIT_STORE, RATE_LIMIT_CONFIG],
 })
 export class RateLimitModule {}

@@ -67,8 +67,8 @@ describe('approval page in Chromium: agent → link → sign in → Continue / C
   };
 
   /** An unpaid invoice and the approval link the agent got for cancelling it. */
-  const pendingCancel = async (reason: string) => {
-    const invoice = await unpaidInvoice(t, requesterToken);
+  const pendingCancel = async (reason: string, customer?: { name: string; email: string }) => {
+    const invoice = await unpaidInvoice(t, requesterToken, customer);
     const args = { invoice_id: invoice.id, reason };
     const { envelope, isError } = await call(args);
     assert.equal(envelope.status, 'pending_confirmation', JSON.stringify(envelope));
@@ -313,6 +313,34 @@ describe('approval page in Chromium: agent → link → sign in → Continue / C
     assert.equal(await cell.count(), 1, 'the text is shown literally');
     assert.equal(await page.locator('main script, main img').count(), 0, 'no element was created from it');
     await shot(page, '09-hostile-arguments');
+    await page.close();
+  });
+
+  it('shows what the ids refer to: the invoice number, customer and amount of a cancel; "(not found)" for an unknown id', async () => {
+    const { invoice, url } = await pendingCancel('Wrong amount', { name: 'Zeta Freight', email: `zeta-${Date.now()}@zeta.test` });
+    const page = await approver.newPage();
+    await page.goto(url);
+    const reference = await page.locator('table.args tr', { has: page.locator('th', { hasText: 'invoice_id' }) }).locator('.reference').innerText();
+    assert.equal(reference, `Invoice ${invoice.number} · Zeta Freight · 3,750.00 MXN (sent)`);
+    await shot(page, '11-approval-references');
+
+    const missing = await call({ invoice_id: '00000000-0000-4000-8000-000000000000', reason: 'No such invoice' });
+    assert.equal(missing.envelope.status, 'pending_confirmation', 'the approval comes before the tool looks the invoice up');
+    await page.goto(missing.envelope.approval!.url!);
+    assert.equal(await page.locator('table.args .reference').innerText(), '(not found)');
+    await page.close();
+  });
+
+  it('renders bidi control characters in names and arguments as visible \\u escapes, never as controls', async () => {
+    const disguised = 'Acme \u202Egnp.exe';
+    const { url } = await pendingCancel('Refund \u2066reason\u2069 \u200F', { name: disguised, email: `bidi-${Date.now()}@acme.test` });
+    const page = await approver.newPage();
+    await page.goto(url);
+    const text = await page.locator('main').innerText();
+    assert.doesNotMatch(text, /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/, 'no bidi control reaches the page');
+    assert.ok(text.includes('Acme \\u202Egnp.exe'), 'the customer name shows the control as an escape');
+    assert.ok(text.includes('Refund \\u2066reason\\u2069 \\u200F'), 'so does the argument');
+    await shot(page, '12-bidi-escaped');
     await page.close();
   });
 

@@ -35,7 +35,7 @@ describe('kill -9 of a replica during a stream of idempotent writes', { skip: ne
   });
 
   it('every write exists exactly once with one audit row; clients retried on the survivor with the same key', { timeout: 120_000 }, async (t) => {
-    const token = a.token;
+    const token = b.token; // each boot revokes the demo token of the one before: b's is the live one
     const customerId = await createCustomer(a.baseUrl, token, `crash-${process.pid}@crash.test`);
     const keys = Array.from({ length: WRITES }, (_, n) => `${PREFIX}${String(n).padStart(3, '0')}`);
     const replicas = [a, b];

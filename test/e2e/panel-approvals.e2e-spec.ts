@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startBillingApp, type BillingTestApp } from '../support/billing-app.js';
-import { PanelVisitor, addMember, agentCall, csrfOf, expireApproval, setPanelPassword, unpaidInvoice } from '../support/panel.js';
+import { PanelVisitor, addMember, agentCall, csrfOf, expireApproval, restCall, setPanelPassword, unpaidInvoice } from '../support/panel.js';
 
 /**
  * Admin pages: approving an agent's destructive call over plain HTTP (the browser test does the
@@ -237,5 +237,24 @@ describe('admin pages: deciding approvals', () => {
     assert.equal((await approvalRow(id)).status, 'failed');
     assert.equal((await invoiceRow(invoice.id)).cancelReason, 'Done by hand');
     assert.deepEqual((await decisionEvents(id)).map((e) => [e.method, e.outcome]), [['approval/continue', 'failed']]);
+  });
+
+  it('a refund approval shows the payment it refers to (amount, customer, invoice) read in the approval\'s workspace', async () => {
+    const invoice = await unpaidInvoice(t, token, { name: 'Northwind Traders', email: `nw-${Date.now()}@northwind.test` });
+    const trackingKey = `TRK${Date.now()}`;
+    const paid = await restCall(t, token, 'POST', '/v1/payments', {
+      invoice_id: invoice.id,
+      amount_minor: 120_000,
+      method: 'transfer',
+      evidence: { raw_extracted: { monto: '$1,200.00' }, tracking_key_candidates: [{ value: trackingKey, source: 'ocr', confidence: 0.97 }] },
+      idempotency_key: `pay-${trackingKey}`,
+    });
+    assert.equal(paid.status, 201, JSON.stringify(paid.body));
+    const paymentId = (paid.body.payment?.id ?? paid.body.id) as string;
+    const { envelope } = await agentCall(t, token, 'billing_payment_refund', { payment_id: paymentId, reason: 'Duplicate transfer', idempotency_key: `refund-${trackingKey}` });
+    assert.equal(envelope.status, 'pending_confirmation', JSON.stringify(envelope));
+    const page = await admin.get(new URL(envelope.approval.url).pathname);
+    assert.equal(page.status, 200, page.text);
+    assert.match(page.text, new RegExp(`<div class="reference">Payment of 1,200.00 MXN · Northwind Traders · invoice ${invoice.number}</div>`));
   });
 });

@@ -218,7 +218,7 @@ describe('admin pages: sign-in and sessions', () => {
     assertPanelHeaders(page.headers);
   });
 
-  it('throttles repeated failures for one email (429), even with the right password afterwards', async () => {
+  it('throttles repeated failures for one account from one address (429), even with the right password from there', async () => {
     await addMember(t, { email: 'target@demo.test', name: 'Target', workspace: 'demo', role: 'admin', password: PASSWORD });
     for (let i = 0; i < 10; i++) assert.equal((await new PanelVisitor(t.baseUrl).signIn('target@demo.test', `guess ${i}`)).status, 401);
     const blocked = await new PanelVisitor(t.baseUrl).signIn('target@demo.test', PASSWORD);
@@ -227,6 +227,19 @@ describe('admin pages: sign-in and sessions', () => {
     assert.ok(Number(blocked.headers.get('retry-after')) > 0);
     // Another account is not affected.
     assert.equal((await new PanelVisitor(t.baseUrl).signIn('admin@demo.test', PASSWORD)).status, 303);
+  });
+
+  it('10 wrong passwords from one address do not lock the real user out from another address; the guessing address stays blocked', async () => {
+    await addMember(t, { email: 'victim@demo.test', name: 'Victim', workspace: 'demo', role: 'admin', password: PASSWORD });
+    const attacker = '127.0.0.2';
+    for (let i = 0; i < 10; i++) assert.equal((await new PanelVisitor(t.baseUrl, attacker).signIn('victim@demo.test', `guess ${i}`)).status, 401);
+    assert.equal((await new PanelVisitor(t.baseUrl, attacker).signIn('victim@demo.test', 'guess 10')).status, 429);
+    assert.equal((await new PanelVisitor(t.baseUrl, attacker).signIn('victim@demo.test', PASSWORD)).status, 429, 'the right password from the guessing address is refused too');
+    const owner = new PanelVisitor(t.baseUrl, '127.0.0.3');
+    const signedIn = await owner.signIn('victim@demo.test', PASSWORD);
+    assert.equal(signedIn.status, 303, signedIn.text);
+    assert.equal((await owner.get('/admin/approvals')).status, 200);
+    assert.equal((await new PanelVisitor(t.baseUrl, attacker).signIn('victim@demo.test', 'guess 11')).status, 429, 'still blocked after the owner signed in');
   });
 
   it('is not opened by a bearer token (the panel has its own sessions), and REST still demands one', async () => {

@@ -10,9 +10,10 @@ import { PersonalTokenService, type MintRequest } from '../../src/identity/perso
  * runs), on a free loopback port, against the database named by `databaseUrl`. For tests that
  * need what one process cannot show: several replicas, `kill -9`, SIGTERM.
  *
- * `main.js` seeds the demo workspace and prints `Demo token: …`: that token (the demo admin,
- * every scope, workspace `demo`) is `token`. Start replicas of one database one after the other
- * (the demo seed is not meant to run twice at once).
+ * `main.js` seeds the demo workspace and prints `Demo token: …` (demo mode is on for NODE_ENV=test):
+ * that token (the demo admin, every scope, workspace `demo`) is `token`. Each boot revokes the
+ * demo token of the boots before it, so with replicas only the last one's token works. Start
+ * replicas of one database one after the other (the demo seed is not meant to run twice at once).
  */
 export interface AppProcess {
   name: string;
@@ -20,7 +21,7 @@ export interface AppProcess {
   /** http://127.0.0.1:PORT */
   baseUrl: string;
   mcpUrl: string;
-  /** The demo admin's token this process printed. */
+  /** The demo admin's token this process printed ('' when demo mode is off). */
   token: string;
   /** The demo admin's panel password (DEMO_ADMIN_PASSWORD). */
   adminPassword: string;
@@ -42,6 +43,8 @@ export interface AppProcessOptions {
   env?: Record<string, string>;
   /** How long to wait for the process to print its token. Default 60 s. */
   startTimeoutMs?: number;
+  /** Wait for the `Demo token:` line (default). `false` for a process in which demo mode is off. */
+  expectDemoToken?: boolean;
 }
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
@@ -92,11 +95,12 @@ export async function startAppProcess(options: AppProcessOptions): Promise<AppPr
     const look = () => {
       const endpoint = /MCP endpoint: (http:\/\/\S+)\/mcp/.exec(output);
       const token = /Demo token: (\S+)/.exec(output);
-      if (endpoint && token && !settled) {
+      const ready = options.expectDemoToken === false ? /Demo mode off/.test(output) : !!token;
+      if (endpoint && ready && !settled) {
         settled = true;
         clearTimeout(timer);
         child.stdout!.off('data', look);
-        resolve({ baseUrl: endpoint[1], token: token[1] });
+        resolve({ baseUrl: endpoint[1], token: token?.[1] ?? '' });
       }
     };
     child.stdout!.on('data', look);

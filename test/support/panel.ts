@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { RequestContext } from '../../src/context/request-context.js';
 import type { Role } from '../../src/generated/prisma/client.js';
 import { hashPanelPassword } from '../../src/panel/panel-password.js';
@@ -19,7 +20,11 @@ export interface PageAnswer {
 export class PanelVisitor {
   readonly cookies = new Map<string, string>();
 
-  constructor(private readonly baseUrl: string) {}
+  /** `localAddress`: the loopback address to connect from (e.g. `127.0.0.2`), the panel's client address. */
+  constructor(
+    private readonly baseUrl: string,
+    private readonly localAddress?: string,
+  ) {}
 
   async get(path: string, headers: Record<string, string> = {}): Promise<PageAnswer> {
     return this.send('GET', path, undefined, headers);
@@ -38,12 +43,10 @@ export class PanelVisitor {
 
   private async send(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<PageAnswer> {
     const jar = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const response = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      redirect: 'manual',
-      headers: { ...(jar ? { cookie: jar } : {}), ...headers },
-      body,
-    });
+    const init = { method, headers: { ...(jar ? { cookie: jar } : {}), ...headers }, body };
+    const response = this.localAddress
+      ? await requestFrom(this.localAddress, `${this.baseUrl}${path}`, init)
+      : await fetch(`${this.baseUrl}${path}`, { ...init, redirect: 'manual' });
     const setCookies = response.headers.getSetCookie();
     for (const line of setCookies) {
       const [pair, ...attributes] = line.split(';');
@@ -56,6 +59,25 @@ export class PanelVisitor {
     }
     return { status: response.status, headers: response.headers, text: await response.text(), location: response.headers.get('location') ?? undefined, setCookies };
   }
+}
+
+/** One request over node:http from `localAddress` (fetch cannot choose it), as a fetch Response. */
+function requestFrom(localAddress: string, url: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: init.method, headers: init.headers, localAddress, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+        }
+        resolve(new Response(Buffer.concat(chunks), { status: res.statusCode, headers }));
+      });
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
 }
 
 /** The `_csrf` hidden field of the (first) form on a page. */

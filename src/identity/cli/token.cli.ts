@@ -7,6 +7,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { RequestContext } from '../../context/request-context.js';
+import { demoModeFromEnv } from '../../database/demo-mode.js';
 import { seedDemo } from '../../database/demo-seed.js';
 import { prepareDatabase } from '../../database/prepare-database.js';
 import { PrismaService } from '../../database/prisma.service.js';
@@ -29,10 +30,12 @@ async function main(): Promise<void> {
   if (!values.email || !values.scopes) throw new Error(USAGE);
   const expiresInMs = values.expires ? parseDuration(values.expires) : undefined;
 
+  const demo = demoModeFromEnv();
   const database = await prepareDatabase({ logger: (line) => console.error(line) });
   const prisma = new PrismaService();
   try {
-    if (database.embedded) await seedDemo(prisma);
+    // The demo users exist only in demo mode (DEMO), as with `npm start`.
+    if (database.embedded && demo) await seedDemo(prisma);
     const tokens = new PersonalTokenService(prisma);
     const minted = await RequestContext.run({ channel: 'system' }, () =>
       tokens.mint({

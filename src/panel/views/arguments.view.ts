@@ -5,19 +5,27 @@ const MAX_DEPTH = 6;
 const MAX_ENTRIES = 200;
 const MAX_STRING = 4000;
 
-/** Renders a tool call's arguments as nested tables (objects) and lists (arrays); every value escaped. */
-export function argumentsView(args: Record<string, unknown>): SafeHtml {
+/**
+ * Renders a tool call's arguments as nested tables (objects) and lists (arrays); every value
+ * escaped. `references`: what top-level id values point at (see ApprovalReferences), shown under the id.
+ */
+export function argumentsView(args: Record<string, unknown>, references?: ReadonlyMap<string, string>): SafeHtml {
   const entries = Object.entries(args ?? {});
   if (!entries.length) return html`<p class="muted">No arguments.</p>`;
-  return objectTable(args, 0);
+  return objectTable(args, 0, references);
 }
 
-function objectTable(value: Record<string, unknown>, depth: number): SafeHtml {
+function objectTable(value: Record<string, unknown>, depth: number, references?: ReadonlyMap<string, string>): SafeHtml {
   const entries = Object.entries(value);
   const shown = entries.slice(0, MAX_ENTRIES);
   return html`<table class="args"><tbody>${shown.map(
-    ([key, item]) => html`<tr><th scope="row">${key}</th><td>${valueView(item, depth + 1)}</td></tr>`,
+    ([key, item]) => html`<tr><th scope="row">${key}</th><td>${valueView(item, depth + 1)}${referenceView(item, references)}</td></tr>`,
   )}${entries.length > shown.length ? html`<tr><td colspan="2" class="muted">… ${entries.length - shown.length} more not shown</td></tr>` : ''}</tbody></table>`;
+}
+
+function referenceView(value: unknown, references?: ReadonlyMap<string, string>): SafeHtml | string {
+  const described = typeof value === 'string' ? references?.get(value.toLowerCase()) : undefined;
+  return described ? html`<div class="reference">${described}</div>` : '';
 }
 
 function valueView(value: unknown, depth: number): SafeHtml {

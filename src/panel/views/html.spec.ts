@@ -13,6 +13,21 @@ describe('panel html template', () => {
     assert.equal(html`${null}${undefined}${false}${0}${raw('<br>')}`.value, '0<br>');
   });
 
+  it('renders bidi control characters as visible \\u escapes, in text and in attributes', () => {
+    for (const control of ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C']) {
+      const code = control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+      assert.equal(escapeHtml(`a${control}b`), `a\\u${code}b`);
+    }
+    assert.equal(html`<p title="${'x\u202Ey'}">${'gnp.exe\u202E<'}</p>`.value, '<p title="x\\u202Ey">gnp.exe\\u202E&lt;</p>');
+    assert.equal(escapeHtml('שלום עליכם · Zürich'), 'שלום עליכם · Zürich', 'ordinary right-to-left text is left alone');
+  });
+
+  it('shows what a top-level id refers to under it, escaped', () => {
+    const id = '3f2a7c9e-1b4d-4e8f-9a6b-2c5d7e9f0a1b';
+    const view = argumentsView({ invoice_id: id.toUpperCase(), reason: id }, new Map([[id, 'Invoice INV-1 · <Acme>']])).value;
+    assert.match(view, /<th scope="row">invoice_id<\/th><td><span class="value">[^<]+<\/span><div class="reference">Invoice INV-1 · &lt;Acme&gt;<\/div>/);
+  });
+
   it('lays arguments out as escaped nested tables, bounded for hostile sizes', () => {
     const view = argumentsView({ reason: '<img src=x onerror=alert(1)>', lines: [{ qty: 1 }], meta: {}, note: null, long: 'y'.repeat(5000) }).value;
     assert.ok(!view.includes('<img'));

@@ -12,8 +12,17 @@ export class SafeHtml {
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
 
+/**
+ * Bidirectional-text controls (embeddings, overrides, isolates, marks): they can make a name read
+ * differently from what it is (e.g. "\u202Efdp.exe" shows as "exe.pdf"), so an approver could be
+ * shown a disguised name. They are rendered visibly as `\u202E`-style escapes instead.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
+
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`]/g, (c) => ESCAPES[c]);
+  return value
+    .replace(/[&<>"'`]/g, (c) => ESCAPES[c])
+    .replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
 }
 
 export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | readonly HtmlValue[];

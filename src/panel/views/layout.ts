@@ -23,6 +23,7 @@ th{color:#4a5568;font-weight:600;white-space:nowrap}
 table.args{border:1px solid #e6e9ef;border-radius:6px}
 table.args table.args{margin:0}
 .value{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9rem;white-space:pre-wrap}
+.reference{margin-top:.25rem;font-weight:600}
 .muted{color:#718096}
 .summary{font-size:.85rem;overflow-wrap:anywhere}
 .badge{display:inline-block;padding:.1rem .5rem;border-radius:999px;font-size:.8rem;font-weight:600;background:#e2e8f0}

@@ -90,7 +90,7 @@ function facts(a: ApprovalView): SafeHtml {
 }
 
 /** The detail page: what would run, and (while pending) Continue / Cancel. */
-export function approvalDetailPage(viewer: Viewer, a: ApprovalView): string {
+export function approvalDetailPage(viewer: Viewer, a: ApprovalView, references?: ReadonlyMap<string, string>): string {
   const pending = a.status === 'pending';
   return layout(
     a.tool.title || a.tool.name,
@@ -100,8 +100,8 @@ export function approvalDetailPage(viewer: Viewer, a: ApprovalView): string {
   ${facts(a)}
   ${a.tool.description ? html`<h2>What it does</h2><p>${a.tool.description}</p>` : ''}
   <h2>Arguments</h2>
-  <p class="muted">As the agent sent them. Check them: they were written by an AI agent, not by a person.</p>
-  ${argumentsView(a.arguments)}
+  <p class="muted">As the agent sent them, with what the ids refer to in ${a.workspace.name}. Check them: they were written by an AI agent, not by a person.</p>
+  ${argumentsView(a.arguments, references)}
   ${pending
     ? html`<p class="warn">Continue runs this action now, once, as you. Cancel refuses it; nothing is done.</p>
   <form method="post" action="/admin/approvals/${a.id}/decision">
