@@ -236,6 +236,148 @@ describe('idempotency keys and one-time request state (real database)', () => {
     assert.equal((await call(otherToken.token, 'billing_attachment_upload', args)).text, theirs.text);
   });
 
+  describe('REST writes: the same keys, the same store', () => {
+    let admin: string;
+    before(async () => {
+      admin = await t.token();
+    });
+
+    async function rest(token: string, path: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+      const response = await fetch(`${t.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...bearer(token), ...headers },
+        body: JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
+    }
+
+    /** A payment of 60 000 on an invoice of 100 000, registered over MCP. */
+    async function payment(): Promise<string> {
+      const inv = await invoice({ total: 100_000 });
+      const paid = await register(paymentArgs(inv.id, 60_000));
+      assert.equal(paid.envelope.ok, true, JSON.stringify(paid.envelope));
+      return paid.envelope.data.payment.id;
+    }
+    const refunds = (paymentId: string) => t.prisma.client.refund.findMany({ where: { paymentId } });
+    const refund = (paymentId: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
+      rest(admin, `/v1/payments/${paymentId}/refunds`, body, headers);
+
+    it('refunds once when a refund is retried with the same idempotency_key: the repeat gets the same status and body, marked replayed', async () => {
+      const paymentId = await payment();
+      const body = { amount_minor: 10_000, reason: 'Duplicate transfer', idempotency_key: idem() };
+      const first = await refund(paymentId, body);
+      assert.equal(first.status, 201, first.text);
+      assert.equal(first.headers.get('idempotent-replayed'), null);
+      const again = await refund(paymentId, body);
+      assert.equal(again.status, 201);
+      assert.equal(again.text, first.text, 'the stored answer, byte for byte');
+      assert.equal(again.headers.get('idempotent-replayed'), 'true');
+      assert.equal((await refunds(paymentId)).length, 1);
+      const [record] = await records(body.idempotency_key);
+      assert.equal(record.scope, demoId);
+      assert.equal(record.tool, 'POST /v1/payments/:payment_id/refunds');
+    });
+
+    it('accepts the key as an Idempotency-Key header (or in both places when equal): one refund', async () => {
+      const paymentId = await payment();
+      const key = idem();
+      const body = { amount_minor: 5_000, reason: 'Overpayment returned' };
+      const first = await refund(paymentId, body, { 'idempotency-key': key });
+      assert.equal(first.status, 201, first.text);
+      const again = await refund(paymentId, body, { 'idempotency-key': key });
+      assert.equal(again.text, first.text);
+      assert.equal(again.headers.get('idempotent-replayed'), 'true');
+      const both = await refund(paymentId, { ...body, idempotency_key: key }, { 'idempotency-key': key });
+      assert.equal(both.text, first.text, 'the key may move between header and body');
+      assert.equal((await refunds(paymentId)).length, 1);
+    });
+
+    it('refuses a header and a body key that differ with 400 naming both, and does nothing', async () => {
+      const paymentId = await payment();
+      const answer = await refund(paymentId, { amount_minor: 5_000, reason: 'Overpayment returned', idempotency_key: idem() }, { 'idempotency-key': idem() });
+      assert.equal(answer.status, 400);
+      assert.equal(answer.body.code, 'idempotency_key_conflict');
+      assert.match(answer.body.message, /Idempotency-Key header and the idempotency_key body field differ/);
+      assert.equal((await refunds(paymentId)).length, 0);
+    });
+
+    it('runs concurrent repeats once and gives each the same answer', async () => {
+      const paymentId = await payment();
+      const body = { amount_minor: 1_000, reason: 'Bank fee returned', idempotency_key: idem() };
+      const answers = await Promise.all(Array.from({ length: 5 }, () => refund(paymentId, body)));
+      assert.deepEqual(answers.map((a) => a.status), [201, 201, 201, 201, 201]);
+      assert.equal(new Set(answers.map((a) => a.text)).size, 1);
+      assert.equal(answers.filter((a) => a.headers.get('idempotent-replayed') === 'true').length, 4);
+      assert.equal((await refunds(paymentId)).length, 1);
+    });
+
+    it('answers 409 idempotency_key_reused to the same key with another amount, and refunds nothing more', async () => {
+      const paymentId = await payment();
+      const key = idem();
+      const first = await refund(paymentId, { amount_minor: 10_000, reason: 'Duplicate transfer', idempotency_key: key });
+      assert.equal(first.status, 201, first.text);
+      const other = await refund(paymentId, { amount_minor: 20_000, reason: 'Duplicate transfer', idempotency_key: key });
+      assert.equal(other.status, 409);
+      assert.equal(other.body.code, 'idempotency_key_reused');
+      assert.match(other.body.message, /Use a new key for a new operation/);
+      assert.deepEqual((await refunds(paymentId)).map((r) => r.amountMinor), [10_000]);
+    });
+
+    it('keeps nothing of a failed request: a corrected retry with the same key runs', async () => {
+      const paymentId = await payment();
+      const key = idem();
+      const tooMuch = await refund(paymentId, { amount_minor: 70_000, reason: 'Duplicate transfer', idempotency_key: key });
+      assert.equal(tooMuch.status, 422, tooMuch.text);
+      assert.deepEqual(await records(key), []);
+      const corrected = await refund(paymentId, { amount_minor: 60_000, reason: 'Duplicate transfer', idempotency_key: key });
+      assert.equal(corrected.status, 201, corrected.text);
+      assert.equal((await refunds(paymentId)).length, 1);
+    });
+  });
+
+  describe('authorization before the key', () => {
+    let viewer: string;
+    before(async () => {
+      viewer = await t.token({ email: 'viewer@demo.test', scopes: ['billing:read'] });
+    });
+    const invoiceArgs = (key = idem()) => ({
+      customer_id: customerId,
+      currency: 'MXN',
+      due_date: isoDate(30),
+      lines: [{ description: 'Audit, April', quantity: 1, unit_price_minor: 70_000 }],
+      idempotency_key: key,
+    });
+
+    it('refuses a viewer who repeats a keyed create: the scope refusal, not the stored answer', async () => {
+      const args = invoiceArgs();
+      const first = await call(accountant, 'billing_invoice_create', args);
+      assert.equal(first.envelope.ok, true, JSON.stringify(first.body));
+      const replay = await call(viewer, 'billing_invoice_create', args);
+      assert.equal(replay.status, 403, replay.text);
+      assert.match(replay.body.error.message, /billing:write/);
+      assert.ok(!replay.text.includes(first.envelope.data.id), 'nothing of the first answer');
+    });
+
+    it('tells another role nothing about a used key: the same refusal as for a fresh key', async () => {
+      const args = invoiceArgs();
+      assert.equal((await call(accountant, 'billing_invoice_create', args)).envelope.ok, true);
+      const reused = await call(viewer, 'billing_invoice_create', { ...args, notes: 'other arguments' });
+      const fresh = await call(viewer, 'billing_invoice_create', { ...args, notes: 'other arguments', idempotency_key: idem() });
+      assert.equal(reused.status, 403);
+      assert.ok(!reused.text.includes('idempotency_key_reused'));
+      assert.deepEqual(reused.body.error, fresh.body.error);
+    });
+
+    it('audits a replay in its workspace', async () => {
+      const args = invoiceArgs();
+      const first = await call(accountant, 'billing_invoice_create', args);
+      assert.equal((await call(accountant, 'billing_invoice_create', args)).text, first.text);
+      const rows = await audits(args.idempotency_key);
+      assert.deepEqual(rows.map((a) => [a.outcome, a.workspaceId]), [['success', demoId], ['success', demoId]]);
+    });
+  });
+
   describe('the store outside a transaction (defensive: no call that may write claims so)', () => {
     const outsideCall = (key: string, argumentsHash = 'hash-1'): IdempotentCall => ({
       tool: 'test_tool',
