@@ -337,11 +337,22 @@ describe('idempotency keys and one-time request state (real database)', () => {
   });
 
   describe('authorization before the key', () => {
-    let viewer: string;
+    /**
+     * Admin of a workspace of their own, viewer in demo; the token is bound to no workspace, so
+     * nothing short of the guards (which resolve `workspace_id`) knows that demo allows only reads.
+     */
+    let viewerInDemo: string;
     before(async () => {
-      viewer = await t.token({ email: 'viewer@demo.test', scopes: ['billing:read'] });
+      await RequestContext.run({ channel: 'system' }, async () => {
+        const own = await t.prisma.client.workspace.create({ data: { slug: 'idem-own', name: 'Own Idempotency Co' } });
+        const user = await t.prisma.client.user.create({ data: { email: 'two-roles@idem.test', name: 'Two Roles' } });
+        await t.prisma.client.membership.create({ data: { userId: user.id, workspaceId: own.id, role: 'admin' } });
+        await t.prisma.client.membership.create({ data: { userId: user.id, workspaceId: demoId, role: 'viewer' } });
+      });
+      viewerInDemo = await t.token({ email: 'two-roles@idem.test', scopes: ['billing:read', 'billing:write'], workspaceSlug: undefined });
     });
     const invoiceArgs = (key = idem()) => ({
+      workspace_id: 'demo',
       customer_id: customerId,
       currency: 'MXN',
       due_date: isoDate(30),
@@ -349,24 +360,24 @@ describe('idempotency keys and one-time request state (real database)', () => {
       idempotency_key: key,
     });
 
-    it('refuses a viewer who repeats a keyed create: the scope refusal, not the stored answer', async () => {
+    it('refuses a viewer who repeats a keyed create: the role refusal, not the stored answer', async () => {
       const args = invoiceArgs();
       const first = await call(accountant, 'billing_invoice_create', args);
       assert.equal(first.envelope.ok, true, JSON.stringify(first.body));
-      const replay = await call(viewer, 'billing_invoice_create', args);
-      assert.equal(replay.status, 403, replay.text);
-      assert.match(replay.body.error.message, /billing:write/);
+      const replay = await call(viewerInDemo, 'billing_invoice_create', args);
+      assert.equal(replay.isError, true, replay.text);
+      assert.equal(replay.envelope.errors[0].code, 'forbidden');
+      assert.match(replay.envelope.errors[0].message, /role does not allow billing:write/);
       assert.ok(!replay.text.includes(first.envelope.data.id), 'nothing of the first answer');
     });
 
     it('tells another role nothing about a used key: the same refusal as for a fresh key', async () => {
       const args = invoiceArgs();
       assert.equal((await call(accountant, 'billing_invoice_create', args)).envelope.ok, true);
-      const reused = await call(viewer, 'billing_invoice_create', { ...args, notes: 'other arguments' });
-      const fresh = await call(viewer, 'billing_invoice_create', { ...args, notes: 'other arguments', idempotency_key: idem() });
-      assert.equal(reused.status, 403);
-      assert.ok(!reused.text.includes('idempotency_key_reused'));
-      assert.deepEqual(reused.body.error, fresh.body.error);
+      const reused = await call(viewerInDemo, 'billing_invoice_create', { ...args, notes: 'other arguments' });
+      const fresh = await call(viewerInDemo, 'billing_invoice_create', { ...args, notes: 'other arguments', idempotency_key: idem() });
+      assert.equal(reused.envelope.errors[0].code, 'forbidden', reused.text);
+      assert.deepEqual(reused.envelope.errors, fresh.envelope.errors);
     });
 
     it('audits a replay in its workspace', async () => {
