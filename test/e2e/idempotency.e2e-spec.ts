@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import type { Request } from 'express';
+import { ApprovalService } from '../../src/approvals/approval.service.js';
 import { RequestContext } from '../../src/context/request-context.js';
+import { DEMO_ADMIN_EMAIL } from '../../src/database/demo-seed.js';
 import type { InvoiceStatus, Prisma } from '../../src/generated/prisma/client.js';
 import { ExpiredRowsCleanup } from '../../src/idempotency/expired-rows.cleanup.js';
 import { PrismaIdempotencyStore } from '../../src/idempotency/prisma-idempotency.store.js';
@@ -387,6 +390,29 @@ describe('idempotency keys and one-time request state (real database)', () => {
       const rows = await audits(args.idempotency_key);
       assert.deepEqual(rows.map((a) => [a.outcome, a.workspaceId]), [['success', demoId], ['success', demoId]]);
     });
+  });
+
+  it('leaves the key of a keyed destructive call free while it waits for confirmation, and replays it once confirmed and completed', async () => {
+    const admin = await t.token();
+    const adminId = (await t.prisma.client.user.findUniqueOrThrow({ where: { email: DEMO_ADMIN_EMAIL } })).id;
+    const inv = await invoice({ total: 100_000 });
+    const paid = await register(paymentArgs(inv.id, 60_000));
+    const paymentId = paid.envelope.data.payment.id;
+    const args = { payment_id: paymentId, amount_minor: 10_000, reason: 'Duplicate transfer', idempotency_key: idem() };
+    const refund = () => call(admin, 'billing_payment_refund', args);
+
+    const pending = await refund();
+    assert.equal(pending.envelope.status, 'pending_confirmation', pending.text);
+    assert.deepEqual(await records(args.idempotency_key), [], 'a pending call keeps no answer');
+    const decided = await RequestContext.run({ channel: 'panel' }, () =>
+      t.app.get(ApprovalService).decide(pending.envelope.approval.id, adminId, 'continue', { headers: {}, query: {} } as unknown as Request),
+    );
+    assert.equal(decided.kind, 'executed');
+
+    const completed = await refund();
+    assert.equal(completed.envelope.ok, true, completed.text);
+    assert.equal((await refund()).text, completed.text, 'the completed answer is replayed');
+    assert.equal(await t.prisma.client.refund.count({ where: { paymentId } }), 1);
   });
 
   describe('the store outside a transaction (defensive: no call that may write claims so)', () => {
