@@ -36,10 +36,10 @@ const RETRY_PAUSE_MS = 100;
  * Idempotency keys in `idempotency_records`, decided by the table's primary key
  * (scope, tool, key), not by a lock in this process, so it holds across replicas.
  *
- * The claim runs in the call's transaction (`AuditCallHook` opens one for every call that may
- * write): its INSERT makes the row, the tool runs, `save` writes the answer into it, and the
- * transaction commits all three with the audit event, or rolls all back (a failed call leaves the
- * key free). A concurrent call with the same key blocks in its own INSERT until that transaction
+ * The claim runs in the call's transaction (`AuditCallHook` opens one for every MCP call that may
+ * write, `RestIdempotencyInterceptor` one for every keyed REST write): its INSERT makes the row,
+ * the tool runs, `save` writes the answer into it, and the transaction commits all three (with the
+ * audit event), or rolls all back (a failed call leaves the key free). A concurrent call with the same key blocks in its own INSERT until that transaction
  * ends (PostgreSQL waits on the uncommitted key), then reads the committed answer: losers never run
  * the tool, and they get the winner's answer. Without a transaction (nothing in this app claims
  * so) each statement commits alone: the row then marks a call in progress and others poll it.

@@ -337,6 +337,25 @@ describe('idempotency keys and one-time request state (real database)', () => {
       assert.equal(corrected.status, 201, corrected.text);
       assert.equal((await refunds(paymentId)).length, 1);
     });
+    it('refuses a replay of an admin refund to a token without billing:admin (the guards run before the key)', async () => {
+      const paymentId = await payment();
+      const body = { amount_minor: 2_000, reason: 'Duplicate transfer', idempotency_key: idem() };
+      const first = await refund(paymentId, body);
+      assert.equal(first.status, 201, first.text);
+      const accountantRepeat = await rest(accountant, `/v1/payments/${paymentId}/refunds`, body);
+      assert.equal(accountantRepeat.status, 403);
+      assert.equal(accountantRepeat.headers.get('idempotent-replayed'), null);
+      assert.ok(!accountantRepeat.text.includes(first.body.refund.id));
+    });
+
+    it('documents the Idempotency-Key header on the keyed routes in Swagger', async () => {
+      const document = (await (await fetch(`${t.baseUrl}/docs-json`)).json()) as any;
+      const headerOf = (path: string) =>
+        (document.paths[path].post.parameters ?? []).find((p: any) => p.in === 'header' && p.name === 'Idempotency-Key');
+      for (const path of ['/v1/payments/{payment_id}/refunds', '/v1/payments', '/v1/invoices', '/v1/customers', '/v1/attachments']) {
+        assert.ok(headerOf(path), `${path} documents Idempotency-Key`);
+      }
+    });
   });
 
   describe('authorization before the key', () => {
