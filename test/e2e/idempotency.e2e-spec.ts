@@ -11,7 +11,7 @@ import { PrismaIdempotencyStore } from '../../src/idempotency/prisma-idempotency
 import { PrismaRequestStateStore } from '../../src/idempotency/prisma-request-state.store.js';
 import { MCP_IDEMPOTENCY_STORE, MCP_REQUEST_STATE_STORE, type IdempotentCall, type McpInvocation, type McpRequestStateStore } from '../../src/mcp/index.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
-import { post, statelessRequest } from '../support/mcp-http.js';
+import { envelope, post, statelessRequest } from '../support/mcp-http.js';
 
 interface Answer {
   status: number;
@@ -431,6 +431,31 @@ describe('idempotency keys and one-time request state (real database)', () => {
     const completed = await refund();
     assert.equal(completed.envelope.ok, true, completed.text);
     assert.equal((await refund()).text, completed.text, 'the completed answer is replayed');
+    assert.equal(await t.prisma.client.refund.count({ where: { paymentId } }), 1);
+  });
+
+  it('replays a keyed destructive call confirmed in the chat without asking again; the question itself kept no answer', async () => {
+    const admin = await t.token();
+    const inv = await invoice({ total: 100_000 });
+    const paymentId = (await register(paymentArgs(inv.id, 60_000))).envelope.data.payment.id;
+    const args = { payment_id: paymentId, amount_minor: 10_000, reason: 'Duplicate transfer', idempotency_key: idem() };
+    /** A 2026 client that declared form elicitation. */
+    const ask = async (extra: Record<string, unknown> = {}) => {
+      const request = statelessRequest('tools/call', { name: 'billing_payment_refund', arguments: args, ...extra });
+      request.body.params._meta = envelope({ elicitation: { form: {} } });
+      return post(t.mcpUrl, request.body, { ...request.headers, ...bearer(admin) });
+    };
+
+    const question = await ask();
+    assert.equal(question.body.result.resultType, 'input_required', question.text);
+    assert.deepEqual(await records(args.idempotency_key), []);
+    const confirmed = await ask({
+      requestState: question.body.result.requestState,
+      inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+    });
+    assert.equal(confirmed.body.result.structuredContent.ok, true, confirmed.text);
+    const repeat = await ask();
+    assert.equal(JSON.stringify(repeat.body.result.content), JSON.stringify(confirmed.body.result.content), 'the stored answer, not a new question');
     assert.equal(await t.prisma.client.refund.count({ where: { paymentId } }), 1);
   });
 
