@@ -36,7 +36,7 @@ export class McpIdempotencyInterceptor implements NestInterceptor {
       mergeMap((claim) => {
         if (claim.kind === 'replay') return of(claim.result);
         if (claim.kind === 'mismatch') return of(this.reused(call.tool));
-        ClaimedCalls.remember(invocation!, call);
+        ClaimedCalls.remember(call.invocation, call);
         return next.handle();
       }),
     );
