@@ -6,8 +6,25 @@ import { PrismaService } from '../database/prisma.service.js';
 import { principalOf } from '../identity/request-principal.js';
 import { WorkspaceResolver } from '../identity/workspace.resolver.js';
 import type { IdempotencyClaim, IdempotentCall, McpIdempotencyStore } from '../mcp/index.js';
+import type { Request } from 'express';
 import { nextStep, type StoredRecord } from './idempotency-claim.js';
 import { IDEMPOTENCY_CONFIG, type IdempotencyConfig } from './idempotency.config.js';
+
+/**
+ * A keyed REST request: `tool` is the operation (`POST /v1/payments/:payment_id/refunds`), and the
+ * stored answer is the response (see `RestIdempotencyInterceptor`).
+ */
+export interface IdempotentRequest {
+  tool: string;
+  key: string;
+  argumentsHash: string;
+  httpRequest: Request;
+  /** The body, for a `workspace_id` in it. */
+  input: unknown;
+}
+
+/** A keyed MCP tool call or REST request: one store, one table, one claim for both. */
+export type IdempotentOperation = IdempotentCall | IdempotentRequest;
 
 /** Scope of calls that act in no workspace (the schema's convention). */
 const NO_WORKSPACE = '-';
@@ -19,10 +36,10 @@ const RETRY_PAUSE_MS = 100;
  * Idempotency keys in `idempotency_records`, decided by the table's primary key
  * (scope, tool, key), not by a lock in this process, so it holds across replicas.
  *
- * The claim runs in the call's transaction (`AuditCallHook` opens one for every call that may
- * write): its INSERT makes the row, the tool runs, `save` writes the answer into it, and the
- * transaction commits all three with the audit event, or rolls all back (a failed call leaves the
- * key free). A concurrent call with the same key blocks in its own INSERT until that transaction
+ * The claim runs in the call's transaction (`AuditCallHook` opens one for every MCP call that may
+ * write, `RestIdempotencyInterceptor` one for every keyed REST write): its INSERT makes the row,
+ * the tool runs, `save` writes the answer into it, and the transaction commits all three (with the
+ * audit event), or rolls all back (a failed call leaves the key free). A concurrent call with the same key blocks in its own INSERT until that transaction
  * ends (PostgreSQL waits on the uncommitted key), then reads the committed answer: losers never run
  * the tool, and they get the winner's answer. Without a transaction (nothing in this app claims
  * so) each statement commits alone: the row then marks a call in progress and others poll it.
@@ -37,7 +54,7 @@ const RETRY_PAUSE_MS = 100;
 export class PrismaIdempotencyStore implements McpIdempotencyStore {
   private readonly logger = new Logger('Idempotency');
   /** The scope decided at claim, reused by save/release (the same call object comes back). */
-  private readonly scopes = new WeakMap<IdempotentCall, string>();
+  private readonly scopes = new WeakMap<IdempotentOperation, string>();
 
   constructor(
     private readonly prisma: PrismaService,
@@ -45,7 +62,7 @@ export class PrismaIdempotencyStore implements McpIdempotencyStore {
     @Inject(IDEMPOTENCY_CONFIG) private readonly config: IdempotencyConfig,
   ) {}
 
-  async claim(call: IdempotentCall): Promise<IdempotencyClaim> {
+  async claim<R = CallToolResult>(call: IdempotentOperation): Promise<IdempotencyClaim<R>> {
     const scope = this.scopeOf(call);
     const db = this.prisma.db;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -63,7 +80,7 @@ export class PrismaIdempotencyStore implements McpIdempotencyStore {
         SELECT arguments_hash AS "argumentsHash", result #>> '{}' AS "resultJson",
                expires_at < (now() AT TIME ZONE 'UTC') AS expired
         FROM idempotency_records WHERE scope = ${scope} AND tool = ${call.tool} AND key = ${call.key}`;
-      const step = nextStep(row, call.argumentsHash);
+      const step = nextStep<R>(row, call.argumentsHash);
       if (step.kind === 'reuse_expired') {
         // The WHERE re-checks expiry under the row lock: of two calls reusing one expired key, one wins.
         const taken = await db.$queryRaw<unknown[]>`
@@ -84,7 +101,7 @@ export class PrismaIdempotencyStore implements McpIdempotencyStore {
     );
   }
 
-  async save(call: IdempotentCall, result: CallToolResult): Promise<void> {
+  async save(call: IdempotentOperation, result: unknown): Promise<void> {
     const scope = this.scopeOf(call);
     const saved = await this.prisma.db.$executeRaw`
       UPDATE idempotency_records SET result = to_jsonb(${JSON.stringify(result)}::text)
@@ -93,19 +110,19 @@ export class PrismaIdempotencyStore implements McpIdempotencyStore {
     if (saved !== 1) this.logger.warn(`No idempotency record to save for ${call.tool} (scope ${scope}): the answer is not kept`);
   }
 
-  async release(call: IdempotentCall): Promise<void> {
+  async release(call: IdempotentOperation): Promise<void> {
     await this.prisma.db.$executeRaw`
       DELETE FROM idempotency_records WHERE scope = ${this.scopeOf(call)} AND tool = ${call.tool} AND key = ${call.key}`;
   }
 
   /**
-   * The workspace the call acts in. `WorkspaceGuard` resolves it only when the tool's own guards
-   * run, after the claim, so it is resolved here the same way (token, `workspace_id` argument,
-   * header, query): keys of two workspaces must never meet, or one tenant could replay another's
-   * answer. A call whose workspace cannot be resolved is refused by that guard anyway (nothing is
-   * stored); it and tools outside any workspace share the scope `-`.
+   * The workspace the call acts in: keys of two workspaces must never meet, or one tenant could
+   * replay another's answer. Claims run after the guards, so `WorkspaceGuard` has normally put it
+   * in the request context; otherwise (a route or tool outside any workspace, or a claim made
+   * outside the pipeline) it is resolved the same way (token, `workspace_id` argument, header,
+   * query). Calls that resolve no workspace share the scope `-`.
    */
-  private scopeOf(call: IdempotentCall): string {
+  private scopeOf(call: IdempotentOperation): string {
     let scope = this.scopes.get(call);
     if (scope === undefined) {
       scope = this.resolveWorkspace(call) ?? NO_WORKSPACE;
@@ -114,13 +131,13 @@ export class PrismaIdempotencyStore implements McpIdempotencyStore {
     return scope;
   }
 
-  private resolveWorkspace(call: IdempotentCall): string | undefined {
+  private resolveWorkspace(call: IdempotentOperation): string | undefined {
     const state = RequestContext.current();
     if (state?.workspace) return state.workspace.id;
-    const request = call.invocation.httpRequest;
+    const [request, input] = 'invocation' in call ? [call.invocation.httpRequest, call.invocation.input] : [call.httpRequest, call.input];
     const principal = state?.principal ?? (request ? principalOf(request) : undefined);
     if (!principal) return undefined;
-    const argument = (call.invocation.input as { workspace_id?: unknown } | undefined)?.workspace_id;
+    const argument = (input as { workspace_id?: unknown } | undefined)?.workspace_id;
     try {
       return this.workspaces.resolve(request, principal, argument).workspaceId;
     } catch {

@@ -3,6 +3,7 @@ import { PATH_METADATA } from '@nestjs/common/internal';
 import { APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
 import { McpConfirmationInterceptor } from './confirmation/confirmation.interceptor.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
+import { McpIdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { McpHandlerFactory } from './discovery/mcp-handler.factory.js';
 import { McpRegistry } from './discovery/mcp.registry.js';
 import { CapabilityAccess } from './handlers/capability-access.js';
@@ -53,6 +54,8 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
     McpTransportState,
     McpRequestState,
     InvocationBuilder,
+    // Idempotency keys are claimed after the guards; registered first, so it wraps the confirmation below.
+    { provide: APP_INTERCEPTOR, useClass: McpIdempotencyInterceptor },
     // Destructive tools wait for a person's yes, whatever module declares them (SPEC §4).
     { provide: APP_INTERCEPTOR, useClass: McpConfirmationInterceptor },
   ],

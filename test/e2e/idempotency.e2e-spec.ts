@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import type { Request } from 'express';
+import { ApprovalService } from '../../src/approvals/approval.service.js';
 import { RequestContext } from '../../src/context/request-context.js';
+import { DEMO_ADMIN_EMAIL } from '../../src/database/demo-seed.js';
 import type { InvoiceStatus, Prisma } from '../../src/generated/prisma/client.js';
 import { ExpiredRowsCleanup } from '../../src/idempotency/expired-rows.cleanup.js';
 import { PrismaIdempotencyStore } from '../../src/idempotency/prisma-idempotency.store.js';
 import { PrismaRequestStateStore } from '../../src/idempotency/prisma-request-state.store.js';
 import { MCP_IDEMPOTENCY_STORE, MCP_REQUEST_STATE_STORE, type IdempotentCall, type McpInvocation, type McpRequestStateStore } from '../../src/mcp/index.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
-import { post, statelessRequest } from '../support/mcp-http.js';
+import { envelope, post, statelessRequest } from '../support/mcp-http.js';
 
 interface Answer {
   status: number;
@@ -234,6 +237,226 @@ describe('idempotency keys and one-time request state (real database)', () => {
     const scopes = (await records(args.idempotency_key)).map((r) => r.scope).sort();
     assert.deepEqual(scopes, [demoId, otherToken.workspaceId].sort());
     assert.equal((await call(otherToken.token, 'billing_attachment_upload', args)).text, theirs.text);
+  });
+
+  describe('REST writes: the same keys, the same store', () => {
+    let admin: string;
+    before(async () => {
+      admin = await t.token();
+    });
+
+    async function rest(token: string, path: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+      const response = await fetch(`${t.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...bearer(token), ...headers },
+        body: JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
+    }
+
+    /** A payment of 60 000 on an invoice of 100 000, registered over MCP. */
+    async function payment(): Promise<string> {
+      const inv = await invoice({ total: 100_000 });
+      const paid = await register(paymentArgs(inv.id, 60_000));
+      assert.equal(paid.envelope.ok, true, JSON.stringify(paid.envelope));
+      return paid.envelope.data.payment.id;
+    }
+    const refunds = (paymentId: string) => t.prisma.client.refund.findMany({ where: { paymentId } });
+    const refund = (paymentId: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
+      rest(admin, `/v1/payments/${paymentId}/refunds`, body, headers);
+
+    it('refunds once when a refund is retried with the same idempotency_key: the repeat gets the same status and body, marked replayed', async () => {
+      const paymentId = await payment();
+      const body = { amount_minor: 10_000, reason: 'Duplicate transfer', idempotency_key: idem() };
+      const first = await refund(paymentId, body);
+      assert.equal(first.status, 201, first.text);
+      assert.equal(first.headers.get('idempotent-replayed'), null);
+      const again = await refund(paymentId, body);
+      assert.equal(again.status, 201);
+      assert.equal(again.text, first.text, 'the stored answer, byte for byte');
+      assert.equal(again.headers.get('idempotent-replayed'), 'true');
+      assert.equal((await refunds(paymentId)).length, 1);
+      const [record] = await records(body.idempotency_key);
+      assert.equal(record.scope, demoId);
+      assert.equal(record.tool, 'POST /v1/payments/:payment_id/refunds');
+    });
+
+    it('accepts the key as an Idempotency-Key header (or in both places when equal): one refund', async () => {
+      const paymentId = await payment();
+      const key = idem();
+      const body = { amount_minor: 5_000, reason: 'Overpayment returned' };
+      const first = await refund(paymentId, body, { 'idempotency-key': key });
+      assert.equal(first.status, 201, first.text);
+      const again = await refund(paymentId, body, { 'idempotency-key': key });
+      assert.equal(again.text, first.text);
+      assert.equal(again.headers.get('idempotent-replayed'), 'true');
+      const both = await refund(paymentId, { ...body, idempotency_key: key }, { 'idempotency-key': key });
+      assert.equal(both.text, first.text, 'the key may move between header and body');
+      assert.equal((await refunds(paymentId)).length, 1);
+    });
+
+    it('refuses a header and a body key that differ with 400 naming both, and does nothing', async () => {
+      const paymentId = await payment();
+      const answer = await refund(paymentId, { amount_minor: 5_000, reason: 'Overpayment returned', idempotency_key: idem() }, { 'idempotency-key': idem() });
+      assert.equal(answer.status, 400);
+      assert.equal(answer.body.code, 'idempotency_key_conflict');
+      assert.match(answer.body.message, /Idempotency-Key header and the idempotency_key body field differ/);
+      assert.equal((await refunds(paymentId)).length, 0);
+    });
+
+    it('runs concurrent repeats once and gives each the same answer', async () => {
+      const paymentId = await payment();
+      const body = { amount_minor: 1_000, reason: 'Bank fee returned', idempotency_key: idem() };
+      const answers = await Promise.all(Array.from({ length: 5 }, () => refund(paymentId, body)));
+      assert.deepEqual(answers.map((a) => a.status), [201, 201, 201, 201, 201]);
+      assert.equal(new Set(answers.map((a) => a.text)).size, 1);
+      assert.equal(answers.filter((a) => a.headers.get('idempotent-replayed') === 'true').length, 4);
+      assert.equal((await refunds(paymentId)).length, 1);
+    });
+
+    it('answers 409 idempotency_key_reused to the same key with another amount, and refunds nothing more', async () => {
+      const paymentId = await payment();
+      const key = idem();
+      const first = await refund(paymentId, { amount_minor: 10_000, reason: 'Duplicate transfer', idempotency_key: key });
+      assert.equal(first.status, 201, first.text);
+      const other = await refund(paymentId, { amount_minor: 20_000, reason: 'Duplicate transfer', idempotency_key: key });
+      assert.equal(other.status, 409);
+      assert.equal(other.body.code, 'idempotency_key_reused');
+      assert.match(other.body.message, /Use a new key for a new operation/);
+      assert.deepEqual((await refunds(paymentId)).map((r) => r.amountMinor), [10_000]);
+    });
+
+    it('keeps nothing of a failed request: a corrected retry with the same key runs', async () => {
+      const paymentId = await payment();
+      const key = idem();
+      const tooMuch = await refund(paymentId, { amount_minor: 70_000, reason: 'Duplicate transfer', idempotency_key: key });
+      assert.equal(tooMuch.status, 422, tooMuch.text);
+      assert.deepEqual(await records(key), []);
+      const corrected = await refund(paymentId, { amount_minor: 60_000, reason: 'Duplicate transfer', idempotency_key: key });
+      assert.equal(corrected.status, 201, corrected.text);
+      assert.equal((await refunds(paymentId)).length, 1);
+    });
+    it('refuses a replay of an admin refund to a token without billing:admin (the guards run before the key)', async () => {
+      const paymentId = await payment();
+      const body = { amount_minor: 2_000, reason: 'Duplicate transfer', idempotency_key: idem() };
+      const first = await refund(paymentId, body);
+      assert.equal(first.status, 201, first.text);
+      const accountantRepeat = await rest(accountant, `/v1/payments/${paymentId}/refunds`, body);
+      assert.equal(accountantRepeat.status, 403);
+      assert.equal(accountantRepeat.headers.get('idempotent-replayed'), null);
+      assert.ok(!accountantRepeat.text.includes(first.body.refund.id));
+    });
+
+    it('documents the Idempotency-Key header on the keyed routes in Swagger', async () => {
+      const document = (await (await fetch(`${t.baseUrl}/docs-json`)).json()) as any;
+      const headerOf = (path: string) =>
+        (document.paths[path].post.parameters ?? []).find((p: any) => p.in === 'header' && p.name === 'Idempotency-Key');
+      for (const path of ['/v1/payments/{payment_id}/refunds', '/v1/payments', '/v1/invoices', '/v1/customers', '/v1/attachments']) {
+        assert.ok(headerOf(path), `${path} documents Idempotency-Key`);
+      }
+    });
+  });
+
+  describe('authorization before the key', () => {
+    /**
+     * Admin of a workspace of their own, viewer in demo; the token is bound to no workspace, so
+     * nothing short of the guards (which resolve `workspace_id`) knows that demo allows only reads.
+     */
+    let viewerInDemo: string;
+    before(async () => {
+      await RequestContext.run({ channel: 'system' }, async () => {
+        const own = await t.prisma.client.workspace.create({ data: { slug: 'idem-own', name: 'Own Idempotency Co' } });
+        const user = await t.prisma.client.user.create({ data: { email: 'two-roles@idem.test', name: 'Two Roles' } });
+        await t.prisma.client.membership.create({ data: { userId: user.id, workspaceId: own.id, role: 'admin' } });
+        await t.prisma.client.membership.create({ data: { userId: user.id, workspaceId: demoId, role: 'viewer' } });
+      });
+      viewerInDemo = await t.token({ email: 'two-roles@idem.test', scopes: ['billing:read', 'billing:write'], workspaceSlug: undefined });
+    });
+    const invoiceArgs = (key = idem()) => ({
+      workspace_id: 'demo',
+      customer_id: customerId,
+      currency: 'MXN',
+      due_date: isoDate(30),
+      lines: [{ description: 'Audit, April', quantity: 1, unit_price_minor: 70_000 }],
+      idempotency_key: key,
+    });
+
+    it('refuses a viewer who repeats a keyed create: the role refusal, not the stored answer', async () => {
+      const args = invoiceArgs();
+      const first = await call(accountant, 'billing_invoice_create', args);
+      assert.equal(first.envelope.ok, true, JSON.stringify(first.body));
+      const replay = await call(viewerInDemo, 'billing_invoice_create', args);
+      assert.equal(replay.isError, true, replay.text);
+      assert.equal(replay.envelope.errors[0].code, 'forbidden');
+      assert.match(replay.envelope.errors[0].message, /role does not allow billing:write/);
+      assert.ok(!replay.text.includes(first.envelope.data.id), 'nothing of the first answer');
+    });
+
+    it('tells another role nothing about a used key: the same refusal as for a fresh key', async () => {
+      const args = invoiceArgs();
+      assert.equal((await call(accountant, 'billing_invoice_create', args)).envelope.ok, true);
+      const reused = await call(viewerInDemo, 'billing_invoice_create', { ...args, notes: 'other arguments' });
+      const fresh = await call(viewerInDemo, 'billing_invoice_create', { ...args, notes: 'other arguments', idempotency_key: idem() });
+      assert.equal(reused.envelope.errors[0].code, 'forbidden', reused.text);
+      assert.deepEqual(reused.envelope.errors, fresh.envelope.errors);
+    });
+
+    it('audits a replay in its workspace', async () => {
+      const args = invoiceArgs();
+      const first = await call(accountant, 'billing_invoice_create', args);
+      assert.equal((await call(accountant, 'billing_invoice_create', args)).text, first.text);
+      const rows = await audits(args.idempotency_key);
+      assert.deepEqual(rows.map((a) => [a.outcome, a.workspaceId]), [['success', demoId], ['success', demoId]]);
+    });
+  });
+
+  it('leaves the key of a keyed destructive call free while it waits for confirmation, and replays it once confirmed and completed', async () => {
+    const admin = await t.token();
+    const adminId = (await t.prisma.client.user.findUniqueOrThrow({ where: { email: DEMO_ADMIN_EMAIL } })).id;
+    const inv = await invoice({ total: 100_000 });
+    const paid = await register(paymentArgs(inv.id, 60_000));
+    const paymentId = paid.envelope.data.payment.id;
+    const args = { payment_id: paymentId, amount_minor: 10_000, reason: 'Duplicate transfer', idempotency_key: idem() };
+    const refund = () => call(admin, 'billing_payment_refund', args);
+
+    const pending = await refund();
+    assert.equal(pending.envelope.status, 'pending_confirmation', pending.text);
+    assert.deepEqual(await records(args.idempotency_key), [], 'a pending call keeps no answer');
+    const decided = await RequestContext.run({ channel: 'panel' }, () =>
+      t.app.get(ApprovalService).decide(pending.envelope.approval.id, adminId, 'continue', { headers: {}, query: {} } as unknown as Request),
+    );
+    assert.equal(decided.kind, 'executed');
+
+    const completed = await refund();
+    assert.equal(completed.envelope.ok, true, completed.text);
+    assert.equal((await refund()).text, completed.text, 'the completed answer is replayed');
+    assert.equal(await t.prisma.client.refund.count({ where: { paymentId } }), 1);
+  });
+
+  it('replays a keyed destructive call confirmed in the chat without asking again; the question itself kept no answer', async () => {
+    const admin = await t.token();
+    const inv = await invoice({ total: 100_000 });
+    const paymentId = (await register(paymentArgs(inv.id, 60_000))).envelope.data.payment.id;
+    const args = { payment_id: paymentId, amount_minor: 10_000, reason: 'Duplicate transfer', idempotency_key: idem() };
+    /** A 2026 client that declared form elicitation. */
+    const ask = async (extra: Record<string, unknown> = {}) => {
+      const request = statelessRequest('tools/call', { name: 'billing_payment_refund', arguments: args, ...extra });
+      request.body.params._meta = envelope({ elicitation: { form: {} } });
+      return post(t.mcpUrl, request.body, { ...request.headers, ...bearer(admin) });
+    };
+
+    const question = await ask();
+    assert.equal(question.body.result.resultType, 'input_required', question.text);
+    assert.deepEqual(await records(args.idempotency_key), []);
+    const confirmed = await ask({
+      requestState: question.body.result.requestState,
+      inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+    });
+    assert.equal(confirmed.body.result.structuredContent.ok, true, confirmed.text);
+    const repeat = await ask();
+    assert.equal(JSON.stringify(repeat.body.result.content), JSON.stringify(confirmed.body.result.content), 'the stored answer, not a new question');
+    assert.equal(await t.prisma.client.refund.count({ where: { paymentId } }), 1);
   });
 
   describe('the store outside a transaction (defensive: no call that may write claims so)', () => {

@@ -7,6 +7,7 @@ import { McpTool, RequiredScopes } from '../../mcp/index.js';
 import { contentDisposition, MAX_ATTACHMENT_LABEL } from './attachment-files.js';
 import { AttachmentDto, AttachmentIdDto, UploadAttachmentDto } from './attachment.dto.js';
 import { AttachmentsService } from './attachments.service.js';
+import { IdempotentRoute } from '../../idempotency/idempotent-route.decorator.js';
 
 @ApiTags('attachments')
 @ApiBearerAuth()
@@ -16,6 +17,7 @@ export class AttachmentsController {
   constructor(private readonly attachments: AttachmentsService) {}
 
   @Post()
+  @IdempotentRoute()
   @RequiredScopes(SCOPES.billingWrite)
   @ApiCreatedResponse({ type: AttachmentDto })
   @McpTool({

@@ -1,9 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../idempotency/idempotency-key.format.js';
 
-/** Printable ASCII without spaces: safe to log and to compare. */
-export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]+$/;
+export { IDEMPOTENCY_KEY_PATTERN };
 
 export const IDEMPOTENCY_KEY_DESCRIPTION =
   'A key you choose for this one operation (8–128 printable characters, e.g. a UUID). Reuse the same key when you retry ' +
@@ -20,7 +20,8 @@ export interface IdempotencyKeyOptions {
 /**
  * The `idempotency_key` property of a write: one validation (and so one schema: string,
  * 8–128, printable ASCII) for every DTO that takes it. A repeated key replays the stored answer
- * (see `src/idempotency/`).
+ * (see `src/idempotency/`); REST routes taking it are marked `@IdempotentRoute()`, which also accepts the
+ * `Idempotency-Key` header.
  */
 export function IdempotencyKey(options: IdempotencyKeyOptions = {}): PropertyDecorator {
   const documented = { description: options.description ?? IDEMPOTENCY_KEY_DESCRIPTION, ...(options.example ? { example: options.example } : {}) };

@@ -9,6 +9,7 @@ import { CustomerSummaryDto, CustomerSummaryQueryDto } from './customer-summary.
 import { CustomerSummaryService } from './customer-summary.service.js';
 import { CreateCustomerDto, CustomerDto, CustomerListDto, CustomerListQueryDto } from './customer.dto.js';
 import { CustomersService } from './customers.service.js';
+import { IdempotentRoute } from '../../idempotency/idempotent-route.decorator.js';
 
 @ApiTags('customers')
 @ApiBearerAuth()
@@ -49,6 +50,7 @@ export class CustomersController {
   }
 
   @Post()
+  @IdempotentRoute()
   @RequiredScopes(SCOPES.billingWrite)
   @ApiCreatedResponse({ type: CustomerDto })
   @McpTool({

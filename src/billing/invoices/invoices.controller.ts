@@ -14,6 +14,7 @@ import {
 import { InvoiceDto, InvoiceSearchResultDto } from './invoice-output.dto.js';
 import { InvoiceArgs, invoiceArgsValidation, invoiceIdPipe } from './invoice-params.js';
 import { InvoicesService } from './invoices.service.js';
+import { IdempotentRoute } from '../../idempotency/idempotent-route.decorator.js';
 
 export const INVOICE_URI_TEMPLATE = 'billing://invoices/{id}';
 
@@ -69,6 +70,7 @@ export class InvoicesController {
   }
 
   @Post()
+  @IdempotentRoute()
   @RequiredScopes(SCOPES.billingWrite)
   @ApiCreatedResponse({ type: InvoiceDto })
   @McpTool({

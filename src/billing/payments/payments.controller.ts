@@ -14,6 +14,7 @@ import {
   RegisterPaymentDto,
 } from './payment.dto.js';
 import { PaymentsService } from './payments.service.js';
+import { IdempotentRoute } from '../../idempotency/idempotent-route.decorator.js';
 
 @ApiTags('payments')
 @ApiBearerAuth()
@@ -37,6 +38,7 @@ export class PaymentsController {
   }
 
   @Post()
+  @IdempotentRoute()
   @RequiredScopes(SCOPES.billingWrite)
   @ApiCreatedResponse({ type: PaymentRegisteredDto })
   @McpTool({
@@ -60,6 +62,7 @@ export class PaymentsController {
   }
 
   @Post(':payment_id/refunds')
+  @IdempotentRoute()
   @RequiredScopes(SCOPES.billingAdmin)
   @ApiCreatedResponse({ type: PaymentRefundedDto })
   @McpTool({

@@ -3,7 +3,8 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { ToolEntry } from '../discovery/mcp-registry.types.js';
 import { MCP_OPTIONS } from '../mcp.constants.js';
-import { MCP_IDEMPOTENCY_STORE, type IdempotentCall, type McpIdempotencyStore } from '../idempotency/idempotency.store.js';
+import { ClaimedCalls } from '../idempotency/claimed-calls.js';
+import { MCP_IDEMPOTENCY_STORE, type McpIdempotencyStore } from '../idempotency/idempotency.store.js';
 import type { McpInvocation, McpRequestContext } from '../mcp-invocation.js';
 import { asInputRequired, assertAnswerable } from '../multi-round/input-required.js';
 import { InvocationBuilder } from '../multi-round/multi-round-call.js';
@@ -68,30 +69,12 @@ export class ToolsHandler {
     }
     const invocation = await this.invocations.build('tool', name, params, context, input);
 
-    const idempotent = this.idempotentCall(entry, invocation);
-    if (!idempotent) return (await this.run(entry, invocation, finish)).result;
-    const claim = await this.idempotency!.claim(idempotent);
-    if (claim.kind === 'replay') return claim.result;
-    if (claim.kind === 'mismatch') {
-      return finish({
-        ok: false,
-        status: 'failed',
-        errors: [
-          {
-            code: 'idempotency_key_reused',
-            field: this.options.idempotencyKeyArgument,
-            message:
-              `This ${this.options.idempotencyKeyArgument} was already used for a ${name} call with different arguments. ` +
-              'Use a new key for a new operation, or repeat the first call exactly to get its answer.',
-            retryable: false,
-          },
-        ],
-      });
-    }
     const { result, final } = await this.run(entry, invocation, finish);
-    // Only a final, successful answer is kept: a failure, a question or a pending approval leaves the key free.
-    if (final) await this.idempotency!.save(idempotent, result as CallToolResult);
-    else await this.idempotency!.release(idempotent);
+    // The key was claimed after the guards (McpIdempotencyInterceptor). Only a final, successful
+    // answer is kept: a failure, a question or a pending approval leaves the key free.
+    const claimed = ClaimedCalls.take(invocation);
+    if (claimed && final) await this.idempotency!.save(claimed, result as CallToolResult);
+    else if (claimed) await this.idempotency!.release(claimed);
     return result;
   }
 
@@ -120,14 +103,6 @@ export class ToolsHandler {
       return { result: reply, final: ok };
     }
     return { result: finish({ ok: true, status: 'success', data: output, errors: [] }), final: true };
-  }
-
-  /** The call's idempotency key, when the tool has side effects and declares the key argument. */
-  private idempotentCall(entry: ToolEntry, invocation: McpInvocation): IdempotentCall | undefined {
-    if (!this.idempotency || entry.annotations.readOnlyHint) return undefined;
-    const key = invocation.arguments?.[this.options.idempotencyKeyArgument];
-    if (typeof key !== 'string' || !key) return undefined;
-    return { tool: entry.name, key, argumentsHash: invocation.argumentsHash!, invocation };
   }
 
   /** A tool without an input DTO publishes an empty closed schema: hold it to that. */

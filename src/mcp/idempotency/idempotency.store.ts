@@ -10,15 +10,17 @@ export interface IdempotentCall {
   invocation: McpInvocation;
 }
 
-export type IdempotencyClaim =
+/** `R`: the stored answer (a tool result here; an application may keep other answers in the same store). */
+export type IdempotencyClaim<R = CallToolResult> =
   /** No earlier call with this key: run the tool, then `save` (or `release`) in the same transaction. */
   | { kind: 'first' }
   /** An earlier call with this key and these arguments answered this. */
-  | { kind: 'replay'; result: CallToolResult }
+  | { kind: 'replay'; result: R }
   /** An earlier call used this key with other arguments. */
   | { kind: 'mismatch' };
 
 /**
+ * Claimed by `McpIdempotencyInterceptor` after the guards, saved or released by the tools handler.
  * Where first answers are kept, per tool and key (and whatever scope the application adds, such
  * as the workspace). `claim` runs inside the call's transaction (see `MCP_CALL_HOOK`) and must let
  * the database decide between concurrent first calls (a unique key), so that they run once across
