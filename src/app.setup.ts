@@ -11,6 +11,8 @@ export const BODY_LIMIT_BYTES = 14 * 1024 * 1024;
  * end-to-end tests boot exactly what production runs.
  */
 export function configureApp(app: INestApplication): void {
+  // Names the framework to every scanner, tells a client nothing it needs.
+  (app as NestExpressApplication).disable('x-powered-by');
   useMcpTransport(app);
   // REST bodies may carry a base64 attachment (10 MiB → ~13.4 MiB of JSON), like MCP calls.
   (app as NestExpressApplication).useBodyParser('json', { limit: BODY_LIMIT_BYTES });
