@@ -1,4 +1,5 @@
 import { ValidationPipe, type INestApplication } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request } from 'express';
 import { AuthenticationService } from './identity/authentication.service.js';
@@ -51,7 +52,8 @@ export function configureApp(app: INestApplication): void {
 function largeBodyAuthentication(app: INestApplication): AuthenticateBeforeRead | undefined {
   let authentication: AuthenticationService;
   try {
-    authentication = app.get(AuthenticationService, { strict: false });
+    // Through ModuleRef: app.get() of a missing provider aborts the process (abortOnError).
+    authentication = app.get(ModuleRef).get(AuthenticationService, { strict: false });
   } catch {
     return undefined;
   }

@@ -31,6 +31,8 @@ export function rawRequest(
       },
     );
     req.on('error', reject);
+    // Headers go out now, even when no body chunk follows (Node would hold them until the first write).
+    req.flushHeaders();
     for (const chunk of options.chunks ?? []) req.write(chunk);
     if (options.end !== false) req.end();
   });
