@@ -71,7 +71,7 @@ describe('REST hostile input: precise 4xx answers, like MCP', () => {
     assert.match(JSON.parse(text).message, /nested deeper than 64 levels/);
   });
 
-  it('a "constructor" key in a REST body is 400, not 500', async () => {
+  it('a "constructor" key anywhere in a REST body is refused by name (400), as on /mcp', async () => {
     const response = await fetch(`${t.baseUrl}/v1/payments`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...bearer(token) },
