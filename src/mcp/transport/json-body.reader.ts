@@ -90,7 +90,8 @@ export function readJsonBody(req: Request, rules: JsonBodyRules, done: (result: 
   const authenticateFirst = (then: () => void) => {
     authenticating = true;
     req.pause();
-    rules.authenticate!(req).then(
+    // Through a promise, so a hook that throws synchronously is a refusal too.
+    Promise.resolve(req).then(rules.authenticate!).then(
       () => {
         authenticated = true;
         if (!settled) then();
