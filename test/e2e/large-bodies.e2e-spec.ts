@@ -130,7 +130,7 @@ describe('large bodies: authenticated before they are read; REST limits and slow
     assert.equal(streamed.status, 413);
   });
 
-  it('a slow REST body is 408 and the connection is closed; a slow complete one is served', async () => {
+  it('a slow REST body (JSON or a form) is 408 and the connection is closed; a slow complete one is served', async () => {
     options.bodyTimeoutMs = 400;
     try {
       const body = JSON.stringify({ name: 'Slow Client', email: 'slow@rest.test', pad: undefined });
@@ -142,6 +142,14 @@ describe('large bodies: authenticated before they are read; REST limits and slow
       assert.deepEqual(JSON.parse(trickled.text), { statusCode: 408, error: 'Request Timeout', message: 'Request body not received within 400 ms' });
       const served = await trickle(`${t.baseUrl}/v1/customers`, body, { headers, bytes: 64, everyMs: 20 });
       assert.equal(served.status, 201, served.text);
+
+      // A form another parser reads (the panel's sign-in, no credential needed) gets the same deadline.
+      const form = 'email=admin%40demo.test&password=' + 'x'.repeat(200);
+      const formHeaders = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) };
+      const slowForm = await trickle(`${t.baseUrl}/admin/login`, form, { headers: formHeaders, bytes: 1, everyMs: 100 });
+      assert.equal(slowForm.status, 408, slowForm.text);
+      assert.equal(slowForm.headers.connection, 'close');
+      assert.ok(slowForm.written < Buffer.byteLength(form));
     } finally {
       options.bodyTimeoutMs = 10_000;
     }

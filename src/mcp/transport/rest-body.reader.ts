@@ -13,12 +13,16 @@ export type RestBodyRules = Omit<JsonBodyRules, 'emptyBody'>;
  * depth and prototype-key refusals (`400`, where deep JSON used to overflow class-transformer's
  * stack: a 500), and authentication before a large body is read. Failures are answered in Nest's
  * REST error shape (`{ statusCode, error, message }`), with the headers of a refused credential
- * (`WWW-Authenticate`). Other content types are left to the parsers after it; a body already read
- * (the MCP endpoint's) is left alone.
+ * (`WWW-Authenticate`). Other content types are left to the parsers after it, under the same
+ * deadline; a body already read (the MCP endpoint's) is left alone.
  */
 export function createRestBodyReader(rulesOf: (req: Request) => RestBodyRules): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    if ((req as Request & { _body?: boolean })._body || !hasBody(req) || !isJsonContentType(req.headers['content-type'])) return next();
+    if ((req as Request & { _body?: boolean })._body || !hasBody(req)) return next();
+    if (!isJsonContentType(req.headers['content-type'])) {
+      guardDeadline(req, res, rulesOf(req).timeoutMs);
+      return next();
+    }
     readJsonBody(req, { ...rulesOf(req), emptyBody: 'empty-object' }, (result) => {
       if ('failure' in result) return sendRestFailure(req, res, result.failure);
       if (result.value === null || typeof result.value !== 'object') {
@@ -30,6 +34,20 @@ export function createRestBodyReader(rulesOf: (req: Request) => RestBodyRules): 
       next();
     });
   };
+}
+
+/**
+ * A body another parser reads (a form, on the admin pages) gets the same deadline: if it has not
+ * fully arrived in time, `408` and the connection is closed, which also ends that parser's read.
+ */
+function guardDeadline(req: Request, res: Response, timeoutMs: number): void {
+  const timer = setTimeout(() => {
+    if (req.complete || res.headersSent) return;
+    sendRestFailure(req, res, { status: HttpStatus.REQUEST_TIMEOUT, code: McpErrorCode.InvalidRequest, message: `Request body not received within ${timeoutMs} ms` });
+  }, timeoutMs);
+  const stop = () => clearTimeout(timer);
+  req.once('end', stop);
+  res.once('close', stop);
 }
 
 /** body-parser's test: a request has a body when it says how it is framed. */
