@@ -1,26 +1,40 @@
 import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { Channel } from '../generated/prisma/client.js';
+import { principalOf } from '../identity/request-principal.js';
 import { MCP_OPTIONS, type ResolvedMcpOptions } from '../mcp/index.js';
-import { RequestContext } from './request-context.js';
+import { RequestContext, type RequestState } from './request-context.js';
+import { routeChannel } from './request-channel.js';
 
 /**
- * Opens the request context and names the channel from the route: the MCP endpoint is `mcp`,
- * the admin panel `panel`, everything else `api`. Registered as Nest middleware, after the body
- * parsers, so the context survives into guards, interceptors and handlers.
+ * Opens the request context. Registered as Nest middleware, after the body readers, so the
+ * context survives into guards, interceptors and handlers. The channel (`mcp`, `panel`, `api`)
+ * is read from the route that served the request, when a row is written (see `routeChannel`).
  */
 @Injectable()
 export class RequestContextMiddleware implements NestMiddleware {
   constructor(@Inject(MCP_OPTIONS) private readonly mcp: ResolvedMcpOptions) {}
 
   use(req: Request, _res: Response, next: NextFunction): void {
-    RequestContext.run({ channel: this.channelOf(req.originalUrl) }, next);
+    RequestContext.run(new HttpRequestState(req, this.mcp.path), next);
+  }
+}
+
+/** A request's state whose channel follows the matched route (the middleware runs before routing). */
+class HttpRequestState implements RequestState {
+  principal: RequestState['principal'];
+  workspace: RequestState['workspace'];
+  transaction: RequestState['transaction'];
+
+  constructor(
+    private readonly req: Request,
+    private readonly mcpPath: string,
+  ) {
+    // A large body is authenticated before it is read (app.setup.ts): the guard then skips.
+    this.principal = principalOf(req);
   }
 
-  private channelOf(url: string): Channel {
-    const path = url.split('?')[0];
-    if (path === this.mcp.path || path.startsWith(`${this.mcp.path}/`)) return 'mcp';
-    if (path === '/admin' || path.startsWith('/admin/')) return 'panel';
-    return 'api';
+  get channel(): Channel {
+    return routeChannel(this.req, this.mcpPath);
   }
 }

@@ -19,8 +19,10 @@ export { MCP_ACCESS_POLICY, type McpAccessPolicy, type McpCapability } from './s
 export type * from './server/tool-result.envelope.js';
 export { ToolReply } from './server/tool-reply.js';
 export { dtoToJsonSchema } from './schema/dto-json-schema.factory.js';
-export { useMcpTransport } from './transport/use-mcp-transport.js';
+export { useMcpTransport, type McpTransportHooks } from './transport/use-mcp-transport.js';
 export { createHostCheck, type HostCheckSettings } from './transport/request-origin.check.js';
+export { createRestBodyReader, type RestBodyRules } from './transport/rest-body.reader.js';
+export { MAX_JSON_DEPTH, type AuthenticateBeforeRead } from './transport/json-body.reader.js';
 export { McpRequestState } from './multi-round/request-state.js';
 export { MCP_REQUEST_STATE_STORE, InMemoryRequestStateStore, type McpRequestStateStore } from './multi-round/request-state.store.js';
 export { acceptedContent, canElicitForm, inputRequired, inputResponse, isInputRequiredResult } from './multi-round/input-required.js';

@@ -17,6 +17,12 @@ export interface McpModuleOptions {
   /** How long the whole body may take to arrive once the headers are in, before `408` (slow-body guard). Default 30 000 ms. */
   bodyTimeoutMs?: number;
   /**
+   * A body larger than this (declared, or once this much has streamed) is read only after the
+   * `authenticateLargeBody` hook given to `useMcpTransport` accepted the request's credentials,
+   * so an anonymous caller cannot make the server buffer and parse megabytes. Default 64 KiB.
+   */
+  largeBodyBytes?: number;
+  /**
    * Origins allowed to call the endpoint (browser clients send `Origin`). Default: the server's
    * own origin and any localhost origin. `['*']` disables the check.
    */
@@ -76,6 +82,7 @@ export interface ResolvedMcpOptions {
   supportedVersions: string[];
   maxBodyBytes: number;
   bodyTimeoutMs: number;
+  largeBodyBytes: number;
   allowedOrigins: string[];
   allowedHosts: string[];
   pageSize: number;

@@ -160,7 +160,7 @@ describe('transport defaults', () => {
     assert.match(answer.text, /limit 1048576 bytes/);
   });
 
-  it('leaves the REST routes to Nest\'s own body parser', async () => {
+  it('leaves REST routes to the REST body reader and their DTO validation', async () => {
     const response = await fetch(`${t.baseUrl}/v1/orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
