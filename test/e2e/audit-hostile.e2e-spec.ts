@@ -207,6 +207,8 @@ describe('audit trail under hostile input (real database)', () => {
           request.body.params._meta = { ...envelope(), traceparent: `00-${traceId}-00f067aa0ba902b7-01` } as never;
           const { status, body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
           assert.ok(status < 500 && body.error?.code !== -32603, JSON.stringify(body));
+          // "__proto__" / "constructor" keys are refused by the body reader, before any call is made: nothing to audit.
+          if (status === 400 && /"__proto__" and "constructor"/.test(body.error?.message ?? '')) return;
           assert.equal(await t.prisma.client.auditEvent.count({ where: { traceId } }), 1);
         }),
         { numRuns: Number(process.env.HOSTILE_RUNS ?? 40) },

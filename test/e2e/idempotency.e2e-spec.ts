@@ -1,15 +1,18 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { Injectable, Module } from '@nestjs/common';
+import { IsString } from 'class-validator';
 import type { Request } from 'express';
 import { ApprovalService } from '../../src/approvals/approval.service.js';
 import { RequestContext } from '../../src/context/request-context.js';
 import { DEMO_ADMIN_EMAIL } from '../../src/database/demo-seed.js';
 import type { InvoiceStatus, Prisma } from '../../src/generated/prisma/client.js';
+import { IdempotencyKey } from '../../src/billing/common/idempotency-key.js';
 import { ExpiredRowsCleanup } from '../../src/idempotency/expired-rows.cleanup.js';
 import { PrismaIdempotencyStore } from '../../src/idempotency/prisma-idempotency.store.js';
 import { PrismaRequestStateStore } from '../../src/idempotency/prisma-request-state.store.js';
-import { MCP_IDEMPOTENCY_STORE, MCP_REQUEST_STATE_STORE, type IdempotentCall, type McpInvocation, type McpRequestStateStore } from '../../src/mcp/index.js';
+import { MCP_IDEMPOTENCY_STORE, MCP_REQUEST_STATE_STORE, McpTool, type IdempotentCall, type McpInvocation, type McpRequestStateStore } from '../../src/mcp/index.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { envelope, post, statelessRequest } from '../support/mcp-http.js';
 
@@ -25,6 +28,31 @@ interface Answer {
 const DAY = 86_400_000;
 const isoDate = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY).toISOString().slice(0, 10);
 const idem = () => `idem-${randomUUID()}`;
+
+class KeyedPurgeDto {
+  @IsString()
+  note: string;
+
+  @IdempotencyKey()
+  idempotency_key: string;
+}
+
+/**
+ * A keyed destructive tool on the default confirmation path (in the chat for a client that can
+ * elicit): the billing app's keyed destructive tool, the refund, requires the approval page.
+ */
+@Injectable()
+class KeyedPurgeTool {
+  static runs = 0;
+
+  @McpTool({ name: 'test_keyed_purge', description: 'Test only: purges something, once per key.', annotations: { destructiveHint: true } })
+  purge(input: KeyedPurgeDto) {
+    return { purged: input.note, run: ++KeyedPurgeTool.runs };
+  }
+}
+
+@Module({ providers: [KeyedPurgeTool] })
+class KeyedPurgeModule {}
 const trackingKey = () => `TRK${randomUUID().replaceAll('-', '').slice(0, 16).toUpperCase()}`;
 
 describe('idempotency keys and one-time request state (real database)', () => {
@@ -35,7 +63,7 @@ describe('idempotency keys and one-time request state (real database)', () => {
   let invoiceCounter = 0;
 
   before(async () => {
-    t = await startBillingApp();
+    t = await startBillingApp(KeyedPurgeModule);
     accountant = await t.token({ email: 'accountant@demo.test', scopes: ['billing:read', 'billing:write'] });
     await RequestContext.run({ channel: 'system' }, async () => {
       demoId = (await t.prisma.client.workspace.findUniqueOrThrow({ where: { slug: 'demo' } })).id;
@@ -436,15 +464,14 @@ describe('idempotency keys and one-time request state (real database)', () => {
 
   it('replays a keyed destructive call confirmed in the chat without asking again; the question itself kept no answer', async () => {
     const admin = await t.token();
-    const inv = await invoice({ total: 100_000 });
-    const paymentId = (await register(paymentArgs(inv.id, 60_000))).envelope.data.payment.id;
-    const args = { payment_id: paymentId, amount_minor: 10_000, reason: 'Duplicate transfer', idempotency_key: idem() };
+    const args = { note: 'stale exports', idempotency_key: idem() };
     /** A 2026 client that declared form elicitation. */
     const ask = async (extra: Record<string, unknown> = {}) => {
-      const request = statelessRequest('tools/call', { name: 'billing_payment_refund', arguments: args, ...extra });
+      const request = statelessRequest('tools/call', { name: 'test_keyed_purge', arguments: args, ...extra });
       request.body.params._meta = envelope({ elicitation: { form: {} } });
       return post(t.mcpUrl, request.body, { ...request.headers, ...bearer(admin) });
     };
+    const runsBefore = KeyedPurgeTool.runs;
 
     const question = await ask();
     assert.equal(question.body.result.resultType, 'input_required', question.text);
@@ -453,10 +480,10 @@ describe('idempotency keys and one-time request state (real database)', () => {
       requestState: question.body.result.requestState,
       inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
     });
-    assert.equal(confirmed.body.result.structuredContent.ok, true, confirmed.text);
+    assert.equal(confirmed.body.result.structuredContent?.ok ?? JSON.parse(confirmed.body.result.content[0].text).ok, true, confirmed.text);
     const repeat = await ask();
     assert.equal(JSON.stringify(repeat.body.result.content), JSON.stringify(confirmed.body.result.content), 'the stored answer, not a new question');
-    assert.equal(await t.prisma.client.refund.count({ where: { paymentId } }), 1);
+    assert.equal(KeyedPurgeTool.runs - runsBefore, 1, 'the tool ran once');
   });
 
   describe('the store outside a transaction (defensive: no call that may write claims so)', () => {
