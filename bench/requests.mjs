@@ -30,6 +30,10 @@ export function mcpBody(era, method, params = {}, id = 1) {
 export const VERIFY = {
   // REST GET /v1/customers/summary
   'rest-summary': (body) => body.includes('"recent_invoices"'),
+  // REST GET /v1/invoices (and the floor server, which answers the same JSON)
+  'rest-invoices': (body) => body.includes('"items":[{') && body.includes('"total_matching":'),
+  // MCP tools/call billing_invoices_search: a success whose data is a page of invoices
+  'mcp-invoices': (body) => VERIFY['mcp-result'](body) && body.includes('total_matching'),
   // REST POST /v1/customers
   'rest-created': (body) => body.includes('"id"') && body.includes('"created_via":"api"'),
   // A JSON-RPC success (JSON or one SSE event) whose tool result is not an error.
