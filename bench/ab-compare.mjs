@@ -10,7 +10,9 @@
 // handler over MCP with a change applied), which gives a change's effect on an MCP/REST ratio.
 // Each checkout must have been compiled with `tsc -p bench/tsconfig.json` (its .bench-dist/), e.g. a
 // copy of the repository with the change applied. Presets: echo, tools-10, tools-500,
-// summary-rest, summary-mcp-2026, summary-mcp-2025, create-rest, create-mcp-2026.
+// summary-rest, summary-mcp-2026, summary-mcp-2025, invoices-rest, invoices-mcp-2026,
+// invoices-mcp-2025 (the invoice list of case 6: GET /v1/invoices?limit=10 and
+// billing_invoices_search {limit:10}), create-rest, create-mcp-2026.
 // Database presets create, migrate and drop their own database (DATABASE_URL's server, default
 // postgresql://postgres@127.0.0.1:5432/postgres) and use it for both servers.
 import { spawn, spawnSync } from 'node:child_process';
@@ -47,6 +49,17 @@ const summary = (era) => ({
     verify: 'mcp-result',
   }),
 });
+const invoices = (era) => ({
+  entry: 'billing-app',
+  db: true,
+  spec: (s) => ({
+    url: `${s.base}/mcp`,
+    method: 'POST',
+    headers: mcpHeaders(era, 'tools/call', 'billing_invoices_search', auth(s)),
+    body: mcpBody(era, 'tools/call', { name: 'billing_invoices_search', arguments: { limit: 10 } }),
+    verify: 'mcp-invoices',
+  }),
+});
 const PRESETS = {
   echo: {
     entry: 'echo-ours',
@@ -75,6 +88,13 @@ const PRESETS = {
   },
   'summary-mcp-2026': summary(ERA_2026),
   'summary-mcp-2025': summary(ERA_2025),
+  'invoices-rest': {
+    entry: 'billing-app',
+    db: true,
+    spec: (s) => ({ url: `${s.base}/v1/invoices?limit=10`, method: 'GET', headers: auth(s), verify: 'rest-invoices' }),
+  },
+  'invoices-mcp-2026': invoices(ERA_2026),
+  'invoices-mcp-2025': invoices(ERA_2025),
   'create-rest': {
     entry: 'billing-app',
     db: true,
