@@ -633,7 +633,12 @@ async function case6(db) {
       },
     },
   );
-  await measureRow({ case: 6, key: 'floor', variant: 'floor: node:http + pg, same SQL in 3 statements', era: null }, { entry: 'floor', database: db.name, env, spec: rest });
+  const floor = await measureRow({ case: 6, key: 'floor', variant: 'floor: node:http + pg, same SQL in 3 statements', era: null }, { entry: 'floor', database: db.name, env, spec: rest });
+  // The floor answers the REST route's JSON byte for byte (same data, same day): equal sizes say so.
+  const restBytes = find(6, 'rest')?.preflight?.bytes;
+  if (restBytes && floor.preflight) {
+    notes.push(`Case 6: the floor's answer is ${floor.preflight.bytes} bytes, the REST route's ${restBytes}${floor.preflight.bytes === restBytes ? ' (same size, as expected)' : ': DIFFERENT, the floor no longer answers like the route'}.`);
+  }
 }
 
 async function case5() {
