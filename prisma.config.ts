@@ -1,12 +1,11 @@
-import { PrismaPg } from '@prisma/adapter-pg';
 import { defineConfig } from 'prisma/config';
 
-// Prisma's CLI would download a native schema engine; through a driver adapter it uses its
-// WebAssembly engine instead, which works offline (see README "Database").
+// Prisma 7: the URL lives here, not in the schema. Only Prisma's own CLI reads this file, and only
+// for commands that need its native schema engine (`migrate diff`, `studio`, …: machines with
+// network access); `generate` never connects, and `node scripts/prisma.mjs migrate deploy` applies
+// prisma/migrations without the CLI (src/database/migrations.ts). See README "Database".
 export default defineConfig({
   schema: 'prisma/schema.prisma',
   migrations: { path: 'prisma/migrations' },
-  experimental: { adapter: true },
-  engine: 'js',
-  adapter: async () => new PrismaPg({ connectionString: process.env.DATABASE_URL ?? '' }),
+  datasource: { url: process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres' },
 });

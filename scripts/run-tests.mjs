@@ -7,12 +7,12 @@
 //
 // Test databases (see test/support/test-database.ts), prepared here once per run:
 // - DATABASE_URL set: a template database `mcp_test_template_<pid>` on that server, migrated with
-//   `prisma migrate deploy`; every test database is copied from it and the template is dropped at
+//   scripts/migrate-deploy.mjs (what `npm run db:migrate` runs); every test database is copied from it and the template is dropped at
 //   the end. Its name is per run because CI and developers share one PostgreSQL server.
 //   Databases `mcp_test_*` left by runs whose process is gone are dropped (loopback servers only).
 // - DATABASE_URL unset: a migrated PGlite data directory snapshot (a tarball), cached in
-//   node_modules/.cache/mcp-test-db/ under a hash of prisma/migrations and the PGlite and Prisma
-//   versions; every test file loads it into an in-memory PGlite. (Prepared in both modes: the
+//   node_modules/.cache/mcp-test-db/ under a hash of prisma/migrations, their runner and the PGlite
+//   and Prisma versions; every test file loads it into an in-memory PGlite. (Prepared in both modes: the
 //   embedded server's own tests use it.)
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -177,6 +177,8 @@ async function prepareSnapshot() {
         hash.update(`${path.slice(migrationsDir.length)}\n`).update(readFileSync(path));
       });
   walk(migrationsDir);
+  // The runner that applies them (scripts/migrate-deploy.mjs) shapes the snapshot too.
+  hash.update(readFileSync(join(root, 'scripts', 'migrate-deploy.mjs')));
   const cacheDir = join(root, 'node_modules', '.cache', 'mcp-test-db');
   const snapshot = join(cacheDir, `pglite-${hash.digest('hex').slice(0, 16)}.tar`);
 

@@ -17,8 +17,9 @@ export interface PrepareDatabaseOptions {
   /** Progress and timings, one line each. Silent when omitted. */
   logger?: (line: string) => void;
   /**
-   * Apply `prisma migrate deploy`? Default: only when this call started the embedded database.
-   * The CLI is skipped when `_prisma_migrations` already lists every migration with its checksum.
+   * Apply the pending migrations ({@link runMigrations}, Prisma's bookkeeping)? Default: only when
+   * this call started the embedded database. A quick read of `_prisma_migrations` first: nothing
+   * more when it already lists every migration with its checksum.
    * A server from DATABASE_URL is not migrated unless `true` (deploy migrations separately:
    * `node scripts/prisma.mjs migrate deploy`); an embedded server started by another process was
    * migrated by that process before it announced itself.
