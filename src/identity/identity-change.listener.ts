@@ -25,11 +25,10 @@ export class IdentityChangeListener implements OnModuleInit, OnApplicationShutdo
 
   constructor(private readonly cache: TokenCache) {}
 
-  async onModuleInit(): Promise<void> {
+  onModuleInit(): void {
     const url = process.env.DATABASE_URL;
-    if (!url) return;
-    // Not awaited past the first attempt: a database that is down at boot only leaves the cache off.
-    await this.connect(url);
+    // Not awaited: the boot never waits for the cache, and a database down at boot only leaves it off.
+    if (url) void this.connect(url);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -44,6 +43,8 @@ export class IdentityChangeListener implements OnModuleInit, OnApplicationShutdo
   private async connect(url: string): Promise<void> {
     if (this.stopped) return;
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+    // Held from the start, so that a shutdown during the connection attempt ends it too.
+    this.client = client;
     let lost = false;
     const onLost = (error?: Error) => {
       if (lost) return;
@@ -64,15 +65,19 @@ export class IdentityChangeListener implements OnModuleInit, OnApplicationShutdo
     try {
       await client.connect();
       const { rows } = await client.query<{ version: string }>('SELECT version()');
-      if (rows[0]?.version.includes('PGlite')) {
+      if (lost) return;
+      if (rows[0]?.version.includes('PGlite') || this.stopped) {
         lost = true;
-        this.stopped = true;
         await client.end();
         return;
       }
       await client.query(`LISTEN ${IDENTITY_CHANGED_CHANNEL}`);
-      if (lost || this.stopped) return;
-      this.client = client;
+      if (lost) return;
+      if (this.stopped) {
+        lost = true;
+        await client.end();
+        return;
+      }
       this.cache.enable();
     } catch (error) {
       onLost(error as Error);

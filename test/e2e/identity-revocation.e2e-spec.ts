@@ -54,6 +54,9 @@ describe('token revocation across instances', { timeout: 60_000 }, () => {
 
   it('runs the cache on a real PostgreSQL only (the embedded one shares one backend between connections)', async () => {
     const cache = b.app.get(TokenCache);
+    // The listener connects in the background after the boot: give it a bounded while.
+    const deadline = Date.now() + 5_000;
+    while (REAL_POSTGRES && !cache.active && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(cache.active, REAL_POSTGRES);
   });
 
