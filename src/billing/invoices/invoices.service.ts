@@ -16,7 +16,7 @@ import {
   type UpdateInvoiceDto,
 } from './invoice-input.dto.js';
 import type { InvoiceDto, InvoiceSearchResultDto, InvoiceSummaryDto } from './invoice-output.dto.js';
-import { balanceOf, effectiveStatus, today } from './invoice-status.js';
+import { balanceOf, effectiveStatus, statusSql, today } from './invoice-status.js';
 
 const NUMBER_PREFIX = 'INV-';
 /** Above this many pages' worth of matches, a search answers with a hint to narrow it. */
@@ -54,7 +54,7 @@ export class InvoicesService {
     const todayDate = today();
 
     // Page (with each invoice's customer) and total in ONE statement: with Prisma's `include` and
-    // `count` they were three (page, customers, count). The SQL filters mirror statusWhere.
+    // `count` they were three (page, customers, count).
     const rows = await this.prisma.db.$queryRaw<SearchRow[]>`
       SELECT n.total, p.*
       FROM (SELECT count(*)::int AS total FROM invoices i ${dto.customer_email ? CUSTOMER_JOIN : Prisma.empty} WHERE ${searchWhere(workspaceId, dto, todayDate)}) n
@@ -285,10 +285,7 @@ interface SearchInvoiceRow {
 /** The search filters as SQL (over `invoices i`, and `customers c` for customer_email); every value a parameter. */
 function searchWhere(workspaceId: string, dto: SearchInvoicesDto, todayDate: string): Prisma.Sql {
   const filters = [Prisma.sql`i.workspace_id = ${workspaceId}::uuid`];
-  // Effective status, as statusWhere: sent and overdue are both stored open invoices, told apart by the due date.
-  if (dto.status === 'sent') filters.push(Prisma.sql`i.status IN ('sent', 'overdue') AND i.due_date >= ${isoDate(todayDate)}::date`);
-  else if (dto.status === 'overdue') filters.push(Prisma.sql`i.status IN ('sent', 'overdue') AND i.due_date < ${isoDate(todayDate)}::date`);
-  else if (dto.status) filters.push(Prisma.sql`i.status = ${dto.status}::"InvoiceStatus"`);
+  if (dto.status) filters.push(statusSql(dto.status, todayDate));
   if (dto.customer_id) filters.push(Prisma.sql`i.customer_id = ${dto.customer_id}::uuid`);
   if (dto.customer_email) filters.push(Prisma.sql`c.email = ${dto.customer_email.toLowerCase()}`);
   if (dto.issued_from) filters.push(Prisma.sql`i.issue_date >= ${isoDate(dto.issued_from)}::date`);
