@@ -7,10 +7,12 @@ import { AuthenticationService } from './authentication.service.js';
 import { boundBaseUrl } from './bound-url.js';
 import { IDENTITY_CONFIG, identityConfigFromEnv } from './identity.config.js';
 import { JwtTokenVerifier } from './jwt-token.verifier.js';
+import { IdentityChangeListener } from './identity-change.listener.js';
 import { PersonalTokenService } from './personal-token.service.js';
 import { ProtectedResourceController } from './protected-resource.controller.js';
 import { ScopeGuard } from './scope.guard.js';
 import { ScopePolicy } from './scope.policy.js';
+import { TokenCache, tokenCacheOptionsFromEnv } from './token-cache.js';
 import { WorkspaceGuard } from './workspace.guard.js';
 import { WorkspaceResolver } from './workspace.resolver.js';
 
@@ -30,6 +32,8 @@ import { WorkspaceResolver } from './workspace.resolver.js';
         identityConfigFromEnv(process.env, () => boundBaseUrl(adapter.httpAdapter?.getHttpServer()?.address())),
       inject: [HttpAdapterHost],
     },
+    { provide: TokenCache, useFactory: () => new TokenCache(tokenCacheOptionsFromEnv()) },
+    IdentityChangeListener,
     PersonalTokenService,
     JwtTokenVerifier,
     AuthenticationService,

@@ -1,7 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { asDatabaseUnavailable } from '../database/database-unavailable.js';
 import { PrismaService } from '../database/prisma.service.js';
-import type { Principal } from './principal.js';
+import type { Role } from '../generated/prisma/client.js';
+import type { Principal, PrincipalMembership } from './principal.js';
 import { ALL_SCOPES } from './roles.js';
+import { TokenCache } from './token-cache.js';
 import { displayPrefix, generateTokenSecret, hashToken } from './token-secret.js';
 
 export interface MintRequest {
@@ -14,10 +17,27 @@ export interface MintRequest {
 
 export type TokenCheck = { ok: true; principal: Principal } | { ok: false; reason: string };
 
+/** One row of {@link PersonalTokenService.lookup}: the token, its user's email and every membership. */
+interface TokenRow {
+  id: string;
+  userId: string;
+  workspaceId: string | null;
+  scopes: string[];
+  email: string;
+  revoked: boolean;
+  /** Epoch milliseconds (timestamps are stored in UTC), or null: no expiry. */
+  expiresAtMs: number | null;
+  memberships: Array<{ workspaceId: string; slug: string; role: Role }>;
+}
+
 /** Personal access tokens: minted for a user, stored as a hash, checked on every request. */
 @Injectable()
 export class PersonalTokenService {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    /** Absent outside the application (the token CLI): every check reads the database. */
+    @Optional() private readonly cache?: TokenCache,
+  ) {}
 
   async mint(request: MintRequest): Promise<{ token: string; id: string; expiresAt: Date | null }> {
     const unknown = request.scopes.filter((scope) => !ALL_SCOPES.includes(scope));
@@ -50,29 +70,63 @@ export class PersonalTokenService {
     return { token, id: record.id, expiresAt };
   }
 
+  /**
+   * The caller a token stands for. A verified token is answered from the cache (when it runs,
+   * see TokenCache) until its entry or the token expires; otherwise one query reads the token,
+   * its user and the user's memberships.
+   */
   async check(token: string): Promise<TokenCheck> {
-    const record = await this.prisma.client.accessToken.findUnique({
-      where: { tokenHash: hashToken(token) },
-      include: { user: { include: { memberships: { include: { workspace: true } } } } },
-    });
+    const digest = hashToken(token);
+    const cached = this.cache?.get(digest);
+    if (cached) return { ok: true, principal: cached };
+    const ticket = this.cache?.ticket() ?? 0;
+    const record = await this.lookup(digest);
     if (!record) return { ok: false, reason: 'The access token is not valid' };
-    if (record.revokedAt) return { ok: false, reason: 'The access token has been revoked' };
-    if (record.expiresAt && record.expiresAt.getTime() <= Date.now()) return { ok: false, reason: 'The access token has expired' };
-    return {
-      ok: true,
-      principal: {
-        userId: record.userId,
-        email: record.user.email,
-        tokenId: record.id,
-        kind: 'personal',
-        scopes: record.scopes,
-        ...(record.workspaceId ? { workspaceId: record.workspaceId } : {}),
-        memberships: record.user.memberships.map((m) => ({ workspaceId: m.workspaceId, slug: m.workspace.slug, role: m.role })),
-      },
+    if (record.revoked) return { ok: false, reason: 'The access token has been revoked' };
+    if (record.expiresAtMs !== null && record.expiresAtMs <= Date.now()) return { ok: false, reason: 'The access token has expired' };
+    const principal: Principal = {
+      userId: record.userId,
+      email: record.email,
+      tokenId: record.id,
+      kind: 'personal',
+      scopes: record.scopes,
+      ...(record.workspaceId ? { workspaceId: record.workspaceId } : {}),
+      memberships: record.memberships.map((m): PrincipalMembership => ({ workspaceId: m.workspaceId, slug: m.slug, role: m.role })),
     };
+    this.cache?.set(digest, principal, record.expiresAtMs, ticket);
+    return { ok: true, principal };
+  }
+
+  /**
+   * Token, user and memberships in ONE statement, looked up by the digest's unique index (a
+   * nested Prisma `include` would be one query per relation).
+   */
+  private async lookup(digest: string): Promise<TokenRow | undefined> {
+    try {
+      const rows = await this.prisma.client.$queryRaw<TokenRow[]>`
+        SELECT t.id::text AS "id", t.user_id::text AS "userId", t.workspace_id::text AS "workspaceId", t.scopes AS "scopes",
+               u.email AS "email", t.revoked_at IS NOT NULL AS "revoked",
+               (extract(epoch FROM t.expires_at) * 1000)::float8 AS "expiresAtMs",
+               COALESCE(
+                 json_agg(json_build_object('workspaceId', m.workspace_id, 'slug', w.slug, 'role', m.role) ORDER BY m.created_at, w.slug)
+                   FILTER (WHERE m.workspace_id IS NOT NULL),
+                 '[]'::json
+               ) AS "memberships"
+        FROM access_tokens t
+        JOIN users u ON u.id = t.user_id
+        LEFT JOIN memberships m ON m.user_id = t.user_id
+        LEFT JOIN workspaces w ON w.id = m.workspace_id
+        WHERE t.token_hash = ${digest}
+        GROUP BY t.id, u.id`;
+      return rows[0];
+    } catch (error) {
+      throw asDatabaseUnavailable(error);
+    }
   }
 
   async revoke(id: string): Promise<void> {
     await this.prisma.client.accessToken.update({ where: { id }, data: { revokedAt: new Date() } });
+    // Other replicas hear it from the database (identity_changed); this one forgets it at once.
+    this.cache?.clear();
   }
 }

@@ -12,14 +12,13 @@ import { generateTokenSecret } from './token-secret.js';
  */
 describe('personal token check', () => {
   it('looks the token up by its SHA-256 only: no comparison of secrets, no secret in the query', async () => {
-    const queries: unknown[] = [];
+    // Each query as its SQL text and its bound values (the lookup is one tagged $queryRaw).
+    const queries: Array<{ sql: string; values: unknown[] }> = [];
     const prisma = {
       client: {
-        accessToken: {
-          findUnique: async (query: unknown) => {
-            queries.push(query);
-            return null;
-          },
+        $queryRaw: async (strings: TemplateStringsArray, ...values: unknown[]) => {
+          queries.push({ sql: strings.join('?'), values });
+          return [];
         },
       },
     } as unknown as PrismaService;
@@ -28,8 +27,8 @@ describe('personal token check', () => {
 
     assert.deepEqual(await tokens.check(token), { ok: false, reason: 'The access token is not valid' });
     assert.equal(queries.length, 1);
-    const where = (queries[0] as { where: Record<string, unknown> }).where;
-    assert.deepEqual(where, { tokenHash: createHash('sha256').update(token).digest('hex') });
+    assert.match(queries[0].sql, /WHERE t\.token_hash = \?/);
+    assert.deepEqual(queries[0].values, [createHash('sha256').update(token).digest('hex')]);
     assert.ok(!JSON.stringify(queries[0]).includes(token.slice('mcp_pat_'.length, 20)));
 
     // A wrong token of any length or shape takes the same path: one indexed lookup of a digest.
@@ -37,6 +36,9 @@ describe('personal token check', () => {
       await tokens.check(wrong);
     }
     assert.equal(queries.length, 6);
-    for (const query of queries) assert.match(String((query as { where: { tokenHash: string } }).where.tokenHash), /^[0-9a-f]{64}$/);
+    for (const query of queries) {
+      assert.equal(query.values.length, 1);
+      assert.match(String(query.values[0]), /^[0-9a-f]{64}$/);
+    }
   });
 });

@@ -1,12 +1,12 @@
-import type { InvoiceStatus, Prisma } from '../../generated/prisma/client.js';
-import { formatDate, parseDate } from '../common/money.js';
+import { Prisma, type InvoiceStatus } from '../../generated/prisma/client.js';
+import { formatDate } from '../common/money.js';
 
 /**
  * Overdue is computed on read, never stored by this module: an invoice whose stored status is
  * `sent` (or `overdue`, should a seed or import have stored it) is reported `overdue` when its
  * due date is before today (UTC), and `sent` otherwise. So it turns overdue at midnight without a
  * job, stops being overdue when its due date is moved later, and searching by status uses the
- * very same rule (see `statusWhere`).
+ * very same rule (see `statusSql`).
  */
 export const INVOICE_STATUSES = ['draft', 'sent', 'overdue', 'paid', 'cancelled'] as const satisfies readonly InvoiceStatus[];
 
@@ -20,16 +20,15 @@ export function effectiveStatus(stored: InvoiceStatus, dueDate: Date, todayDate:
   return formatDate(dueDate) < todayDate ? 'overdue' : 'sent';
 }
 
-/** The `where` that selects invoices whose effective status is `status`. */
-export function statusWhere(status: InvoiceStatus, todayDate: string): Prisma.InvoiceWhereInput {
-  const open: InvoiceStatus[] = ['sent', 'overdue'];
+/** The SQL condition (over `invoices i`) that selects invoices whose effective status is `status`. */
+export function statusSql(status: InvoiceStatus, todayDate: string): Prisma.Sql {
   switch (status) {
     case 'sent':
-      return { status: { in: open }, dueDate: { gte: parseDate(todayDate) } };
+      return Prisma.sql`i.status IN ('sent', 'overdue') AND i.due_date >= ${todayDate}::date`;
     case 'overdue':
-      return { status: { in: open }, dueDate: { lt: parseDate(todayDate) } };
+      return Prisma.sql`i.status IN ('sent', 'overdue') AND i.due_date < ${todayDate}::date`;
     default:
-      return { status };
+      return Prisma.sql`i.status = ${status}::"InvoiceStatus"`;
   }
 }
 
