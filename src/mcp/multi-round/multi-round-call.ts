@@ -28,13 +28,18 @@ export class InvocationBuilder {
     input: unknown,
   ): Promise<McpInvocation> {
     const args = isPlainObject(params.arguments) ? params.arguments : undefined;
+    let hash: string | undefined;
     const invocation: McpInvocation = {
       ...context,
       kind,
       name,
       input,
       ...(args ? { arguments: args } : {}),
-      argumentsHash: argumentsHash(args ?? {}),
+      // Hashed on first use only (idempotency keys, requestState, approvals), before the handler
+      // runs: most calls never need it, and canonical JSON + SHA-256 is a share of a small call.
+      get argumentsHash() {
+        return (hash ??= argumentsHash(args ?? {}));
+      },
       callerKey: this.options.callerKey(context.httpRequest),
     };
     if (context.era !== 'stateless') return invocation;
