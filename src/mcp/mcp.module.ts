@@ -1,6 +1,6 @@
 import { Inject, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/internal';
-import { APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { DiscoveryModule } from '@nestjs/core';
 import { McpConfirmationInterceptor } from './confirmation/confirmation.interceptor.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpIdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
@@ -54,10 +54,12 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
     McpTransportState,
     McpRequestState,
     InvocationBuilder,
-    // Idempotency keys are claimed after the guards; registered first, so it wraps the confirmation below.
-    { provide: APP_INTERCEPTOR, useClass: McpIdempotencyInterceptor },
-    // Destructive tools wait for a person's yes, whatever module declares them (SPEC §4).
-    { provide: APP_INTERCEPTOR, useClass: McpConfirmationInterceptor },
+    // Idempotency keys (claimed after the guards) and the confirmation of destructive tools (SPEC §4),
+    // whatever module declares the tool. Not APP_INTERCEPTORs: McpHandlerFactory puts them first in
+    // the interceptor chain of the tools they apply to only, so other tools, REST routes and the
+    // endpoint's own route do not pay for an interceptor chain (RxJS) that would pass through.
+    McpIdempotencyInterceptor,
+    McpConfirmationInterceptor,
   ],
   exports: [MCP_OPTIONS, McpRegistry, McpRequestState, McpDispatcher],
 })

@@ -30,8 +30,18 @@ const TEXT_RULES: Array<[RegExp, string]> = [
   [/[A-Za-z0-9+/]{160,}={0,2}/g, '[base64 omitted]'],
 ];
 
+/**
+ * A text that matches none of these words, and is shorter than a base64 run worth cutting, holds
+ * nothing a rule above would change: every rule needs one of them (`passw` for password/passwd,
+ * `api` for the api keys, `base64` for content_base64; case-insensitive is wider than each rule).
+ * Most log text (access lines, paths, ids) is passed through on this one test.
+ */
+const MAY_HOLD_SECRET = /bearer|basic|digest|mcp_pat_|eyJ|passw|secret|token|api|authorization|cookie|credential|base64/i;
+const SHORTEST_BASE64_RUN = 160;
+
 /** Cuts secrets out of free text. */
 export function redactText(text: string): string {
+  if (text.length < SHORTEST_BASE64_RUN && !MAY_HOLD_SECRET.test(text)) return text;
   let result = text;
   for (const [pattern, replacement] of TEXT_RULES) result = result.replace(pattern, replacement);
   return result;
@@ -65,8 +75,10 @@ export function redactValue(value: unknown, key = '', depth = 0, seen = new Weak
         copy['…'] = `[${Object.keys(value).length - MAX_ITEMS} more keys]`;
         break;
       }
+      const safe = redactValue(v, k, depth + 1, seen);
       // defineProperty: a key named "__proto__" stays an own property, never a prototype.
-      Object.defineProperty(copy, k, { value: redactValue(v, k, depth + 1, seen), enumerable: true, writable: true, configurable: true });
+      if (k === '__proto__') Object.defineProperty(copy, k, { value: safe, enumerable: true, writable: true, configurable: true });
+      else copy[k] = safe;
     }
     return copy;
   } finally {

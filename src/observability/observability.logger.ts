@@ -1,6 +1,8 @@
+import { inspect } from 'node:util';
 import { ConsoleLogger, Logger, type LogLevel } from '@nestjs/common';
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { redactError, redactText, redactValue } from './log-redaction.js';
+import { writeLogLine } from './log-writer.js';
 import { currentRequestLogFields } from './request-log.js';
 
 export type LogFormat = 'json' | 'pretty';
@@ -17,7 +19,8 @@ export function resolveLogFormat(env: NodeJS.ProcessEnv = process.env, interacti
 
 /**
  * The application's Nest logger: Nest's `ConsoleLogger` (so levels, `NEST_LOG_LEVEL` and the
- * pretty format behave as usual) with two additions. Every message, structured field and stack
+ * pretty format behave as usual) with three additions. JSON lines are written buffered, off the
+ * request path (`log-writer.ts`). Every message, structured field and stack
  * is redacted (`log-redaction.ts`) before it is printed, in both formats. JSON lines carry the
  * request id, JSON-RPC id, method and tool of the request being served, and the trace id when a
  * span is active.
@@ -40,6 +43,16 @@ export class ObservabilityLogger extends ConsoleLogger {
     const safeParams = params && (redactValue(params) as Record<string, unknown>);
     // The parent's signature is wider than its declaration file says (params is Nest 12's).
     (super.printMessages as (...args: unknown[]) => void).call(this, safe, context, logLevel, writeStreamType, stack, safeParams);
+  }
+
+  /** As Nest's, but the line goes to the buffered writer (`log-writer.ts`) instead of one write per line. */
+  protected override printAsJson(message: unknown, options: Parameters<ConsoleLogger['printAsJson']>[1]): void {
+    const record = this.getJsonLogObject(message, options);
+    const line =
+      !this.options.colors && this.inspectOptions.compact === true
+        ? this.stringifyJsonLogObject(record)
+        : inspect(record, this.inspectOptions);
+    writeLogLine(options.writeStreamType ?? 'stdout', `${line}\n`);
   }
 
   protected override printStackTrace(stack: string): void {

@@ -17,6 +17,24 @@ describe('log redaction', () => {
     assert.match(text, /"ok":1/);
   });
 
+  it('cuts each kind of secret out of a short text on its own (the pass-through test never skips one)', () => {
+    const cases: Array<[string, string]> = [
+      ['basic dXNlcjpwdw==', 'dXNlcjpwdw=='],
+      ['DIGEST abc123', 'abc123'],
+      [`x ${TOKEN}`, TOKEN.slice(8)],
+      [`jwt ${JWT}`, JWT],
+      ['PASSWD: hunter2', 'hunter2'],
+      ['api-key=k-123', 'k-123'],
+      ['x_Cookie=c-1', 'c-1'],
+      ['Content_Base64: "QUJD"', 'QUJD'],
+      ['client_secret=s-1', 's-1'],
+      ['my_credential=c-2', 'c-2'],
+    ];
+    for (const [text, secret] of cases) assert.ok(!redactText(text).includes(secret), `${secret} in ${redactText(text)}`);
+    assert.equal(redactText('POST /mcp 200 12 ms'), 'POST /mcp 200 12 ms');
+    assert.match(redactText(`file ${'QUJD'.repeat(50)}`), /\[base64 omitted\]/);
+  });
+
   it('replaces secret-named fields and file contents at any depth, keeps the rest and never pollutes a prototype', () => {
     const base64 = Buffer.alloc(300, 7).toString('base64');
     const value = redactValue({

@@ -1,8 +1,11 @@
+import { flushLogs } from '../../src/observability/log-writer.js';
+
 /**
  * Captures what this process writes to stdout and stderr (the application's logs, in-process)
  * while it is installed. Every write is kept for `text()`; log lines (JSON records and Nest's
  * pretty lines) are not passed through, so a test's output stays readable; anything else (the
- * test runner's own reporting) still reaches the terminal.
+ * test runner's own reporting) still reaches the terminal. JSON log lines are written buffered
+ * (`log-writer.ts`): the capture flushes them when it starts, is read and is restored.
  */
 export interface LogCapture {
   /** Everything written since the capture started. */
@@ -17,6 +20,7 @@ export interface LogCapture {
 const LOG_LINE = /^(\{"level":|\[Nest\] |\x1b\[3\dm\[Nest\])/;
 
 export function captureOutput(): LogCapture {
+  flushLogs();
   let captured = '';
   let logLines = '';
   const originals = { stdout: process.stdout.write, stderr: process.stderr.write };
@@ -36,17 +40,22 @@ export function captureOutput(): LogCapture {
     } as typeof stream.write;
   }
   return {
-    text: () => captured,
+    text: () => {
+      flushLogs();
+      return captured;
+    },
     records: () =>
-      logLines
+      (flushLogs(), logLines)
         .split('\n')
         .filter((line) => line.startsWith('{"level":'))
         .map((line) => JSON.parse(line) as Record<string, unknown>),
     clear: () => {
+      flushLogs();
       captured = '';
       logLines = '';
     },
     restore: () => {
+      flushLogs();
       process.stdout.write = originals.stdout;
       process.stderr.write = originals.stderr;
     },

@@ -2,6 +2,7 @@ import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/
 import { Inject, Injectable, Optional, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { from, mergeMap, of, type Observable } from 'rxjs';
 import { McpRegistry } from '../discovery/mcp.registry.js';
+import type { McpToolAnnotations } from '../decorators/mcp-decorator.options.js';
 import type { ToolEntry } from '../discovery/mcp-registry.types.js';
 import { MCP_OPTIONS } from '../mcp.constants.js';
 import { McpExecutionContext } from '../mcp-execution-context.js';
@@ -39,6 +40,11 @@ export class McpConfirmationInterceptor implements NestInterceptor {
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     @Optional() @Inject(MCP_APPROVAL_GATEWAY) private readonly approvals?: McpApprovalGateway,
   ) {}
+
+  /** Whether a tool with these annotations is confirmed at all (decided once, at bootstrap). */
+  appliesTo(annotations: McpToolAnnotations): boolean {
+    return !!annotations.destructiveHint;
+  }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const invocation = McpExecutionContext.invocation(context);

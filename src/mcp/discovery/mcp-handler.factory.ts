@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type NestInterceptor } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA, RouteParamtypes } from '@nestjs/common/internal';
 import { ExternalContextCreator, ModulesContainer } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
+import type { InterceptorsContextCreator } from '@nestjs/core/interceptors/interceptors-context-creator.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import type { McpInvocation } from '../mcp-invocation.js';
 import { MCP_INVOCATION_PARAM, McpParamsFactory } from './mcp-params.factory.js';
@@ -40,14 +41,18 @@ export class McpHandlerFactory {
     });
   }
 
-  create(wrapper: InstanceWrapper, methodName: string): BoundHandler {
+  /**
+   * `leading`: interceptors of the MCP layer that run first (outermost), after the guards and
+   * before the application's global, class and method interceptors.
+   */
+  create(wrapper: InstanceWrapper, methodName: string, leading: readonly NestInterceptor[] = []): BoundHandler {
     const instance = wrapper.instance as Record<string, (...args: unknown[]) => unknown>;
     const prototype = Object.getPrototypeOf(instance);
     const hasRouteArgs = Reflect.hasMetadata(ROUTE_ARGS_METADATA, prototype.constructor, methodName);
     if (!hasRouteArgs && !Reflect.hasOwnMetadata(MCP_ARGS_METADATA, prototype.constructor, methodName)) {
       Reflect.defineMetadata(MCP_ARGS_METADATA, PROVIDER_ARGS, prototype.constructor, methodName);
     }
-    const handler = this.externalContextCreator.create(
+    const handler = this.withLeadingInterceptors(leading).create(
       instance,
       prototype[methodName],
       methodName,
@@ -59,6 +64,20 @@ export class McpHandlerFactory {
       MCP_CONTEXT_TYPE,
     );
     return (invocation: McpInvocation) => handler(invocation.httpRequest, invocation) as Promise<unknown>;
+  }
+
+  /**
+   * The creator, or a view of it whose interceptor lists start with `leading`. Without leading
+   * interceptors a handler the application does not intercept gets none, and Nest calls it
+   * directly instead of through an RxJS chain.
+   */
+  private withLeadingInterceptors(leading: readonly NestInterceptor[]): ExternalContextCreator {
+    if (!leading.length) return this.externalContextCreator;
+    const shared = (this.externalContextCreator as unknown as { interceptorsContextCreator: InterceptorsContextCreator }).interceptorsContextCreator;
+    const interceptorsContextCreator = {
+      create: (...args: Parameters<InterceptorsContextCreator['create']>) => [...leading, ...shared.create(...args)],
+    };
+    return Object.create(this.externalContextCreator, { interceptorsContextCreator: { value: interceptorsContextCreator } });
   }
 
   /** Names read one by one with `@Param(name)` / `@Query(name)` on a route handler. */

@@ -24,6 +24,8 @@ import { McpHandlerFactory } from './mcp-handler.factory.js';
 import { completionKey, McpRegistry } from './mcp.registry.js';
 import type { BoundHandler } from './mcp-registry.types.js';
 import { RawJson } from '../server/raw-json.js';
+import { McpConfirmationInterceptor } from '../confirmation/confirmation.interceptor.js';
+import { McpIdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
 
 /**
  * Finds every `@McpTool`, `@McpResource`, `@McpPrompt` and `@McpCompletion` method once, at
@@ -38,6 +40,8 @@ export class McpExplorer implements OnModuleInit {
     private readonly handlers: McpHandlerFactory,
     private readonly registry: McpRegistry,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly idempotency: McpIdempotencyInterceptor,
+    private readonly confirmation: McpConfirmationInterceptor,
   ) {}
 
   onModuleInit(): void {
@@ -64,7 +68,10 @@ export class McpExplorer implements OnModuleInit {
     if (!wrapper.isDependencyTreeStatic()) {
       throw new Error(`${source}: MCP handlers must live on singleton providers or controllers, not request-scoped ones`);
     }
-    const handler = this.handlers.create(wrapper, methodName);
+    // The layer's own interceptors wrap only the tools they can act on (a method's one handler
+    // serves all its kinds; they pass other kinds through): idempotency outside confirmation.
+    const around = tool ? [this.idempotency, this.confirmation].filter((interceptor) => interceptor.appliesTo(tool.annotations ?? {})) : [];
+    const handler = this.handlers.create(wrapper, methodName, around);
     const target = prototype.constructor as Type<unknown>;
     const declaredScopes: string[] =
       Reflect.getMetadata(MCP_SCOPES_METADATA, method) ?? Reflect.getMetadata(MCP_SCOPES_METADATA, target) ?? [];

@@ -4,6 +4,7 @@ import { McpRegistry } from '../discovery/mcp.registry.js';
 import { MCP_OPTIONS } from '../mcp.constants.js';
 import { McpExecutionContext } from '../mcp-execution-context.js';
 import type { McpInvocation } from '../mcp-invocation.js';
+import type { McpToolAnnotations } from '../decorators/mcp-decorator.options.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { ToolReply } from '../server/tool-reply.js';
 import { ClaimedCalls } from './claimed-calls.js';
@@ -13,7 +14,7 @@ import { MCP_IDEMPOTENCY_STORE, type IdempotentCall, type McpIdempotencyStore } 
  * Idempotency keys of tool calls, claimed as an interceptor so that it runs after every guard
  * (authentication, workspace, scopes, rate limit): a caller the tool would refuse gets that
  * refusal, never a stored answer nor a hint that the key exists, and a replay runs in the
- * workspace the guards resolved (its audit row carries it). Registered before the confirmation
+ * workspace the guards resolved (its audit row carries it). Placed before the confirmation
  * interceptor, so it is the outer one: a call that ends pending confirmation or asking a question
  * frees its key, a confirmed call that completed is the answer a repeat replays.
  *
@@ -27,6 +28,11 @@ export class McpIdempotencyInterceptor implements NestInterceptor {
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     @Optional() @Inject(MCP_IDEMPOTENCY_STORE) private readonly store?: McpIdempotencyStore,
   ) {}
+
+  /** Whether a tool with these annotations can carry a key at all (decided once, at bootstrap). */
+  appliesTo(annotations: McpToolAnnotations): boolean {
+    return !!this.store && !annotations.readOnlyHint;
+  }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const invocation = McpExecutionContext.invocation(context);

@@ -67,7 +67,11 @@ export function traceMcpRequest(req: Request, serve: () => Promise<McpRequestOut
     { kind: SpanKind.SERVER },
     parentContext(req, meta),
   );
-  if (span.isRecording()) span.setAttributes(requestAttributes(req, body, params, meta, method, target));
+  const recording = span.isRecording();
+  // No SDK (or not sampled) and no trace to continue: the span records nothing and has no ids to
+  // hand on, so the request runs without entering a context of its own.
+  if (!recording && !isSpanContextValid(span.spanContext())) return serve().then(ignoreOutcome);
+  if (recording) span.setAttributes(requestAttributes(req, body, params, meta, method, target));
   (req as unknown as Record<symbol, Span>)[SPAN_OF_REQUEST] = span;
 
   const active = trace.setSpan(context.active(), span).setValue(REQUEST_SPAN, span);
@@ -87,6 +91,8 @@ export function traceMcpRequest(req: Request, serve: () => Promise<McpRequestOut
     }
   });
 }
+
+const ignoreOutcome = (): void => undefined;
 
 /**
  * Adds attributes to the span of the MCP request being served (e.g. the application's tenant or

@@ -11,6 +11,15 @@ const CLOSE = Buffer.from(']');
 export class RawJson {
   private constructor(readonly chunks: readonly Buffer[]) {}
 
+  /**
+   * Inside `encodeWithRaw`: a marker the encoder replaces with the bytes. Elsewhere (a snapshot, a
+   * log line): the JSON value itself.
+   */
+  toJSON(): unknown {
+    if (encoding) return `${MARKER}${encoding.push(this) - 1}`;
+    return JSON.parse(Buffer.concat(this.chunks).toString('utf8'));
+  }
+
   static of(value: unknown): Buffer {
     return Buffer.from(JSON.stringify(value));
   }
@@ -27,10 +36,23 @@ export class RawJson {
 const MARKER = `__mcp_raw_${randomUUID().replaceAll('-', '')}_`;
 const MARKER_PATTERN = new RegExp(`"${MARKER}(\\d+)"`, 'g');
 
-/** The UTF-8 JSON of `value`, with every `RawJson` inside written as its bytes. */
+/** The `RawJson` values met by the `JSON.stringify` running in `encodeWithRaw` (it is synchronous). */
+let encoding: RawJson[] | undefined;
+
+/**
+ * The UTF-8 JSON of `value`, with every `RawJson` inside written as its bytes. `RawJson.toJSON`
+ * marks them: a replacer function would be called for every key of every answer.
+ */
 export function encodeWithRaw(value: unknown): Buffer {
   const raws: RawJson[] = [];
-  const text = JSON.stringify(value, (_key, item: unknown) => (item instanceof RawJson ? `${MARKER}${raws.push(item) - 1}` : item));
+  const outer = encoding;
+  encoding = raws;
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } finally {
+    encoding = outer;
+  }
   if (!raws.length) return Buffer.from(text);
   const parts: Buffer[] = [];
   let last = 0;
