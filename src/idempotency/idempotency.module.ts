@@ -1,11 +1,9 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { MCP_IDEMPOTENCY_STORE, MCP_REQUEST_STATE_STORE } from '../mcp/index.js';
 import { ExpiredRowsCleanup } from './expired-rows.cleanup.js';
 import { IDEMPOTENCY_CONFIG, idempotencyConfigFromEnv } from './idempotency.config.js';
 import { PrismaIdempotencyStore } from './prisma-idempotency.store.js';
 import { PrismaRequestStateStore } from './prisma-request-state.store.js';
-import { RestIdempotencyInterceptor } from './rest-idempotency.interceptor.js';
 
 /**
  * Database-backed idempotency keys (MCP tool calls and REST writes) and one-time multi round-trip
@@ -21,9 +19,8 @@ import { RestIdempotencyInterceptor } from './rest-idempotency.interceptor.js';
     ExpiredRowsCleanup,
     { provide: MCP_IDEMPOTENCY_STORE, useExisting: PrismaIdempotencyStore },
     { provide: MCP_REQUEST_STATE_STORE, useExisting: PrismaRequestStateStore },
-    // REST writes marked @IdempotentRoute() claim their key in the same store, after the guards.
-    { provide: APP_INTERCEPTOR, useClass: RestIdempotencyInterceptor },
   ],
-  exports: [MCP_IDEMPOTENCY_STORE, MCP_REQUEST_STATE_STORE],
+  // PrismaIdempotencyStore: for RestIdempotencyInterceptor, which @IdempotentRoute() attaches to REST writes.
+  exports: [MCP_IDEMPOTENCY_STORE, MCP_REQUEST_STATE_STORE, PrismaIdempotencyStore],
 })
 export class IdempotencyModule {}

@@ -1,19 +1,18 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { applyDecorators, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
+import { IDEMPOTENCY_KEY_HEADER, RestIdempotencyInterceptor } from './rest-idempotency.interceptor.js';
 
-export const IDEMPOTENT_ROUTE = 'app:idempotentRoute';
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
-/** Set on a response that is the stored answer of an earlier request with the same key. */
-export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './rest-idempotency.interceptor.js';
 
 /**
  * A REST write that honours idempotency keys (`RestIdempotencyInterceptor`): the `idempotency_key`
  * body field or the `Idempotency-Key` header. A repeat with the same key and arguments gets the
- * first answer (marked `Idempotent-Replayed: true`) instead of running again.
+ * first answer (marked `Idempotent-Replayed: true`) instead of running again. The interceptor is
+ * attached to these routes only: other requests pay for no interceptor chain.
  */
 export function IdempotentRoute(): MethodDecorator {
   return applyDecorators(
-    SetMetadata(IDEMPOTENT_ROUTE, true),
+    UseInterceptors(RestIdempotencyInterceptor),
     ApiHeader({
       name: IDEMPOTENCY_KEY_HEADER,
       required: false,

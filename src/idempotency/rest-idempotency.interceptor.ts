@@ -6,10 +6,12 @@ import { from, lastValueFrom, type Observable } from 'rxjs';
 import { PrismaService } from '../database/prisma.service.js';
 import { argumentsHash } from '../mcp/index.js';
 import { isIdempotencyKey } from './idempotency-key.format.js';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, IDEMPOTENT_ROUTE } from './idempotent-route.decorator.js';
 import { PrismaIdempotencyStore, type IdempotentRequest } from './prisma-idempotency.store.js';
 
 const BODY_KEY = 'idempotency_key';
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+/** Set on a response that is the stored answer of an earlier request with the same key. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /** What a REST request with a key keeps for its repeats. */
 interface StoredResponse {
@@ -41,7 +43,8 @@ export class RestIdempotencyInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() !== 'http' || !this.reflector.get<boolean>(IDEMPOTENT_ROUTE, context.getHandler())) return next.handle();
+    // Attached by @IdempotentRoute() to its routes only; an MCP tool call of the same handler has its own claim.
+    if (context.getType() !== 'http') return next.handle();
     const http = context.switchToHttp();
     const request = http.getRequest<Request>();
     const key = keyOf(request);
