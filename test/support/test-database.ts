@@ -25,7 +25,7 @@ export interface TestDatabase {
  *   dropped by close();
  * - DATABASE_URL unset: an in-memory embedded PostgreSQL (PGlite) loaded from the snapshot file
  *   named by TEST_PGLITE_SNAPSHOT (~1 s), served on a free loopback port, stopped by close().
- * Without those variables (tests started without run-tests.mjs) it migrates with the Prisma CLI
+ * Without those variables (tests started without run-tests.mjs) it applies the migrations itself
  * instead, a few seconds more.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
