@@ -1,6 +1,4 @@
 import { BadRequestException, ConflictException, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import { HTTP_CODE_METADATA } from '@nestjs/common/internal';
-import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { PrismaService } from '../database/prisma.service.js';
@@ -12,12 +10,6 @@ const BODY_KEY = 'idempotency_key';
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** Set on a response that is the stored answer of an earlier request with the same key. */
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
-
-/** What a REST request with a key keeps for its repeats. */
-interface StoredResponse {
-  status: number;
-  body: unknown;
-}
 
 /**
  * Idempotency keys of REST writes (`@IdempotentRoute()`), with the store and claim MCP tool calls
@@ -37,7 +29,6 @@ interface StoredResponse {
 @Injectable()
 export class RestIdempotencyInterceptor implements NestInterceptor {
   constructor(
-    private readonly reflector: Reflector,
     private readonly prisma: PrismaService,
     private readonly store: PrismaIdempotencyStore,
   ) {}
@@ -57,13 +48,12 @@ export class RestIdempotencyInterceptor implements NestInterceptor {
       httpRequest: request,
       input: request.body,
     };
-    const status: number = this.reflector.get(HTTP_CODE_METADATA, context.getHandler()) ?? (request.method === 'POST' ? 201 : 200);
     return from(
       this.prisma.transaction(async () => {
-        const claim = await this.store.claim<StoredResponse>(call);
+        const claim = await this.store.claim<unknown>(call);
         if (claim.kind === 'replay') {
           http.getResponse<Response>().setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
-          return claim.result.body;
+          return claim.result;
         }
         if (claim.kind === 'mismatch') {
           throw new ConflictException({
@@ -75,8 +65,8 @@ export class RestIdempotencyInterceptor implements NestInterceptor {
           });
         }
         const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
-        // Kept as the client will receive it (JSON), so a replay is the same bytes.
-        await this.store.save(call, { status, body: body === undefined ? undefined : JSON.parse(JSON.stringify(body)) } satisfies StoredResponse);
+        // Kept as JSON text, as the client receives it (a replay answers with the route's own status).
+        await this.store.save(call, body ?? null);
         return body;
       }),
     );
