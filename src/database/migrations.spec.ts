@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { EmbeddedPostgres } from './embedded-postgres.js';
-import { findProjectRoot, migrationsUpToDate, prismaCliPath, redactUrl, runMigrations } from './migrations.js';
+import { findProjectRoot, migrationsUpToDate, redactUrl, runMigrations } from './migrations.js';
 
 /** DATABASE_URL as the run started (other test files may change it later): real server, else PGlite. */
 const SERVER_URL = process.env.DATABASE_URL || undefined;
@@ -58,7 +59,7 @@ describe('runMigrations', () => {
     const root = findProjectRoot();
     assert.ok(existsSync(join(root, 'prisma', 'schema.prisma')));
     assert.ok(existsSync(join(root, 'scripts', 'migrate-deploy.mjs')));
-    assert.ok(existsSync(prismaCliPath(root)));
+    assert.ok(existsSync(createRequire(join(root, 'package.json')).resolve('prisma/build/index.js')));
   });
 
   it('throws with the cause when the database cannot be reached, without the password', async () => {

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -16,10 +15,6 @@ export function findProjectRoot(start = dirname(fileURLToPath(import.meta.url)))
   return process.cwd();
 }
 
-/** Absolute path of the Prisma CLI entry point (`prisma/build/index.js`) as installed for `root`. */
-export function prismaCliPath(root = findProjectRoot()): string {
-  return createRequire(join(root, 'package.json')).resolve('prisma/build/index.js');
-}
 
 export interface RunMigrationsOptions {
   /** Receives progress, line by line, after a successful run. Silent when omitted. */

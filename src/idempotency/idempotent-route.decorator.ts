@@ -1,5 +1,6 @@
 import { applyDecorators, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
+import { IDEMPOTENCY_KEY_LENGTH } from './idempotency-key.format.js';
 import { IDEMPOTENCY_KEY_HEADER, RestIdempotencyInterceptor } from './rest-idempotency.interceptor.js';
 
 export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './rest-idempotency.interceptor.js';
@@ -21,7 +22,7 @@ export function IdempotentRoute(): MethodDecorator {
         '`idempotency_key` body field (if both are sent they must be equal). Reuse it when you retry: a repeat with the same ' +
         'key and body gets the first answer (header `Idempotent-Replayed: true`) and does not run again; the same key with ' +
         'another body is refused with 409 `idempotency_key_reused`. Failed requests leave the key free.',
-      schema: { type: 'string', minLength: 8, maxLength: 128 },
+      schema: { type: 'string', minLength: IDEMPOTENCY_KEY_LENGTH.min, maxLength: IDEMPOTENCY_KEY_LENGTH.max },
     }),
   );
 }

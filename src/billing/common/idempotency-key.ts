@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Length, Matches } from 'class-validator';
-import { IDEMPOTENCY_KEY_PATTERN } from '../../idempotency/idempotency-key.format.js';
+import { IDEMPOTENCY_KEY_LENGTH, IDEMPOTENCY_KEY_PATTERN } from '../../idempotency/idempotency-key.format.js';
 
 export { IDEMPOTENCY_KEY_PATTERN };
 
@@ -30,7 +30,7 @@ export function IdempotencyKey(options: IdempotencyKeyOptions = {}): PropertyDec
   return applyDecorators(
     IsString({ message: 'idempotency_key must be a string of 8–128 characters; reuse the same key when you retry' }),
     Matches(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotency_key must be printable ASCII without spaces (a UUID works)' }),
-    Length(8, 128, { message: 'idempotency_key must be 8–128 characters; reuse the same key when you retry' }),
+    Length(IDEMPOTENCY_KEY_LENGTH.min, IDEMPOTENCY_KEY_LENGTH.max, { message: 'idempotency_key must be 8–128 characters; reuse the same key when you retry' }),
     ...(options.optional ? [IsOptional(), ApiPropertyOptional(documented)] : [ApiProperty(documented)]),
   );
 }
