@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import { AuthenticationService } from './identity/authentication.service.js';
 import { useHostCheck } from './identity/host-check.js';
 import { setPrincipal } from './identity/request-principal.js';
-import { createRestBodyReader, MCP_OPTIONS, useMcpTransport, type AuthenticateBeforeRead, type ResolvedMcpOptions } from './mcp/index.js';
+import { createRestBodyReader, MCP_OPTIONS, useMcpTransport, type AuthenticateBeforeRead, type ResolvedMcpOptions, type RestBodyRules } from './mcp/index.js';
 import { setupSwagger } from './swagger.js';
 
 /** Request body limit of the MCP endpoint and of the upload route (seed 001: 14 MiB, a base64 attachment of 10 MiB). */
@@ -30,7 +30,8 @@ export function configureApp(app: INestApplication): void {
   const authenticateLargeBody = largeBodyAuthentication(app);
   useMcpTransport(app, { authenticateLargeBody });
   const mcp = app.get<ResolvedMcpOptions>(MCP_OPTIONS);
-  const restRules = (limitBytes: number) => () => ({
+  // Rules read per request: the options object is the one the MCP endpoint reads too.
+  const restRules = (limitBytes: number) => (): RestBodyRules => ({
     limitBytes,
     timeoutMs: mcp.bodyTimeoutMs,
     authenticateAboveBytes: mcp.largeBodyBytes,

@@ -4,6 +4,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { isJsonContentType, readJsonBody, type BodyReadFailure, type JsonBodyRules } from './json-body.reader.js';
 
+const HANDLED = Symbol('restBodyReader.handled');
+
 /** The rules of one REST request's body (the reader decides the empty-body rule: `{}`, as body-parser). */
 export type RestBodyRules = Omit<JsonBodyRules, 'emptyBody'>;
 
@@ -18,12 +20,16 @@ export type RestBodyRules = Omit<JsonBodyRules, 'emptyBody'>;
  */
 export function createRestBodyReader(rulesOf: (req: Request) => RestBodyRules): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    if ((req as Request & { _body?: boolean })._body || !hasBody(req)) return next();
+    const marked = req as Request & { _body?: boolean; [HANDLED]?: true };
+    // Several readers may be mounted (one per path with its own limit): the first that sees a request owns it.
+    if (marked[HANDLED] || marked._body || !hasBody(req)) return next();
+    marked[HANDLED] = true;
+    const rules = rulesOf(req);
     if (!isJsonContentType(req.headers['content-type'])) {
-      guardDeadline(req, res, rulesOf(req).timeoutMs);
+      guardDeadline(req, res, rules.timeoutMs);
       return next();
     }
-    readJsonBody(req, { ...rulesOf(req), emptyBody: 'empty-object' }, (result) => {
+    readJsonBody(req, { ...rules, emptyBody: 'empty-object' }, (result) => {
       if ('failure' in result) return sendRestFailure(req, res, result.failure);
       if (result.value === null || typeof result.value !== 'object') {
         return sendRestFailure(req, res, { status: HttpStatus.BAD_REQUEST, code: McpErrorCode.InvalidRequest, message: 'The body must be a JSON object or array' });
