@@ -49,6 +49,12 @@ describe('REST hostile input: precise 4xx answers, like MCP', () => {
     });
   }
 
+  it('a date of year 0000 (which PostgreSQL cannot store) is a 400 naming the field, not a database error', async () => {
+    const answer = await get('/v1/invoices?issued_from=0000-01-01');
+    assert.equal(answer.status, 400, answer.text);
+    assert.match(answer.text, /issued_from/);
+  });
+
   it('billing_invoices_search with a crafted cursor is an isError invalid_cursor result, not -32603', async () => {
     for (const cursor of CRAFTED.invoices) {
       const request = statelessRequest('tools/call', { name: 'billing_invoices_search', arguments: { cursor } });

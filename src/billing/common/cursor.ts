@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { formatDate, parseDate } from './money.js';
+import { isCalendarDate } from './money.js';
 
 /** Keyset paging cursor: the sort key and id of the last row of the previous page, opaque to clients. */
 export interface CursorPosition {
@@ -50,7 +50,7 @@ function isKey(value: string, key: CursorKey): boolean {
     case 'text':
       return value.length <= MAX_TEXT_KEY && !value.includes('\u0000');
     case 'date':
-      return /^\d{4}-\d{2}-\d{2}$/.test(value) && inRange(parseDate(value)) && formatDate(parseDate(value)) === value;
+      return isCalendarDate(value);
     case 'timestamp': {
       const date = new Date(value);
       return inRange(date) && date.toISOString() === value;

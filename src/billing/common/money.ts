@@ -13,6 +13,16 @@ export function formatDate(value: Date): string {
   return value.toISOString().slice(0, 10);
 }
 
+/**
+ * True for a real calendar day written YYYY-MM-DD that PostgreSQL's `date` can hold: 2026-02-30 is
+ * not one, nor is year 0000 (Postgres refuses it: a database error instead of a 400).
+ */
+export function isCalendarDate(value: unknown): value is string {
+  if (typeof value !== 'string' || !DATE_PATTERN.test(value)) return false;
+  const date = parseDate(value);
+  return !Number.isNaN(date.getTime()) && date.getUTCFullYear() >= 1 && formatDate(date) === value;
+}
+
 /** 123456 MXN → "1,234.56 MXN": for messages and prompts, never for arithmetic. */
 export function formatMoney(minor: number, currency: string): string {
   return `${(minor / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency}`;

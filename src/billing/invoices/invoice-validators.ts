@@ -1,13 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { Matches, registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
-import { DATE_PATTERN, formatDate, parseDate } from '../common/money.js';
+import { DATE_PATTERN, formatDate, isCalendarDate } from '../common/money.js';
 
-/** True for a real calendar day written YYYY-MM-DD (2026-02-30 is not one). */
-export function isCalendarDate(value: unknown): value is string {
-  if (typeof value !== 'string' || !DATE_PATTERN.test(value)) return false;
-  const date = parseDate(value);
-  return !Number.isNaN(date.getTime()) && formatDate(date) === value;
-}
+export { isCalendarDate };
 
 /**
  * Array size bounds that stay silent when the value is not an array at all (`@IsArray()` says so,
