@@ -3,7 +3,8 @@ import { PrismaService } from '../../database/prisma.service.js';
 import { Prisma, type InvoiceStatus } from '../../generated/prisma/client.js';
 import { BillingError } from '../common/billing.errors.js';
 import { currentWorkspaceId } from '../common/current-workspace.js';
-import { formatDate } from '../common/money.js';
+import { parseDate } from '../common/money.js';
+import { effectiveStatus, today } from '../invoices/invoice-status.js';
 import type { CurrencyBalanceDto, CustomerSummaryDto, CustomerSummaryQueryDto } from './customer-summary.dto.js';
 
 const RECENT = 5;
@@ -60,8 +61,9 @@ export class CustomerSummaryService {
       throw BillingError.notFound('Customer', query.customer_id ?? query.email!, 'check the email with the user, or create the customer');
     }
     const invoices = customer.invoices;
-    const today = formatDate(new Date());
-    const statusOf = (invoice: SummaryInvoice) => (invoice.status === 'sent' && invoice.dueDate < today ? 'overdue' : invoice.status);
+    const todayDate = today();
+    // The search's rule (effectiveStatus): a summary and a search never disagree on an invoice.
+    const statusOf = (invoice: SummaryInvoice) => effectiveStatus(invoice.status, parseDate(invoice.dueDate), todayDate);
     const balances = new Map<string, CurrencyBalanceDto>();
     let overdueCount = 0;
     for (const invoice of invoices) {
