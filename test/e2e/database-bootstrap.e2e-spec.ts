@@ -6,24 +6,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { STATE_FILE_NAME } from '../../src/database/embedded-postgres.js';
 import { findProjectRoot } from '../../src/database/migrations.js';
 import { prepareDatabase, type PreparedDatabase } from '../../src/database/prepare-database.js';
-import { createTestDatabase } from '../support/test-database.js';
-
-async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+import { createTestDatabase, queryRows } from '../support/test-database.js';
 
 const portIsOpen = (url: string) =>
-  query(url, 'SELECT 1').then(
+  queryRows(url, 'SELECT 1').then(
     () => true,
     () => false,
   );
@@ -54,7 +43,7 @@ describe('prepareDatabase without DATABASE_URL: the embedded PostgreSQL on a dat
     assert.equal(process.env.DATABASE_URL, first.url);
     assert.ok(first.timings.startMs > 0 && first.timings.migrateMs > 0);
 
-    const tables = await query<{ table_name: string }>(
+    const tables = await queryRows<{ table_name: string }>(
       first.url,
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
     );
@@ -68,7 +57,7 @@ describe('prepareDatabase without DATABASE_URL: the embedded PostgreSQL on a dat
     assert.equal(state.ready, true);
     assert.ok(state.port > 0);
 
-    await query(first.url, `INSERT INTO workspaces (id, slug, name) VALUES (gen_random_uuid(), 'persisted', 'Persisted')`);
+    await queryRows(first.url, `INSERT INTO workspaces (id, slug, name) VALUES (gen_random_uuid(), 'persisted', 'Persisted')`);
   });
 
   it('is reused by a second prepareDatabase on the same data directory, in this process and in another', async () => {
@@ -94,7 +83,7 @@ describe('prepareDatabase without DATABASE_URL: the embedded PostgreSQL on a dat
       timeout: 30_000,
     });
     assert.deepEqual(JSON.parse(stdout), { url: first.url, source: 'reused' });
-    assert.deepEqual(await query(first.url, `SELECT name FROM workspaces WHERE slug = 'persisted'`), [{ name: 'Persisted' }]);
+    assert.deepEqual(await queryRows(first.url, `SELECT name FROM workspaces WHERE slug = 'persisted'`), [{ name: 'Persisted' }]);
   });
 
   it('stops on close(), removes the announcement and restores DATABASE_URL', async () => {
@@ -113,7 +102,7 @@ describe('prepareDatabase without DATABASE_URL: the embedded PostgreSQL on a dat
       lines.forEach((line) => t.diagnostic(line));
       assert.equal(again.source, 'started');
       assert.ok(lines.some((line) => line.startsWith('Migrations up to date')), 'the CLI is skipped when nothing is pending');
-      assert.deepEqual(await query(again.url, `SELECT name FROM workspaces WHERE slug = 'persisted'`), [{ name: 'Persisted' }]);
+      assert.deepEqual(await queryRows(again.url, `SELECT name FROM workspaces WHERE slug = 'persisted'`), [{ name: 'Persisted' }]);
       assert.equal(JSON.parse(readFileSync(stateFile, 'utf8')).pid, process.pid);
     } finally {
       await again.close();
@@ -145,12 +134,12 @@ describe('createTestDatabase (DATABASE_URL set: a copy of the template database;
     try {
       assert.notEqual(a.url, b.url);
       for (const db of [a, b]) {
-        const [{ count }] = await query<{ count: number }>(db.url, 'SELECT count(*)::int AS count FROM _prisma_migrations WHERE finished_at IS NOT NULL');
+        const [{ count }] = await queryRows<{ count: number }>(db.url, 'SELECT count(*)::int AS count FROM _prisma_migrations WHERE finished_at IS NOT NULL');
         assert.ok(count >= 1, 'migrated');
-        assert.deepEqual(await query(db.url, 'SELECT * FROM workspaces'), [], 'and empty');
+        assert.deepEqual(await queryRows(db.url, 'SELECT * FROM workspaces'), [], 'and empty');
       }
-      await query(a.url, `INSERT INTO workspaces (id, slug, name) VALUES (gen_random_uuid(), 'only-in-a', 'A')`);
-      assert.deepEqual(await query(b.url, `SELECT slug FROM workspaces`), []);
+      await queryRows(a.url, `INSERT INTO workspaces (id, slug, name) VALUES (gen_random_uuid(), 'only-in-a', 'A')`);
+      assert.deepEqual(await queryRows(b.url, `SELECT slug FROM workspaces`), []);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }

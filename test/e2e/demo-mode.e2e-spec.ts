@@ -1,25 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { DEMO_TOKEN_LABEL } from '../../src/database/demo-mode.js';
 import { startAppProcess, type AppProcess } from '../support/app-process.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, queryRows, type TestDatabase } from '../support/test-database.js';
 
 /**
  * Demo mode of the real server process (`node dist/main.js`): no demo data, password or token in
  * production; one live demo token at a time in demo mode; a DEMO that is not true/false stops the boot.
  */
-
-async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 const customersWith = (app: AppProcess, token: string) =>
   fetch(`${app.baseUrl}/v1/customers`, { headers: { authorization: `Bearer ${token}` } }).then((response) => response.status);
@@ -50,9 +39,9 @@ describe('demo mode of the server process', { timeout: 180_000 }, () => {
     assert.doesNotMatch(output, /Demo token/);
     assert.doesNotMatch(output, /Demo admin password|sign in as|@demo\.test/);
     assert.match(output, /Demo mode off/);
-    assert.deepEqual(await query(database.url, `SELECT email FROM users`), [], 'no demo users');
-    assert.deepEqual(await query(database.url, `SELECT slug FROM workspaces`), [], 'no demo workspace');
-    assert.deepEqual(await query(database.url, `SELECT id FROM access_tokens`), [], 'no token minted');
+    assert.deepEqual(await queryRows(database.url, `SELECT email FROM users`), [], 'no demo users');
+    assert.deepEqual(await queryRows(database.url, `SELECT slug FROM workspaces`), [], 'no demo workspace');
+    assert.deepEqual(await queryRows(database.url, `SELECT id FROM access_tokens`), [], 'no token minted');
   });
 
   it('a second demo boot revokes the first boot\'s token (401) and leaves exactly one unrevoked demo token', async () => {
@@ -66,7 +55,7 @@ describe('demo mode of the server process', { timeout: 180_000 }, () => {
     assert.notEqual(second.token, first.token);
     assert.equal(await customersWith(second, first.token), 401, "the first boot's token is refused");
     assert.equal(await customersWith(second, second.token), 200);
-    const live = await query<{ count: number }>(database.url, `SELECT count(*)::int AS count FROM access_tokens WHERE label = $1 AND revoked_at IS NULL`, [DEMO_TOKEN_LABEL]);
+    const live = await queryRows<{ count: number }>(database.url, `SELECT count(*)::int AS count FROM access_tokens WHERE label = $1 AND revoked_at IS NULL`, [DEMO_TOKEN_LABEL]);
     assert.deepEqual(live, [{ count: 1 }]);
     await second.stop();
   });

@@ -85,6 +85,11 @@ export function databaseUrl(serverUrl: string, name: string): string {
   return url.toString();
 }
 
+/** The rows of one statement, on a connection of its own (for tests that look into a database directly). */
+export async function queryRows<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+  return withClient(url, async (client) => (await client.query<T>(text, values)).rows);
+}
+
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
