@@ -11,6 +11,7 @@ const UNCHECKED_PATHS = ['/health'];
  * PUBLIC_URL, whatever the connection, PUBLIC_URL's host too, and nothing else. Mount it first.
  */
 export function useHostCheck(app: INestApplication): void {
+  // From the environment, not IDENTITY_CONFIG: apps without the identity module (the MCP test fixtures) mount it too.
   const publicUrl = publicUrlFromEnv();
   app.use(
     createHostCheck(app.get<ResolvedMcpOptions>(MCP_OPTIONS), {
