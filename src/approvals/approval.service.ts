@@ -68,7 +68,7 @@ export class ApprovalService {
     if (decision === 'cancel') {
       const denied = await this.prisma.transaction(async (tx) => {
         const { count } = await tx.approval.updateMany({ where: this.stillPending(id), data: { status: 'denied', ...decided } });
-        if (count) await this.audit.record(this.decisionEvent(row, userId, 'approval/cancel', 'success'), tx);
+        if (count) await this.audit.record(this.decisionEvent(row, userId, 'approval/cancel', 'success'));
         return count > 0;
       });
       return denied ? { kind: 'denied', approval: await this.reload(row) } : this.afterLostRace(row);
@@ -86,7 +86,7 @@ export class ApprovalService {
           where: { id },
           data: { status: result.isError ? 'failed' : 'executed', result: result as unknown as Prisma.InputJsonValue },
         });
-        await this.audit.record(this.decisionEvent(row, userId, 'approval/continue', result.isError ? 'failed' : 'success'), tx);
+        await this.audit.record(this.decisionEvent(row, userId, 'approval/continue', result.isError ? 'failed' : 'success'));
         return !result.isError;
       });
       return { kind: executed ? 'executed' : 'failed', approval: await this.reload(row) };

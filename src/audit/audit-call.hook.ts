@@ -42,10 +42,10 @@ export class AuditCallHook implements McpCallHook {
       }
       // Inside an already open transaction (a call replayed by an approval) this is a savepoint:
       // a failing call rolls back its own writes and is audited in the outer transaction.
-      return await this.prisma.transaction(async (tx) => {
+      return await this.prisma.transaction(async () => {
         const result = await proceed();
         if (isErrorResult(result)) throw new FailedResult(result);
-        await this.audit.record(event('success'), tx);
+        await this.audit.record(event('success'));
         return result;
       }, { savepoint: true });
     } catch (failure) {

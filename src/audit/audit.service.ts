@@ -3,8 +3,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { RequestContext } from '../context/request-context.js';
 import { Prisma, type Channel } from '../generated/prisma/client.js';
 import { PrismaService } from '../database/prisma.service.js';
-import type { TransactionClient } from '../database/prisma.types.js';
 import { isDatabaseUnavailable } from '../database/database-unavailable.js';
+import { SqlTransactionScope } from '../database/sql-transaction.js';
 import { boundedJson, boundedText, cutText, MAX_TARGET_CHARS } from './audit-bounds.js';
 
 export type AuditOutcome = 'success' | 'failed' | 'denied' | 'error';
@@ -27,9 +27,10 @@ export interface AuditRecord {
 }
 
 /**
- * Writes audit events: in the caller's transaction when given one, so they commit with the write.
- * One parameterised INSERT per event (not the ORM's `create`, which costs a query compilation on
- * every MCP call: see the benchmark notes in the README).
+ * Writes audit events: in the caller's open transaction, if any, so they commit with the write.
+ * One parameterised INSERT per event, sent straight to the driver (`PrismaService.sql`): it runs
+ * on every MCP call, and the ORM's per-query work would cost as much as the INSERT itself (see
+ * bench/README.md).
  */
 @Injectable()
 export class AuditService {
@@ -39,9 +40,9 @@ export class AuditService {
 
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Into `client`, else the request's open transaction (if any), else on its own. */
-  async record(event: AuditRecord, client: TransactionClient = this.prisma.db): Promise<void> {
-    await client.$executeRaw`INSERT INTO "audit_events" (${COLUMNS}) VALUES ${this.row(event)}`;
+  /** In the open transaction of the calling code, if any, else on its own. */
+  async record(event: AuditRecord): Promise<void> {
+    await this.prisma.sql(Prisma.sql`INSERT INTO "audit_events" (${COLUMNS}) VALUES ${this.row(event)}`);
   }
 
   /**
@@ -59,6 +60,12 @@ export class AuditService {
   }
 
   private async flush(): Promise<void> {
+    // The batch belongs to many callers: it must never join the transaction of the one whose
+    // event started the flush.
+    await SqlTransactionScope.outside(() => this.flushAll());
+  }
+
+  private async flushAll(): Promise<void> {
     this.flushing = true;
     try {
       while (this.waiting.length) await this.insert(this.waiting.splice(0, 500));
@@ -74,7 +81,7 @@ export class AuditService {
    */
   private async insert(batch: PendingRow[]): Promise<void> {
     try {
-      await this.prisma.client.$executeRaw`INSERT INTO "audit_events" (${COLUMNS}) VALUES ${Prisma.join(batch.map((entry) => entry.row))}`;
+      await this.prisma.sql(Prisma.sql`INSERT INTO "audit_events" (${COLUMNS}) VALUES ${Prisma.join(batch.map((entry) => entry.row))}`);
       for (const entry of batch) entry.done();
     } catch (error) {
       if (isDatabaseUnavailable(error)) {

@@ -24,7 +24,6 @@ export class RequestContextMiddleware implements NestMiddleware {
 class HttpRequestState implements RequestState {
   principal: RequestState['principal'];
   workspace: RequestState['workspace'];
-  transaction: RequestState['transaction'];
 
   constructor(
     private readonly req: Request,

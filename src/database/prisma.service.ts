@@ -1,11 +1,15 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
-import pg from 'pg';
-import { RequestContext } from '../context/request-context.js';
+import type pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { channelStampExtension } from './channel-stamp.extension.js';
 import { asDatabaseUnavailable } from './database-unavailable.js';
 import type { TransactionClient } from './prisma.types.js';
+import { SqlTransaction, SqlTransactionScope, TransactionExpiredError } from './sql-transaction.js';
+import { TransactionRoutingPool } from './transaction-routing.pool.js';
+
+/** How long a transaction may stay open before it is rolled back (a stuck call must not hold a connection). */
+const TRANSACTION_LIMIT_MS = 15_000;
 
 /** Any query that fails because the database is unreachable throws `DatabaseUnavailableException` (503 + Retry-After). */
 const databaseUnavailableExtension = Prisma.defineExtension({
@@ -27,8 +31,8 @@ const databaseUnavailableExtension = Prisma.defineExtension({
  * limit). Broken connections leave the pool and new ones are made on demand: recovery needs no
  * restart.
  */
-function createPool(connectionString: string): pg.Pool {
-  const pool = new pg.Pool({
+function createPool(connectionString: string): TransactionRoutingPool {
+  const pool = new TransactionRoutingPool({
     connectionString,
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     connectionTimeoutMillis: Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000),
@@ -41,9 +45,9 @@ function createPool(connectionString: string): pg.Pool {
 }
 
 /**
- * A connection that dies while checked out for an interactive transaction is never given back:
- * Prisma 6.19 releases it only after a successful COMMIT or ROLLBACK, which a dead connection
- * cannot run. Each one would count against the pool size for good (after a few outages no
+ * A connection that dies while checked out for a transaction may never be given back (Prisma
+ * releases the ones it checks out only after a successful COMMIT or ROLLBACK, which a dead
+ * connection cannot run). Each one would count against the pool size for good (after a few outages no
  * connection could be opened at all) and `pool.end()` would wait for it forever. So a checked-out
  * connection that errors or ends is released here, with its error (the pool then discards it);
  * any later release of it is a no-op.
@@ -78,96 +82,116 @@ function releaseDeadConnections(pool: pg.Pool): void {
   });
 }
 
-function createClient(connectionString: string) {
-  const adapter = new PrismaPg(createPool(connectionString), { disposeExternalPool: true });
+function createClient(pool: pg.Pool) {
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   return new PrismaClient({ adapter }).$extends(channelStampExtension).$extends(databaseUnavailableExtension);
 }
 
 export type ExtendedPrismaClient = ReturnType<typeof createClient>;
 
 /**
- * The database. `db` is the client services use: inside a request that runs in a transaction it
- * is that transaction, so a service's writes commit or roll back with the request's audit event.
+ * The database. Services write through `db`; inside `transaction(…)` every query they make runs
+ * in that transaction (see `TransactionRoutingPool`), so a service's writes commit or roll back
+ * with the request's audit event.
  */
 @Injectable()
 export class PrismaService implements OnModuleDestroy {
   readonly client: ExtendedPrismaClient;
-  private savepoints = 0;
-  /** Work to run once a transaction has ended, committed or rolled back (see `afterTransaction`). */
-  private readonly afterEnd = new WeakMap<TransactionClient, Array<() => Promise<unknown>>>();
+  private readonly pool: TransactionRoutingPool;
 
   constructor() {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error('DATABASE_URL is not set: prepareDatabase() must run before the application is created');
-    this.client = createClient(url);
+    this.pool = createPool(url);
+    this.client = createClient(this.pool);
   }
 
+  /** The client services use: in a transaction when the calling code runs inside one. */
   get db(): TransactionClient {
-    return RequestContext.current()?.transaction ?? (this.client as unknown as TransactionClient);
+    return this.client as unknown as TransactionClient;
+  }
+
+  /** Whether the calling code runs inside an open transaction. */
+  get inTransaction(): boolean {
+    return SqlTransactionScope.current() !== undefined;
   }
 
   /**
-   * Runs `work` in one transaction bound to the current request context; nested calls join the
-   * open transaction instead of starting another. With `savepoint`, a nested call that fails rolls
+   * One statement written with `Prisma.sql`, sent straight to the driver (in the open transaction,
+   * if any): for the layer's own statements on the hot path of every call (idempotency keys,
+   * audit rows), which do not need the ORM's per-query work. Rows come back as `pg` parses them.
+   */
+  async sql<Row = Record<string, unknown>>(statement: Prisma.Sql): Promise<{ rows: Row[]; rowCount: number }> {
+    try {
+      const result = await this.pool.query<Row & pg.QueryResultRow>({ text: statement.text, values: statement.values });
+      return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+    } catch (error) {
+      throw asDatabaseUnavailable(error);
+    }
+  }
+
+  /**
+   * Runs `work` in one transaction bound to the calling context; nested calls join the open
+   * transaction instead of starting another. With `savepoint`, a nested call that fails rolls
    * back only its own writes (a SAVEPOINT of the open transaction), and the outer work goes on.
+   * Held open longer than 15 s, it is rolled back and the work's later queries fail.
    */
   async transaction<T>(work: (tx: TransactionClient) => Promise<T>, options: { savepoint?: boolean } = {}): Promise<T> {
-    const state = RequestContext.current();
-    if (state?.transaction) return options.savepoint ? this.inSavepoint(state.transaction, work) : work(state.transaction);
-    // BEGIN and COMMIT are not queries of the extension above: map their connection errors here.
-    let open: TransactionClient | undefined;
-    return this.client
-      .$transaction(
-        async (tx) => {
-          open = tx as unknown as TransactionClient;
-          if (state) state.transaction = open;
-          try {
-            return await work(tx as unknown as TransactionClient);
-          } finally {
-            if (state) state.transaction = undefined;
-          }
-        },
-        { timeout: 15_000, maxWait: 10_000 },
-      )
-      .catch((error: unknown) => {
-        throw asDatabaseUnavailable(error);
-      })
-      .finally(() => this.runAfterEnd(open));
+    const open = SqlTransactionScope.current();
+    if (open) return options.savepoint ? this.inSavepoint(open, work) : work(this.db);
+
+    const client = await this.pool.connect().catch((error: unknown) => {
+      throw asDatabaseUnavailable(error);
+    });
+    const tx = new SqlTransaction(client, TRANSACTION_LIMIT_MS);
+    const timer = setTimeout(() => {
+      tx.expired = true;
+      // Queued behind a query in flight, if any; the work's next query fails.
+      client.query('ROLLBACK').catch(() => undefined);
+    }, TRANSACTION_LIMIT_MS);
+    timer.unref();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await SqlTransactionScope.run(tx, () => work(this.db));
+      if (tx.expired) throw new TransactionExpiredError(TRANSACTION_LIMIT_MS);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      if (!tx.expired) {
+        // A connection that cannot even roll back is dropped from the pool, not reused.
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+      }
+      throw asDatabaseUnavailable(error);
+    } finally {
+      clearTimeout(timer);
+      tx.ended = true;
+      client.release(broken);
+      for (const after of tx.afterEnd) await after();
+    }
   }
 
   /**
-   * Runs `work` once the request's open transaction has ended, whether it committed or rolled
-   * back; at once when none is open. For a write that must stick although the call it belongs to
-   * fails: written outside the transaction while it is open, it would need a second connection,
-   * which the embedded database (one connection at a time) cannot give until the transaction ends.
+   * Runs `work` once the open transaction has ended, whether it committed or rolled back; at
+   * once when none is open. For a write that must stick although the call it belongs to fails:
+   * written outside the transaction while it is open, it would need a second connection, which
+   * the embedded database (one connection at a time) cannot give until the transaction ends.
    */
   async afterTransaction(work: () => Promise<unknown>): Promise<void> {
-    const tx = RequestContext.current()?.transaction;
-    if (!tx) {
-      await work();
-      return;
-    }
-    const queue = this.afterEnd.get(tx) ?? [];
-    queue.push(work);
-    this.afterEnd.set(tx, queue);
+    const tx = SqlTransactionScope.current();
+    if (tx) tx.afterEnd.push(() => SqlTransactionScope.outside(work));
+    else await work();
   }
 
-  private async runAfterEnd(tx: TransactionClient | undefined): Promise<void> {
-    const queue = tx && this.afterEnd.get(tx);
-    if (!queue) return;
-    this.afterEnd.delete(tx);
-    for (const work of queue) await work();
-  }
-
-  private async inSavepoint<T>(tx: TransactionClient, work: (tx: TransactionClient) => Promise<T>): Promise<T> {
-    const name = `nested_${++this.savepoints}`;
-    await tx.$executeRawUnsafe(`SAVEPOINT ${name}`);
+  private async inSavepoint<T>(tx: SqlTransaction, work: (tx: TransactionClient) => Promise<T>): Promise<T> {
+    const name = tx.nextSavepoint();
+    await tx.client.query(`SAVEPOINT ${name}`);
     try {
-      const result = await work(tx);
-      await tx.$executeRawUnsafe(`RELEASE SAVEPOINT ${name}`);
+      const result = await work(this.db);
+      await tx.client.query(`RELEASE SAVEPOINT ${name}`);
       return result;
     } catch (error) {
-      await tx.$executeRawUnsafe(`ROLLBACK TO SAVEPOINT ${name}`);
+      await tx.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
       throw error;
     }
   }

@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RequestContext } from '../context/request-context.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { principalOf } from '../identity/request-principal.js';
 import { WorkspaceResolver } from '../identity/workspace.resolver.js';
@@ -64,32 +65,33 @@ export class PrismaIdempotencyStore implements McpIdempotencyStore {
 
   async claim<R = CallToolResult>(call: IdempotentOperation): Promise<IdempotencyClaim<R>> {
     const scope = this.scopeOf(call);
-    const db = this.prisma.db;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       // DO NOTHING, not DO UPDATE … WHERE expired: DO UPDATE locks the existing row even when its
       // WHERE is false, so every replay of a key would queue behind the previous one's commit.
-      const inserted = await db.$queryRaw<unknown[]>`
+      const inserted = await this.prisma.sql(Prisma.sql`
         INSERT INTO idempotency_records (scope, tool, key, arguments_hash, expires_at)
         VALUES (${scope}, ${call.tool}, ${call.key}, ${call.argumentsHash},
                 (now() AT TIME ZONE 'UTC') + ${this.config.ttlSeconds}::integer * interval '1 second')
         ON CONFLICT (scope, tool, key) DO NOTHING
-        RETURNING 1 AS claimed`;
-      if (inserted.length) return { kind: 'first' };
+        RETURNING 1 AS claimed`);
+      if (inserted.rowCount) return { kind: 'first' };
 
-      const [row] = await db.$queryRaw<StoredRecord[]>`
+      const {
+        rows: [row],
+      } = await this.prisma.sql<StoredRecord>(Prisma.sql`
         SELECT arguments_hash AS "argumentsHash", result #>> '{}' AS "resultJson",
                expires_at < (now() AT TIME ZONE 'UTC') AS expired
-        FROM idempotency_records WHERE scope = ${scope} AND tool = ${call.tool} AND key = ${call.key}`;
+        FROM idempotency_records WHERE scope = ${scope} AND tool = ${call.tool} AND key = ${call.key}`);
       const step = nextStep<R>(row, call.argumentsHash);
       if (step.kind === 'reuse_expired') {
         // The WHERE re-checks expiry under the row lock: of two calls reusing one expired key, one wins.
-        const taken = await db.$queryRaw<unknown[]>`
+        const taken = await this.prisma.sql(Prisma.sql`
           UPDATE idempotency_records
           SET arguments_hash = ${call.argumentsHash}, result = NULL, created_at = now() AT TIME ZONE 'UTC',
               expires_at = (now() AT TIME ZONE 'UTC') + ${this.config.ttlSeconds}::integer * interval '1 second'
           WHERE scope = ${scope} AND tool = ${call.tool} AND key = ${call.key} AND expires_at < (now() AT TIME ZONE 'UTC')
-          RETURNING 1 AS claimed`;
-        if (taken.length) return { kind: 'first' };
+          RETURNING 1 AS claimed`);
+        if (taken.rowCount) return { kind: 'first' };
       } else if (step.kind === 'retry') {
         if (row) await sleep(RETRY_PAUSE_MS); // an answer still to come; a vanished row is retried at once
       } else {
@@ -103,16 +105,16 @@ export class PrismaIdempotencyStore implements McpIdempotencyStore {
 
   async save(call: IdempotentOperation, result: unknown): Promise<void> {
     const scope = this.scopeOf(call);
-    const saved = await this.prisma.db.$executeRaw`
+    const saved = await this.prisma.sql(Prisma.sql`
       UPDATE idempotency_records SET result = to_jsonb(${JSON.stringify(result)}::text)
-      WHERE scope = ${scope} AND tool = ${call.tool} AND key = ${call.key}`;
+      WHERE scope = ${scope} AND tool = ${call.tool} AND key = ${call.key}`);
     // Not an error for the caller (the tool did run), but the next repeat would run it again.
-    if (saved !== 1) this.logger.warn(`No idempotency record to save for ${call.tool} (scope ${scope}): the answer is not kept`);
+    if (saved.rowCount !== 1) this.logger.warn(`No idempotency record to save for ${call.tool} (scope ${scope}): the answer is not kept`);
   }
 
   async release(call: IdempotentOperation): Promise<void> {
-    await this.prisma.db.$executeRaw`
-      DELETE FROM idempotency_records WHERE scope = ${this.scopeOf(call)} AND tool = ${call.tool} AND key = ${call.key}`;
+    await this.prisma.sql(Prisma.sql`
+      DELETE FROM idempotency_records WHERE scope = ${this.scopeOf(call)} AND tool = ${call.tool} AND key = ${call.key}`);
   }
 
   /**

@@ -112,12 +112,12 @@ describe('audit trail and created_via (real database)', () => {
     const audit = t.app.get(AuditService);
     const original = audit.record.bind(audit);
     let failNext = true;
-    audit.record = async (event, client) => {
+    audit.record = async (event) => {
       if (failNext && event.outcome === 'success') {
         failNext = false;
         throw new Error('audit table unavailable');
       }
-      return original(event, client);
+      return original(event);
     };
     try {
       const { body } = await call('billing_customer_create', { name: 'Unaudited', email: 'unaudited@demo.test' });
