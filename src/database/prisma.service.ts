@@ -8,8 +8,6 @@ import type { TransactionClient } from './prisma.types.js';
 import { SqlTransaction, SqlTransactionScope, TransactionExpiredError } from './sql-transaction.js';
 import { TransactionRoutingPool } from './transaction-routing.pool.js';
 
-/** How long a transaction may stay open before it is rolled back (a stuck call must not hold a connection). */
-const TRANSACTION_LIMIT_MS = 15_000;
 
 /** Any query that fails because the database is unreachable throws `DatabaseUnavailableException` (503 + Retry-After). */
 const databaseUnavailableExtension = Prisma.defineExtension({
@@ -97,6 +95,8 @@ export type ExtendedPrismaClient = ReturnType<typeof createClient>;
 @Injectable()
 export class PrismaService implements OnModuleDestroy {
   readonly client: ExtendedPrismaClient;
+  /** How long a transaction may stay open before it is rolled back (a stuck call must not hold a connection). */
+  transactionLimitMs = 15_000;
   private readonly pool: TransactionRoutingPool;
 
   constructor() {
@@ -134,7 +134,7 @@ export class PrismaService implements OnModuleDestroy {
    * Runs `work` in one transaction bound to the calling context; nested calls join the open
    * transaction instead of starting another. With `savepoint`, a nested call that fails rolls
    * back only its own writes (a SAVEPOINT of the open transaction), and the outer work goes on.
-   * Held open longer than 15 s, it is rolled back and the work's later queries fail.
+   * Held open longer than `transactionLimitMs`, it is rolled back and the work's later queries fail.
    */
   async transaction<T>(work: (tx: TransactionClient) => Promise<T>, options: { savepoint?: boolean } = {}): Promise<T> {
     const open = SqlTransactionScope.current();
@@ -143,25 +143,26 @@ export class PrismaService implements OnModuleDestroy {
     const client = await this.pool.connect().catch((error: unknown) => {
       throw asDatabaseUnavailable(error);
     });
-    const tx = new SqlTransaction(client, TRANSACTION_LIMIT_MS);
+    const tx = new SqlTransaction(client, this.transactionLimitMs);
     const timer = setTimeout(() => {
       tx.expired = true;
       // Queued behind a query in flight, if any; the work's next query fails.
       client.query('ROLLBACK').catch(() => undefined);
-    }, TRANSACTION_LIMIT_MS);
+    }, this.transactionLimitMs);
     timer.unref();
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
-      const result = await SqlTransactionScope.run(tx, () => work(this.db));
-      if (tx.expired) throw new TransactionExpiredError(TRANSACTION_LIMIT_MS);
+      // Awaited inside the scope: a Prisma query is lazy and runs in the context that awaits it.
+      const result = await SqlTransactionScope.run(tx, async () => await work(this.db));
+      if (tx.expired) throw new TransactionExpiredError(this.transactionLimitMs);
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      if (!tx.expired) {
-        // A connection that cannot even roll back is dropped from the pool, not reused.
-        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
-      }
+      // Expired: already rolled back by the timer; whatever the work's last query threw, say why.
+      if (tx.expired) throw new TransactionExpiredError(this.transactionLimitMs);
+      // A connection that cannot even roll back is dropped from the pool, not reused.
+      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
       throw asDatabaseUnavailable(error);
     } finally {
       clearTimeout(timer);
