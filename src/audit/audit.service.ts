@@ -40,9 +40,12 @@ export class AuditService {
 
   constructor(private readonly prisma: PrismaService) {}
 
-  /** In the open transaction of the calling code, if any, else on its own. */
+  /**
+   * In the open transaction of the calling code, if any (sent with its other waiting writes just
+   * before it commits), else on its own.
+   */
   async record(event: AuditRecord): Promise<void> {
-    await this.prisma.sql(Prisma.sql`INSERT INTO "audit_events" (${COLUMNS}) VALUES ${this.row(event)}`);
+    await this.prisma.sqlBeforeCommit(Prisma.sql`INSERT INTO "audit_events" (${COLUMNS}) VALUES ${this.row(event)}`);
   }
 
   /**

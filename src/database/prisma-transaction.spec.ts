@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { RequestContext } from '../context/request-context.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { PrismaService } from './prisma.service.js';
+import { combinedWrites, PrismaService } from './prisma.service.js';
 import { TransactionExpiredError } from './sql-transaction.js';
 
 /** `PrismaService.transaction` on a real database: what runs inside commits or rolls back as one. */
@@ -151,6 +151,59 @@ describe('PrismaService transactions (pooled connection, routed by context)', ()
       /rolled back/,
     );
     assert.equal(await workspaceCount(kept), 1);
+  });
+
+  it('sends the writes waiting for the commit as one statement, which commits with the rest or not at all', async () => {
+    const [a, b, c, d] = [slug(), slug(), slug(), slug()];
+    const insert = (s: string) => Prisma.sql`INSERT INTO workspaces (id, slug, name) VALUES (gen_random_uuid(), ${s}, ${'name of ' + s})`;
+    await prisma.transaction(async () => {
+      await prisma.sqlBeforeCommit(insert(a));
+      await prisma.sqlBeforeCommit(insert(b));
+      // Not yet written: seen from inside the transaction, the rows are not there.
+      assert.equal((await prisma.sql(Prisma.sql`SELECT 1 FROM workspaces WHERE slug IN (${a}, ${b})`)).rowCount, 0);
+      // A part rolled back to its savepoint takes its waiting writes with it.
+      await prisma.transaction(
+        async () => {
+          await prisma.sqlBeforeCommit(insert(c));
+          throw new Error('inner refused');
+        },
+        { savepoint: true },
+      ).catch(() => undefined);
+    });
+    assert.deepEqual(await Promise.all([a, b, c].map(workspaceCount)), [1, 1, 0]);
+    assert.equal((await prisma.client.workspace.findFirstOrThrow({ where: { slug: b } })).name, `name of ${b}`);
+
+    await assert.rejects(
+      prisma.transaction(async () => {
+        await prisma.sqlBeforeCommit(insert(d));
+        throw new Error('rolled back');
+      }),
+    );
+    assert.equal(await workspaceCount(d), 0);
+    // Outside a transaction: at once.
+    await prisma.sqlBeforeCommit(insert(d));
+    assert.equal(await workspaceCount(d), 1);
+  });
+
+  it('a waiting write the database refuses fails the transaction, and nothing of it stays', async () => {
+    const kept = slug();
+    await assert.rejects(
+      prisma.transaction(async (tx) => {
+        await tx.workspace.create({ data: { slug: kept, name: 'kept?' } });
+        await prisma.sqlBeforeCommit(Prisma.sql`INSERT INTO workspaces (id, slug, name) VALUES (gen_random_uuid(), ${kept}, 'duplicate')`);
+      }),
+      /duplicate key|unique/i,
+    );
+    assert.equal(await workspaceCount(kept), 0);
+  });
+
+  it('combines waiting writes with their placeholders renumbered in order', () => {
+    const combined = combinedWrites([
+      { text: 'UPDATE t SET a = $1 WHERE b = $2', values: ['x', 'y'] },
+      { text: 'INSERT INTO u VALUES ($1)', values: ['z'] },
+    ]);
+    assert.equal(combined.text, 'WITH w0 AS (UPDATE t SET a = $1 WHERE b = $2), w1 AS (INSERT INTO u VALUES ($3)) SELECT 1');
+    assert.deepEqual(combined.values, ['x', 'y', 'z']);
   });
 
   it('gives every connection back: many transactions, failing or not, never exhaust the pool', async () => {

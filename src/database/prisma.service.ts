@@ -131,6 +131,18 @@ export class PrismaService implements OnModuleDestroy {
   }
 
   /**
+   * A write nobody reads back before the commit (an audit row, a stored answer): in a transaction
+   * it waits and is sent just before the COMMIT, together with the others waiting, as one
+   * statement (one round trip for all); outside one it runs at once. It commits or rolls back
+   * with the transaction like any other write; if it fails, the transaction fails at its end.
+   */
+  async sqlBeforeCommit(statement: Prisma.Sql): Promise<void> {
+    const tx = SqlTransactionScope.current();
+    if (tx) tx.beforeCommit.push({ text: statement.text, values: statement.values });
+    else await this.sql(statement);
+  }
+
+  /**
    * Runs `work` in one transaction bound to the calling context; nested calls join the open
    * transaction instead of starting another. With `savepoint`, a nested call that fails rolls
    * back only its own writes (a SAVEPOINT of the open transaction), and the outer work goes on.
@@ -156,6 +168,7 @@ export class PrismaService implements OnModuleDestroy {
       // Awaited inside the scope: a Prisma query is lazy and runs in the context that awaits it.
       const result = await SqlTransactionScope.run(tx, async () => await work(this.db));
       if (tx.expired) throw new TransactionExpiredError(this.transactionLimitMs);
+      if (tx.beforeCommit.length) await client.query(combinedWrites(tx.beforeCommit));
       await client.query('COMMIT');
       return result;
     } catch (error) {
@@ -186,6 +199,7 @@ export class PrismaService implements OnModuleDestroy {
 
   private async inSavepoint<T>(tx: SqlTransaction, work: (tx: TransactionClient) => Promise<T>): Promise<T> {
     const name = tx.nextSavepoint();
+    const waiting = tx.beforeCommit.length;
     await tx.client.query(`SAVEPOINT ${name}`);
     try {
       const result = await work(this.db);
@@ -193,6 +207,8 @@ export class PrismaService implements OnModuleDestroy {
       return result;
     } catch (error) {
       await tx.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+      // The writes the rolled-back part left waiting for the commit go with it.
+      tx.beforeCommit.length = waiting;
       throw error;
     }
   }
@@ -200,4 +216,26 @@ export class PrismaService implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     await this.client.$disconnect();
   }
+}
+
+/**
+ * Writes waiting for the commit as one statement: each a data-modifying `WITH` query, which
+ * PostgreSQL runs whether or not the outer query reads it. They must not touch the same rows
+ * (they all see the snapshot taken before any of them): the callers write separate tables.
+ * Placeholders are renumbered, as each write was written with its own `$1…` (so a write's text
+ * must hold no other `$<digits>`: they come from `Prisma.sql` templates, values are parameters).
+ */
+export function combinedWrites(writes: ReadonlyArray<{ text: string; values: unknown[] }>): pg.QueryConfig {
+  if (writes.length === 1) return writes[0];
+  const values: unknown[] = [];
+  const parts = writes.map((write, i) => {
+    const part = `w${i} AS (${toNumbered(write.text, values.length)})`;
+    values.push(...write.values);
+    return part;
+  });
+  return { text: `WITH ${parts.join(', ')} SELECT 1`, values };
+}
+
+function toNumbered(text: string, offset: number): string {
+  return offset ? text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`) : text;
 }

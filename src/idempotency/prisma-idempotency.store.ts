@@ -104,12 +104,15 @@ export class PrismaIdempotencyStore implements McpIdempotencyStore {
   }
 
   async save(call: IdempotentOperation, result: unknown): Promise<void> {
-    const scope = this.scopeOf(call);
-    const saved = await this.prisma.sql(Prisma.sql`
+    const save = Prisma.sql`
       UPDATE idempotency_records SET result = to_jsonb(${JSON.stringify(result)}::text)
-      WHERE scope = ${scope} AND tool = ${call.tool} AND key = ${call.key}`);
+      WHERE scope = ${this.scopeOf(call)} AND tool = ${call.tool} AND key = ${call.key}`;
+    // In the call's transaction, the row is the one its claim made: the answer goes with the
+    // commit (with the audit row, one round trip).
+    if (this.prisma.inTransaction) return this.prisma.sqlBeforeCommit(save);
+    const saved = await this.prisma.sql(save);
     // Not an error for the caller (the tool did run), but the next repeat would run it again.
-    if (saved.rowCount !== 1) this.logger.warn(`No idempotency record to save for ${call.tool} (scope ${scope}): the answer is not kept`);
+    if (saved.rowCount !== 1) this.logger.warn(`No idempotency record to save for ${call.tool} (scope ${this.scopeOf(call)}): the answer is not kept`);
   }
 
   async release(call: IdempotentOperation): Promise<void> {
