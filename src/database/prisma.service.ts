@@ -6,6 +6,7 @@ import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { channelStampExtension } from './channel-stamp.extension.js';
 import { asDatabaseUnavailable } from './database-unavailable.js';
 import type { TransactionClient } from './prisma.types.js';
+import { readEnvironment } from '../config/environment.js';
 
 /** Any query that fails because the database is unreachable throws `DatabaseUnavailableException` (503 + Retry-After). */
 const databaseUnavailableExtension = Prisma.defineExtension({
@@ -30,8 +31,8 @@ const databaseUnavailableExtension = Prisma.defineExtension({
 function createPool(connectionString: string): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
-    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-    connectionTimeoutMillis: Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000),
+    max: readEnvironment().databasePoolSize,
+    connectionTimeoutMillis: readEnvironment().databaseConnectTimeoutMs,
   });
   // An idle connection that dies is removed by the pool itself; this listener only keeps the
   // process alive until the adapter adds its own.
@@ -97,7 +98,7 @@ export class PrismaService implements OnModuleDestroy {
   private readonly afterEnd = new WeakMap<TransactionClient, Array<() => Promise<unknown>>>();
 
   constructor() {
-    const url = process.env.DATABASE_URL;
+    const url = readEnvironment().databaseUrl;
     if (!url) throw new Error('DATABASE_URL is not set: prepareDatabase() must run before the application is created');
     this.client = createClient(url);
   }

@@ -4,6 +4,8 @@
  * The token is the last line of standard output; everything else goes to standard error. Works
  * against DATABASE_URL, or the embedded database (also while `npm start` is running on it).
  */
+// First: a bad environment variable stops the CLI here, naming it.
+import '../../config/environment.check.js';
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { RequestContext } from '../../context/request-context.js';
