@@ -9,7 +9,16 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', '.test-dist*/', 'src/generated/', 'coverage/', 'conformance/node_modules/', 'conformance/results/', 'bench/results/', '.data/'],
+    ignores: [
+      'dist/',
+      '.test-dist*/',
+      'src/generated/',
+      'coverage/',
+      'conformance/node_modules/',
+      'conformance/results/',
+      'bench/results/',
+      '.data/',
+    ],
   },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -35,7 +44,13 @@ export default tseslint.config(
       // A leading underscore marks a value left out on purpose (`const { secret: _secret, ...rest } = …`).
       '@typescript-eslint/no-unused-vars': [
         'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
       ],
       // Sanitizers match control characters on purpose (log lines, file names, audit text).
       'no-control-regex': 'off',

@@ -54,7 +54,9 @@ if (!files.length) {
 const typecheck = process.env.TYPECHECK ? process.env.TYPECHECK === '1' : !filter;
 if (typecheck) {
   const started = performance.now();
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'], { stdio: 'inherit' });
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'], {
+    stdio: 'inherit',
+  });
   if (tsc.status !== 0) {
     console.error('Type check failed (npm run typecheck): no test ran.');
     summary(0, 1);
@@ -83,12 +85,20 @@ try {
 const summaryDir = mkdtempSync(join(tmpdir(), 'mcp-test-summary-'));
 const summaryFile = join(summaryDir, 'summary.txt');
 const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
-reporters.push(`--test-reporter=${pathToFileURL(join(root, 'scripts', 'test-summary.reporter.mjs')).href}`, `--test-reporter-destination=${summaryFile}`);
+reporters.push(
+  `--test-reporter=${pathToFileURL(join(root, 'scripts', 'test-summary.reporter.mjs')).href}`,
+  `--test-reporter-destination=${summaryFile}`,
+);
 const child = spawn(process.execPath, ['--test', ...reporters, '--test-timeout=300000', ...files.map((file) => relative(root, file))], {
   stdio: ['ignore', 'inherit', 'inherit'],
   // NODE_OPTIONS: the test files, and every Node process they start (the server in app-process.ts,
   // `node -e` scripts), load TypeScript through the same hooks.
-  env: { ...process.env, NODE_ENV: 'test', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(registerHooks).href}`.trim(), ...database.env },
+  env: {
+    ...process.env,
+    NODE_ENV: 'test',
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(registerHooks).href}`.trim(),
+    ...database.env,
+  },
   // Its own process group, so the watchdog stops the test files' processes too.
   detached: true,
 });

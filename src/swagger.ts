@@ -49,7 +49,8 @@ function describeTools(app: INestApplication, document: OpenAPIObject): OpenAPIO
   }
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item)) {
-      const tool = typeof operation === 'object' && operation && 'operationId' in operation ? tools.get(String(operation.operationId)) : undefined;
+      const tool =
+        typeof operation === 'object' && operation && 'operationId' in operation ? tools.get(String(operation.operationId)) : undefined;
       if (!tool) continue;
       operation.summary ||= tool.title ?? tool.name;
       operation.description ||= tool.description;

@@ -14,7 +14,10 @@ describe('the boot with a bad environment variable', () => {
       timeout: 60_000,
     });
     assert.equal(child.status, 1, child.stderr);
-    assert.equal(child.stderr.trim(), 'Invalid environment: DATABASE_POOL_SIZE must be an integer from 1 to 1000 (got "abc"). See docs/configuration.md.');
+    assert.equal(
+      child.stderr.trim(),
+      'Invalid environment: DATABASE_POOL_SIZE must be an integer from 1 to 1000 (got "abc"). See docs/configuration.md.',
+    );
     assert.equal(child.stdout, '');
   });
 });

@@ -25,7 +25,8 @@ describe('readEnvironment', () => {
     assert.throws(
       () => readEnvironment({ DATABASE_POOL_SIZE: 'abc' }),
       (error: Error) =>
-        error instanceof InvalidEnvironmentError && /DATABASE_POOL_SIZE must be an integer from 1 to 1000 \(got "abc"\)/.test(error.message),
+        error instanceof InvalidEnvironmentError &&
+        /DATABASE_POOL_SIZE must be an integer from 1 to 1000 \(got "abc"\)/.test(error.message),
     );
   });
 

@@ -37,9 +37,22 @@ export class InvalidEnvironmentError extends Error {
 
 /** The variables `EnvironmentVariables` declares (the only ones read into the typed settings). */
 const NAMES: readonly string[] = [
-  'NODE_ENV', 'NEST_LOG_LEVEL', 'HOST', 'PORT', 'REPLICAS', 'DATABASE_URL', 'DATABASE_MIGRATE', 'DATABASE_POOL_SIZE', 'DATABASE_CONNECT_TIMEOUT_MS',
-  'DATABASE_RETRY_AFTER_SECONDS', 'HEALTH_DB_TIMEOUT_MS', 'SHUTDOWN_DELAY_MS', 'SHUTDOWN_TIMEOUT_MS', 'AUTH_JWKS_COOLDOWN_MS',
-  'MCP_STATE_SECRET', 'MCP_DESTRUCTIVE_CONFIRMATION',
+  'NODE_ENV',
+  'NEST_LOG_LEVEL',
+  'HOST',
+  'PORT',
+  'REPLICAS',
+  'DATABASE_URL',
+  'DATABASE_MIGRATE',
+  'DATABASE_POOL_SIZE',
+  'DATABASE_CONNECT_TIMEOUT_MS',
+  'DATABASE_RETRY_AFTER_SECONDS',
+  'HEALTH_DB_TIMEOUT_MS',
+  'SHUTDOWN_DELAY_MS',
+  'SHUTDOWN_TIMEOUT_MS',
+  'AUTH_JWKS_COOLDOWN_MS',
+  'MCP_STATE_SECRET',
+  'MCP_DESTRUCTIVE_CONFIRMATION',
 ];
 
 let last: { source: NodeJS.ProcessEnv; fingerprint: string; environment: Environment } | undefined;

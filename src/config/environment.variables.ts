@@ -10,7 +10,8 @@ const toBoolean = () =>
     const text = value.trim().toLowerCase();
     return text === 'true' ? true : text === 'false' ? false : value;
   });
-const blankIsUnset = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined));
+const blankIsUnset = () =>
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined));
 
 /**
  * The process environment the server reads, as a class-validator DTO validated once at boot
@@ -29,7 +30,11 @@ export class EnvironmentVariables {
 
   @IsOptional() @blankIsUnset() @IsString() HOST?: string;
 
-  @IsOptional() @toNumber() @IsInt({ message: 'PORT must be an integer from 0 to 65535 (0 picks a free port)' }) @Min(0) @Max(65_535)
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'PORT must be an integer from 0 to 65535 (0 picks a free port)' })
+  @Min(0)
+  @Max(65_535)
   PORT?: number;
 
   /** How many replicas serve this deployment; more than one needs MCP_STATE_SECRET. */
@@ -42,29 +47,53 @@ export class EnvironmentVariables {
 
   @IsOptional() @toBoolean() @IsIn([true, false], { message: 'DATABASE_MIGRATE must be true or false' }) DATABASE_MIGRATE?: boolean;
 
-  @IsOptional() @toNumber() @IsInt({ message: 'DATABASE_POOL_SIZE must be an integer from 1 to 1000' }) @Min(1) @Max(1_000)
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'DATABASE_POOL_SIZE must be an integer from 1 to 1000' })
+  @Min(1)
+  @Max(1_000)
   DATABASE_POOL_SIZE?: number;
 
-  @IsOptional() @toNumber() @IsInt({ message: 'DATABASE_CONNECT_TIMEOUT_MS must be an integer ≥ 1 (milliseconds)' }) @Min(1)
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'DATABASE_CONNECT_TIMEOUT_MS must be an integer ≥ 1 (milliseconds)' })
+  @Min(1)
   DATABASE_CONNECT_TIMEOUT_MS?: number;
 
-  @IsOptional() @toNumber() @IsInt({ message: 'DATABASE_RETRY_AFTER_SECONDS must be an integer ≥ 1' }) @Min(1)
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'DATABASE_RETRY_AFTER_SECONDS must be an integer ≥ 1' })
+  @Min(1)
   DATABASE_RETRY_AFTER_SECONDS?: number;
 
-  @IsOptional() @toNumber() @IsInt({ message: 'HEALTH_DB_TIMEOUT_MS must be an integer ≥ 1 (milliseconds)' }) @Min(1)
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'HEALTH_DB_TIMEOUT_MS must be an integer ≥ 1 (milliseconds)' })
+  @Min(1)
   HEALTH_DB_TIMEOUT_MS?: number;
 
-  @IsOptional() @toNumber() @IsInt({ message: 'SHUTDOWN_DELAY_MS must be an integer ≥ 0 (milliseconds)' }) @Min(0)
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'SHUTDOWN_DELAY_MS must be an integer ≥ 0 (milliseconds)' })
+  @Min(0)
   SHUTDOWN_DELAY_MS?: number;
 
-  @IsOptional() @toNumber() @IsInt({ message: 'SHUTDOWN_TIMEOUT_MS must be an integer ≥ 0 (milliseconds)' }) @Min(0)
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'SHUTDOWN_TIMEOUT_MS must be an integer ≥ 0 (milliseconds)' })
+  @Min(0)
   SHUTDOWN_TIMEOUT_MS?: number;
 
-  @IsOptional() @toNumber() @IsInt({ message: 'AUTH_JWKS_COOLDOWN_MS must be an integer ≥ 0 (milliseconds)' }) @Min(0)
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'AUTH_JWKS_COOLDOWN_MS must be an integer ≥ 0 (milliseconds)' })
+  @Min(0)
   AUTH_JWKS_COOLDOWN_MS?: number;
 
   /** HMAC key of multi round-trip state, shared by every replica. */
-  @IsOptional() @blankIsUnset() @MinLength(32, { message: 'MCP_STATE_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)' })
+  @IsOptional()
+  @blankIsUnset()
+  @MinLength(32, { message: 'MCP_STATE_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)' })
   MCP_STATE_SECRET?: string;
 
   @IsOptional()

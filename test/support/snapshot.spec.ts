@@ -39,6 +39,9 @@ describe('matchSnapshot', () => {
   });
 
   it('names the top-level keys of an object snapshot that differ', () => {
-    assert.equal(describeChange({ type: 'object', properties: { a: 1 }, required: [] }, { type: 'object', properties: { a: 2 } }), 'differs at: properties, required');
+    assert.equal(
+      describeChange({ type: 'object', properties: { a: 1 }, required: [] }, { type: 'object', properties: { a: 2 } }),
+      'differs at: properties, required',
+    );
   });
 });

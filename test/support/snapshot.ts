@@ -24,7 +24,11 @@ export function matchSnapshot(dir: string, name: string, value: unknown): void {
   assert.ok(existsSync(file), `snapshot ${relative(process.cwd(), file)} is missing: run ${update} and review it`);
   const actual: unknown = JSON.parse(serialized);
   const expected: unknown = JSON.parse(readFileSync(file, 'utf8'));
-  assert.deepEqual(actual, expected, `snapshot ${name} changed (${describeChange(expected, actual)}). If that is intended: ${update}, then review the diff of ${relative(process.cwd(), file)}`);
+  assert.deepEqual(
+    actual,
+    expected,
+    `snapshot ${name} changed (${describeChange(expected, actual)}). If that is intended: ${update}, then review the diff of ${relative(process.cwd(), file)}`,
+  );
 }
 
 /** "changed: create_invoice; added: close_ticket; removed: …" for named entries, else the top-level keys that differ. */

@@ -48,7 +48,9 @@ async function main(): Promise<void> {
         label: values.label ?? 'cli',
       }),
     );
-    console.error(`Token ${minted.id} for ${values.email}, scopes "${values.scopes}"${minted.expiresAt ? `, expires ${minted.expiresAt.toISOString()}` : ', no expiry'}`);
+    console.error(
+      `Token ${minted.id} for ${values.email}, scopes "${values.scopes}"${minted.expiresAt ? `, expires ${minted.expiresAt.toISOString()}` : ', no expiry'}`,
+    );
     console.log(minted.token);
   } finally {
     await prisma.onModuleDestroy();
