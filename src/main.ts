@@ -65,7 +65,7 @@ async function bootstrap(): Promise<void> {
       ['Admin pages', `${base}/admin${demo ? ` ${demo.signInHint}` : ''}`],
       ['MCP endpoint', `${base}/mcp`],
     ],
-    secrets: demo?.print,
+    secrets: () => demo?.print(),
   });
 }
 

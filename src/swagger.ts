@@ -48,10 +48,10 @@ function describeTools(app: INestApplication, document: OpenAPIObject): OpenAPIO
     }
   }
   for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(item)) {
-      const tool =
-        typeof operation === 'object' && operation && 'operationId' in operation ? tools.get(String(operation.operationId)) : undefined;
-      if (!tool) continue;
+    for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
+      const operation = item[method];
+      const tool = operation?.operationId ? tools.get(operation.operationId) : undefined;
+      if (!operation || !tool) continue;
       operation.summary ||= tool.title ?? tool.name;
       operation.description ||= tool.description;
     }
