@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { Module, RequestMethod, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { BODY_LIMIT_BYTES } from './app.setup.js';
 import { ApprovalsModule } from './approvals/approvals.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { BillingModule } from './billing/billing.module.js';
-import { readEnvironment, type Environment } from './config/environment.js';
+import { readEnvironment } from './config/environment.js';
+import { requestStateSecret } from './config/request-state-secret.js';
 import { RequestContextMiddleware } from './context/request-context.middleware.js';
 import { DatabaseModule } from './database/database.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
@@ -17,21 +17,11 @@ import { PanelModule } from './panel/panel.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { StatusModule } from './status/status.module.js';
 
-/**
- * MCP_STATE_SECRET, shared by every replica (a multi round-trip retry may land on any of them).
- * Unset: a single development process gets a random key of its own, quietly; in production the
- * layer gets none and warns at boot (a random per-process key, fine only for one replica).
- * REPLICAS > 1 without it stops the boot (readEnvironment).
- */
-function requestStateSecret(environment: Environment): string | Uint8Array | undefined {
-  if (environment.mcpStateSecret) return environment.mcpStateSecret;
-  return environment.production ? undefined : randomBytes(32);
-}
-
 @Module({
   imports: [
     McpModule.forRoot({
       maxBodyBytes: BODY_LIMIT_BYTES,
+      // Shared by every replica; see requestStateSecret for the default.
       requestState: { secret: requestStateSecret(readEnvironment()) },
       // `link`: every destructive tool needs the approval page, even from clients that can ask in the chat.
       destructiveConfirmation: readEnvironment().mcpDestructiveConfirmation,
