@@ -1,9 +1,14 @@
 #!/usr/bin/env node
-// Compiles sources and tests with tsc (esbuild-based runners drop the decorator metadata Nest
-// and class-validator need), prepares the migrated test database state once, runs the tests with
-// Node's test runner, and ends with the summary line CI reads: "N passed, N failed".
+// Runs the tests with Node's test runner straight from the TypeScript sources (SWC transpiles each
+// file as it is imported, keeping the decorator metadata Nest and class-validator need; see
+// scripts/swc/), after preparing the migrated test database state once. The last line is the one
+// CI reads, counted from the runner's own events (scripts/test-summary.reporter.mjs):
+// "N passed, N failed".
 //
-//   node scripts/run-tests.mjs [path filter]
+//   npm test                      type-checks the project (tsc --noEmit), then runs every test file
+//   npm test -- <path substring>  runs the matching files only, without the type check (seconds)
+//
+// TYPECHECK=1 type-checks a filtered run too; TYPECHECK=0 skips it in a full run.
 //
 // Test databases (see test/support/test-database.ts), prepared here once per run:
 // - DATABASE_URL set: a template database `mcp_test_template_<pid>` on that server, migrated with
@@ -16,41 +21,53 @@
 //   embedded server's own tests use it.)
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
-// TEST_OUT_DIR lets two runs (or a run and the conformance script) share a checkout.
-const outDir = process.env.TEST_OUT_DIR ?? '.test-dist';
 const summary = (passed, failed) => console.log(`${passed} passed, ${failed} failed`);
+// This process imports TypeScript sources too (the migrations runner, the embedded database).
+const registerHooks = join(root, 'scripts', 'swc', 'register.mjs');
+await import(pathToFileURL(registerHooks).href);
 
-rmSync(outDir, { recursive: true, force: true });
-const tsc = spawnSync('npx', ['tsc', '-p', 'tsconfig.json', '--outDir', outDir], { stdio: 'inherit' });
-if (tsc.status !== 0) {
+const filter = process.argv[2];
+const isTest = (name) => name.endsWith('.spec.ts') || name.endsWith('.e2e-spec.ts');
+function collect(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'generated' || name === 'node_modules' ? [] : collect(path);
+    // A filter written for the compiled files (`foo.spec.js`) still finds `foo.spec.ts`.
+    return isTest(name) && (!filter || path.includes(filter) || path.replace(/\.ts$/, '.js').includes(filter)) ? [path] : [];
+  });
+}
+const files = [...collect('src'), ...collect('test')].sort();
+if (!files.length) {
+  // `node --test` without files would discover files on its own (and start test servers as tests).
+  console.error(`No test file matches "${filter}"`);
   summary(0, 1);
   process.exit(1);
 }
 
-const filter = process.argv[2];
-const isTest = (name) => name.endsWith('.spec.js') || name.endsWith('.e2e-spec.js');
-function collect(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return collect(path);
-    return isTest(name) && (!filter || path.includes(filter)) ? [path] : [];
+const typecheck = process.env.TYPECHECK ? process.env.TYPECHECK === '1' : !filter;
+if (typecheck) {
+  const started = performance.now();
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'], {
+    stdio: 'inherit',
   });
-}
-const files = [...collect(join(outDir, 'src')), ...collect(join(outDir, 'test'))].sort();
-if (!files.length) {
-  // `node --test` without files would discover files on its own (and start test servers as tests).
-  console.error(`No test file matches "${filter}"`);
-  console.log('0 passed, 1 failed');
-  process.exit(1);
+  if (tsc.status !== 0) {
+    console.error('Type check failed (npm run typecheck): no test ran.');
+    summary(0, 1);
+    process.exit(1);
+  }
+  console.log(`Type check passed in ${Math.round(performance.now() - started)} ms`);
+} else {
+  console.log(`${files.length} test file(s), no type check (npm run typecheck, or TYPECHECK=1)`);
 }
 
-const compiled = (path) => import(pathToFileURL(resolve(outDir, path)).href);
+const source = (path) => import(pathToFileURL(resolve(root, path)).href);
 let database;
 try {
   // The snapshot also serves the embedded server's own unit tests when DATABASE_URL is set.
@@ -65,9 +82,23 @@ try {
 
 // A test that hangs fails after 5 minutes, and the whole run is cut after TEST_RUN_TIMEOUT_MINUTES
 // (default 45): CI gets a failure it can read instead of a run that never ends.
-const child = spawn(process.execPath, ['--test', '--test-reporter=spec', '--test-timeout=300000', ...files], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, NODE_ENV: 'test', ...database.env },
+const summaryDir = mkdtempSync(join(tmpdir(), 'mcp-test-summary-'));
+const summaryFile = join(summaryDir, 'summary.txt');
+const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
+reporters.push(
+  `--test-reporter=${pathToFileURL(join(root, 'scripts', 'test-summary.reporter.mjs')).href}`,
+  `--test-reporter-destination=${summaryFile}`,
+);
+const child = spawn(process.execPath, ['--test', ...reporters, '--test-timeout=300000', ...files.map((file) => relative(root, file))], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+  // NODE_OPTIONS: the test files, and every Node process they start (the server in app-process.ts,
+  // `node -e` scripts), load TypeScript through the same hooks.
+  env: {
+    ...process.env,
+    NODE_ENV: 'test',
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(registerHooks).href}`.trim(),
+    ...database.env,
+  },
   // Its own process group, so the watchdog stops the test files' processes too.
   detached: true,
 });
@@ -79,28 +110,25 @@ const watchdog = setTimeout(() => {
 watchdog.unref();
 // Detached, the group no longer gets the terminal's Ctrl-C: pass it on.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.kill(-child.pid, signal));
-let output = '';
-child.stdout.on('data', (chunk) => {
-  output += chunk;
-  process.stdout.write(chunk);
-});
 child.on('close', async (code) => {
   try {
     await database.teardown();
   } catch (error) {
     console.error(`Test database teardown: ${error.message}`);
   }
-  const count = (label) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(output)?.[1] ?? 0);
-  const passed = count('pass');
-  const failed = count('fail') + (code !== 0 && count('fail') === 0 ? 1 : 0);
-  summary(passed, failed);
+  const counted = existsSync(summaryFile) ? /^(\d+) passed, (\d+) failed$/m.exec(readFileSync(summaryFile, 'utf8')) : null;
+  rmSync(summaryDir, { recursive: true, force: true });
+  const passed = Number(counted?.[1] ?? 0);
+  const failed = Number(counted?.[2] ?? 0);
+  // A run that failed without a failed test (a file that did not load, the watchdog) still fails.
+  summary(passed, failed + (code !== 0 && failed === 0 ? 1 : 0));
   process.exit(code ?? 1);
 });
 
 /** DATABASE_URL set: a migrated template database on that server, for this run only. */
 async function prepareTemplate(serverUrl) {
   const { default: pg } = await import('pg');
-  const { runMigrations } = await compiled('src/database/migrations.js');
+  const { runMigrations } = await source('src/database/migrations.ts');
   const admin = async (work) => {
     const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
@@ -184,8 +212,8 @@ async function prepareSnapshot() {
 
   if (!existsSync(snapshot)) {
     const started = performance.now();
-    const { EmbeddedPostgres } = await compiled('src/database/embedded-postgres.js');
-    const { runMigrations } = await compiled('src/database/migrations.js');
+    const { EmbeddedPostgres } = await source('src/database/embedded-postgres.ts');
+    const { runMigrations } = await source('src/database/migrations.ts');
     const embedded = await EmbeddedPostgres.start();
     try {
       await runMigrations(embedded.url);

@@ -3,6 +3,8 @@ import { BODY_LIMIT_BYTES } from './app.setup.js';
 import { ApprovalsModule } from './approvals/approvals.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { BillingModule } from './billing/billing.module.js';
+import { readEnvironment } from './config/environment.js';
+import { requestStateSecret } from './config/request-state-secret.js';
 import { RequestContextMiddleware } from './context/request-context.middleware.js';
 import { DatabaseModule } from './database/database.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
@@ -19,10 +21,10 @@ import { StatusModule } from './status/status.module.js';
   imports: [
     McpModule.forRoot({
       maxBodyBytes: BODY_LIMIT_BYTES,
-      // Replicas must share it: a multi round-trip retry may land on any of them.
-      requestState: { secret: process.env.MCP_STATE_SECRET || undefined },
+      // Shared by every replica; see requestStateSecret for the default.
+      requestState: { secret: requestStateSecret(readEnvironment()) },
       // `link`: every destructive tool needs the approval page, even from clients that can ask in the chat.
-      destructiveConfirmation: (process.env.MCP_DESTRUCTIVE_CONFIRMATION || undefined) as 'elicitation-or-link' | 'link' | undefined,
+      destructiveConfirmation: readEnvironment().mcpDestructiveConfirmation,
       // requestState is bound to the person and token that started the call.
       callerKey: (request) => {
         const principal = principalOf(request);

@@ -5,7 +5,14 @@ import type { Request } from 'express';
 import { AuthenticationService } from './identity/authentication.service.js';
 import { useHostCheck } from './identity/host-check.js';
 import { setPrincipal } from './identity/request-principal.js';
-import { createRestBodyReader, MCP_OPTIONS, useMcpTransport, type AuthenticateBeforeRead, type ResolvedMcpOptions, type RestBodyRules } from './mcp/index.js';
+import {
+  createRestBodyReader,
+  MCP_OPTIONS,
+  useMcpTransport,
+  type AuthenticateBeforeRead,
+  type ResolvedMcpOptions,
+  type RestBodyRules,
+} from './mcp/index.js';
 import { setupSwagger } from './swagger.js';
 
 /** Request body limit of the MCP endpoint and of the upload route (seed 001: 14 MiB, a base64 attachment of 10 MiB). */
@@ -40,7 +47,10 @@ export function configureApp(app: INestApplication): void {
   const uploadRules = restRules(BODY_LIMIT_BYTES);
   const otherRules = restRules(REST_BODY_LIMIT_BYTES);
   // Mounted on the path, Express matches it as it matches the route (case, trailing slash); req.path is what follows it.
-  app.use(UPLOAD_PATH, createRestBodyReader((req: Request) => (req.method === 'POST' && req.path === '/' ? uploadRules() : otherRules())));
+  app.use(
+    UPLOAD_PATH,
+    createRestBodyReader((req: Request) => (req.method === 'POST' && req.path === '/' ? uploadRules() : otherRules())),
+  );
   app.use(createRestBodyReader(otherRules));
 
   // REST bodies are validated by the same DTO classes the MCP layer validates tool arguments with.

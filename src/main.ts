@@ -1,17 +1,24 @@
+// First: a bad environment variable stops the boot here, naming it (see config/environment.ts).
+import './config/environment.check.js';
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
+import { Logger, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
+import { readEnvironment } from './config/environment.js';
 import { demoModeFromEnv, startDemo } from './database/demo-mode.js';
 import { prepareDatabase } from './database/prepare-database.js';
 import { gracefulShutdown } from './health/graceful-shutdown.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from './identity/identity.config.js';
+import { installObservabilityLogger } from './observability/observability.logger.js';
+import { printReadyBanner } from './ready-banner.js';
+
+/** Without NEST_LOG_LEVEL: no debug lines (Nest's module and route listing is logged at debug). */
+const DEFAULT_LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log'];
 
 async function bootstrap(): Promise<void> {
   const logger = new Logger('Bootstrap');
-  const host = process.env.HOST ?? '127.0.0.1';
-  const port = Number(process.env.PORT ?? 3000);
+  const environment = readEnvironment();
   let stopping = false;
   // Demo data, password and token only in demo mode (DEMO; see demo-mode.ts for the default).
   const demoMode = demoModeFromEnv();
@@ -19,12 +26,12 @@ async function bootstrap(): Promise<void> {
   // A fresh DATABASE_URL gets the migrations too (idempotent); DATABASE_MIGRATE=false leaves them to a deploy step.
   const database = await prepareDatabase({
     logger: (line) => logger.log(line),
-    migrate: process.env.DATABASE_MIGRATE !== 'false' ? true : undefined,
+    migrate: environment.migrateDatabase ? true : undefined,
   });
-  const app = await NestFactory.create(AppModule);
+  const app = await NestFactory.create(AppModule, environment.nestLogLevel ? {} : { logger: DEFAULT_LOG_LEVELS });
   configureApp(app);
   const demo = demoMode ? await startDemo(app) : undefined;
-  await app.listen(port, host);
+  await app.listen(environment.port, environment.host);
   // On SIGINT/SIGTERM: readiness turns 503, the server stops accepting connections, requests in
   // flight finish (SHUTDOWN_TIMEOUT_MS, default 10 s), Nest closes (the database pool with it),
   // then the embedded database stops. A second signal exits at once.
@@ -49,12 +56,17 @@ async function bootstrap(): Promise<void> {
 
   // The public URL, fixed now that the server listens: PUBLIC_URL, else the address bound (PORT=0 picks a free port).
   const base = app.get<IdentityConfig>(IDENTITY_CONFIG).publicUrl;
-  logger.log(`Database: ${database.embedded ? 'embedded PostgreSQL (PGlite, .data/pglite)' : 'DATABASE_URL'}`);
-  logger.log(`MCP endpoint: ${base}/mcp`);
-  logger.log(`REST API docs: ${base}/docs`);
-  logger.log(`Admin pages: ${base}/admin${demo ? ` ${demo.signInHint}` : ''}`);
   if (!demo) logger.log('Demo mode off (DEMO=true to seed the demo workspace and print a demo token)');
-  demo?.print();
+  printReadyBanner({
+    format: installObservabilityLogger().format,
+    lines: [
+      ['Database', database.embedded ? 'embedded PostgreSQL (PGlite, .data/pglite)' : 'DATABASE_URL'],
+      ['REST API docs', `${base}/docs`],
+      ['Admin pages', `${base}/admin${demo ? ` ${demo.signInHint}` : ''}`],
+      ['MCP endpoint', `${base}/mcp`],
+    ],
+    secrets: () => demo?.print(),
+  });
 }
 
 void bootstrap();

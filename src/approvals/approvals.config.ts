@@ -1,4 +1,5 @@
 import type { Role } from '../generated/prisma/client.js';
+import { rawEnvironment } from '../config/environment.js';
 
 /** Approval settings from the environment, read once. */
 export interface ApprovalsConfig {
@@ -10,7 +11,7 @@ export interface ApprovalsConfig {
 
 export const APPROVALS_CONFIG = Symbol('APPROVALS_CONFIG');
 
-export function approvalsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ApprovalsConfig {
+export function approvalsConfigFromEnv(env: NodeJS.ProcessEnv = rawEnvironment()): ApprovalsConfig {
   const minutes = Number(env.APPROVAL_TTL_MINUTES ?? 30);
   if (!Number.isFinite(minutes) || minutes <= 0) throw new Error(`APPROVAL_TTL_MINUTES must be a positive number, got ${env.APPROVAL_TTL_MINUTES}`);
   const roles = (env.APPROVAL_ROLES ?? 'admin').split(',').map((role) => role.trim()).filter(Boolean);

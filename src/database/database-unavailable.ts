@@ -1,9 +1,14 @@
 import { Logger, ServiceUnavailableException } from '@nestjs/common';
+import { readEnvironment } from '../config/environment.js';
 
 /** Seconds a client is told to wait (`Retry-After`) when the database cannot be reached. */
 export function databaseRetryAfterSeconds(): number {
-  const value = Number(process.env.DATABASE_RETRY_AFTER_SECONDS);
-  return Number.isInteger(value) && value > 0 ? value : 5;
+  // Built on an error path: a bad value (which stops the boot, see readEnvironment) must not throw here.
+  try {
+    return readEnvironment().databaseRetryAfterSeconds;
+  } catch {
+    return 5;
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import { PersonalTokenService } from '../identity/personal-token.service.js';
 import { ALL_SCOPES } from '../identity/roles.js';
 import { DEMO_ADMIN_EMAIL, DEMO_WORKSPACE, seedDemo } from './demo-seed.js';
 import { PrismaService } from './prisma.service.js';
+import { rawEnvironment } from '../config/environment.js';
 
 /** The label that marks the token `npm start` prints: a new boot revokes every unrevoked one of them. */
 export const DEMO_TOKEN_LABEL = 'demo token printed by npm start';
@@ -16,7 +17,7 @@ const DEMO_TOKEN_TTL_MS = 30 * 24 * 3_600_000;
  * production (the dev and test loop), off for `NODE_ENV=production` with a `DATABASE_URL`.
  * Read before the database is prepared (that sets DATABASE_URL for the embedded one).
  */
-export function demoModeFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+export function demoModeFromEnv(env: NodeJS.ProcessEnv = rawEnvironment()): boolean {
   const value = env.DEMO?.trim().toLowerCase();
   if (value === 'true') return true;
   if (value === 'false') return false;
@@ -38,7 +39,7 @@ export interface DemoAccess {
  * generated one), revokes the demo tokens earlier boots printed and mints the one this boot
  * prints, so a token copied from an old log stops working.
  */
-export async function startDemo(app: INestApplication, env: NodeJS.ProcessEnv = process.env): Promise<DemoAccess> {
+export async function startDemo(app: INestApplication, env: NodeJS.ProcessEnv = rawEnvironment()): Promise<DemoAccess> {
   const prisma = app.get(PrismaService);
   const generatedPassword = env.DEMO_ADMIN_PASSWORD ? undefined : randomBytes(12).toString('base64url');
   await seedDemo(prisma, { billing: true, adminPassword: env.DEMO_ADMIN_PASSWORD || generatedPassword });
@@ -58,8 +59,8 @@ export async function startDemo(app: INestApplication, env: NodeJS.ProcessEnv = 
   return {
     signInHint: `(sign in as ${DEMO_ADMIN_EMAIL})`,
     print: () => {
-      if (generatedPassword) console.log(`Demo admin password (${DEMO_ADMIN_EMAIL}, set DEMO_ADMIN_PASSWORD to choose one): ${generatedPassword}`);
-      console.log(`Demo token: ${demo.token}`);
+      if (generatedPassword) console.log(`  Demo admin password (${DEMO_ADMIN_EMAIL}, set DEMO_ADMIN_PASSWORD to choose one): ${generatedPassword}`);
+      console.log(`  Demo token: ${demo.token}`);
     },
   };
 }

@@ -7,7 +7,7 @@ import { asDatabaseUnavailable } from './database-unavailable.js';
 import type { TransactionClient } from './prisma.types.js';
 import { SqlTransaction, SqlTransactionScope, TransactionExpiredError } from './sql-transaction.js';
 import { TransactionRoutingPool } from './transaction-routing.pool.js';
-
+import { readEnvironment } from '../config/environment.js';
 
 /** Any query that fails because the database is unreachable throws `DatabaseUnavailableException` (503 + Retry-After). */
 const databaseUnavailableExtension = Prisma.defineExtension({
@@ -32,8 +32,8 @@ const databaseUnavailableExtension = Prisma.defineExtension({
 function createPool(connectionString: string): TransactionRoutingPool {
   const pool = new TransactionRoutingPool({
     connectionString,
-    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-    connectionTimeoutMillis: Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000),
+    max: readEnvironment().databasePoolSize,
+    connectionTimeoutMillis: readEnvironment().databaseConnectTimeoutMs,
   });
   // An idle connection that dies is removed by the pool itself; this listener only keeps the
   // process alive until the adapter adds its own.
@@ -100,7 +100,7 @@ export class PrismaService implements OnModuleDestroy {
   private readonly pool: TransactionRoutingPool;
 
   constructor() {
-    const url = process.env.DATABASE_URL;
+    const url = readEnvironment().databaseUrl;
     if (!url) throw new Error('DATABASE_URL is not set: prepareDatabase() must run before the application is created');
     this.pool = createPool(url);
     this.client = createClient(this.pool);

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { PrismaService } from '../database/prisma.service.js';
+import { readEnvironment } from '../config/environment.js';
 
 /** How long readiness waits for `SELECT 1` (a pool connection included) before it says "down". */
 export function readinessTimeoutMs(): number {
-  const value = Number(process.env.HEALTH_DB_TIMEOUT_MS);
-  return Number.isFinite(value) && value > 0 ? value : 2_000;
+  return readEnvironment().healthDatabaseTimeoutMs;
 }
 
 /**

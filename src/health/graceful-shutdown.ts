@@ -2,6 +2,7 @@ import type { Server, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger, type INestApplication } from '@nestjs/common';
 import { ShutdownState } from './shutdown.state.js';
+import { readEnvironment } from '../config/environment.js';
 
 export interface GracefulShutdownOptions {
   /**
@@ -27,11 +28,6 @@ export interface ShutdownReport {
   durationMs: number;
 }
 
-const envNumber = (name: string, fallback: number) => {
-  const value = Number(process.env[name]);
-  return process.env[name] !== undefined && Number.isFinite(value) && value >= 0 ? value : fallback;
-};
-
 /**
  * Graceful shutdown of a listening application, in this order:
  * 1. readiness answers 503 at once (`ShutdownState`), answers in flight carry `Connection: close`;
@@ -43,8 +39,8 @@ const envNumber = (name: string, fallback: number) => {
  */
 export function gracefulShutdown(app: INestApplication, options: GracefulShutdownOptions = {}): () => Promise<ShutdownReport> {
   const logger = new Logger('Shutdown');
-  const delayMs = options.delayMs ?? envNumber('SHUTDOWN_DELAY_MS', 0);
-  const timeoutMs = options.timeoutMs ?? envNumber('SHUTDOWN_TIMEOUT_MS', 10_000);
+  const delayMs = options.delayMs ?? readEnvironment().shutdownDelayMs;
+  const timeoutMs = options.timeoutMs ?? readEnvironment().shutdownTimeoutMs;
   const server = app.getHttpServer() as Server;
   const state = app.get(ShutdownState);
   const active = new Set<ServerResponse>();

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import pg from 'pg';
 import { TokenCache } from './token-cache.js';
+import { readEnvironment } from '../config/environment.js';
 
 /** The channel the identity_changed migration's triggers notify. */
 export const IDENTITY_CHANGED_CHANNEL = 'identity_changed';
@@ -26,7 +27,7 @@ export class IdentityChangeListener implements OnModuleInit, OnApplicationShutdo
   constructor(private readonly cache: TokenCache) {}
 
   onModuleInit(): void {
-    const url = process.env.DATABASE_URL;
+    const url = readEnvironment().databaseUrl;
     // Not awaited: the boot never waits for the cache, and a database down at boot only leaves it off.
     if (url) void this.connect(url);
   }

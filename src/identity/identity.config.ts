@@ -1,4 +1,5 @@
 import { parseDuration } from './duration.js';
+import { rawEnvironment } from '../config/environment.js';
 
 /** Identity settings from the environment, read once at boot. */
 export interface IdentityConfig {
@@ -29,7 +30,7 @@ export const DEFAULT_JWT_MAX_AGE_MS = 24 * 3_600_000;
  * JWT mode without a fixed audience. `boundUrl` gives the base URL of the bound address, asked
  * only when PUBLIC_URL is unset and only once (the answer is kept).
  */
-export function identityConfigFromEnv(env: NodeJS.ProcessEnv = process.env, boundUrl: () => string = unbound): IdentityConfig {
+export function identityConfigFromEnv(env: NodeJS.ProcessEnv = rawEnvironment(), boundUrl: () => string = unbound): IdentityConfig {
   const configuredPublicUrl = publicUrlFromEnv(env);
   const jwtIssuer = env.AUTH_JWT_ISSUER || undefined;
   const jwksUrl = env.AUTH_JWKS_URL || undefined;
@@ -54,7 +55,7 @@ export function identityConfigFromEnv(env: NodeJS.ProcessEnv = process.env, boun
 }
 
 /** PUBLIC_URL, validated, without trailing slashes; undefined when unset. */
-export function publicUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function publicUrlFromEnv(env: NodeJS.ProcessEnv = rawEnvironment()): string | undefined {
   const value = env.PUBLIC_URL?.trim();
   if (!value) return undefined;
   let url: URL;

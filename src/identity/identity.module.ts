@@ -15,6 +15,7 @@ import { ScopePolicy } from './scope.policy.js';
 import { TokenCache, tokenCacheOptionsFromEnv } from './token-cache.js';
 import { WorkspaceGuard } from './workspace.guard.js';
 import { WorkspaceResolver } from './workspace.resolver.js';
+import { rawEnvironment } from '../config/environment.js';
 
 /**
  * Who is calling and what they may do: token authentication (personal tokens, external JWTs),
@@ -29,7 +30,7 @@ import { WorkspaceResolver } from './workspace.resolver.js';
       provide: IDENTITY_CONFIG,
       // Without PUBLIC_URL, the public URL is the address the server listens on (PORT=0 included).
       useFactory: (adapter: HttpAdapterHost) =>
-        identityConfigFromEnv(process.env, () => boundBaseUrl(adapter.httpAdapter?.getHttpServer()?.address())),
+        identityConfigFromEnv(rawEnvironment(), () => boundBaseUrl(adapter.httpAdapter?.getHttpServer()?.address())),
       inject: [HttpAdapterHost],
     },
     { provide: TokenCache, useFactory: () => new TokenCache(tokenCacheOptionsFromEnv()) },

@@ -3,6 +3,7 @@ import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import { PrismaService } from '../database/prisma.service.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from './identity.config.js';
 import type { TokenCheck } from './personal-token.service.js';
+import { readEnvironment } from '../config/environment.js';
 
 /**
  * Access tokens issued by an external OAuth 2.1 authorization server (this server is only a
@@ -20,7 +21,7 @@ export class JwtTokenVerifier {
   ) {
     if (config.jwksUrl) {
       this.jwks = createRemoteJWKSet(new URL(config.jwksUrl), {
-        cooldownDuration: Number(process.env.AUTH_JWKS_COOLDOWN_MS ?? 30_000),
+        cooldownDuration: readEnvironment().jwksCooldownMs,
       });
     }
   }

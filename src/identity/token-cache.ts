@@ -1,4 +1,5 @@
 import type { Principal } from './principal.js';
+import { rawEnvironment } from '../config/environment.js';
 
 /** Longest time a verified token is answered from memory: the revocation bound stated in the README. */
 export const MAX_TOKEN_CACHE_TTL_MS = 1_000;
@@ -11,7 +12,7 @@ export interface TokenCacheOptions {
   maxEntries: number;
 }
 
-export function tokenCacheOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): TokenCacheOptions {
+export function tokenCacheOptionsFromEnv(env: NodeJS.ProcessEnv = rawEnvironment()): TokenCacheOptions {
   const ttlMs = env.TOKEN_CACHE_TTL_MS ? Number(env.TOKEN_CACHE_TTL_MS) : MAX_TOKEN_CACHE_TTL_MS;
   if (!Number.isInteger(ttlMs) || ttlMs < 0 || ttlMs > MAX_TOKEN_CACHE_TTL_MS) {
     throw new Error(

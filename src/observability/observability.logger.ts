@@ -4,14 +4,18 @@ import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { redactError, redactText, redactValue } from './log-redaction.js';
 import { writeLogLine } from './log-writer.js';
 import { currentRequestLogFields } from './request-log.js';
+import { rawEnvironment } from '../config/environment.js';
 
 export type LogFormat = 'json' | 'pretty';
+
+/** Logger contexts of Nest's start-up lines ("… dependencies initialized", "Mapped {/mcp, POST} route"). */
+const FRAMEWORK_CHATTER = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
 
 /**
  * `LOG_FORMAT=json|pretty`; unset: pretty on an interactive terminal outside production
  * (`npm start` by hand), JSON lines everywhere else (containers, CI, log shippers).
  */
-export function resolveLogFormat(env: NodeJS.ProcessEnv = process.env, interactive = !!process.stdout.isTTY): LogFormat {
+export function resolveLogFormat(env: NodeJS.ProcessEnv = rawEnvironment(), interactive = !!process.stdout.isTTY): LogFormat {
   const chosen = env.LOG_FORMAT?.trim().toLowerCase();
   if (chosen === 'json' || chosen === 'pretty') return chosen;
   return interactive && env.NODE_ENV !== 'production' ? 'pretty' : 'json';
@@ -28,6 +32,13 @@ export function resolveLogFormat(env: NodeJS.ProcessEnv = process.env, interacti
 export class ObservabilityLogger extends ConsoleLogger {
   constructor(readonly format: LogFormat, logLevels?: LogLevel[]) {
     super({ json: format === 'json', flattenParams: true, ...(logLevels ? { logLevels } : {}) });
+  }
+
+  /** Nest's boot chatter (a line per module and per route) is logged at debug, so the lines that matter stay visible. */
+  override log(message: unknown, ...optionalParams: unknown[]): void {
+    const context = optionalParams.at(-1);
+    if (typeof context === 'string' && FRAMEWORK_CHATTER.has(context)) return this.debug(message, ...optionalParams);
+    super.log(message, ...optionalParams);
   }
 
   protected override printMessages(

@@ -5,6 +5,7 @@ import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } 
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, ConsoleSpanExporter, NodeTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { rawEnvironment } from '../config/environment.js';
 
 export type TraceExporterKind = 'otlp' | 'console';
 
@@ -14,7 +15,7 @@ export type TraceExporterKind = 'otlp' | 'console';
  * (`OTEL_EXPORTER_OTLP_ENDPOINT` / `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`). Nothing when
  * `OTEL_SDK_DISABLED=true`. Empty: tracing stays the API's no-op, at no cost.
  */
-export function traceExportersFromEnv(env: NodeJS.ProcessEnv = process.env): TraceExporterKind[] {
+export function traceExportersFromEnv(env: NodeJS.ProcessEnv = rawEnvironment()): TraceExporterKind[] {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return [];
   const named = (env.OTEL_TRACES_EXPORTER ?? '')
     .split(',')
@@ -47,7 +48,7 @@ export interface TracingLease {
  * Leaves alone an SDK that something else installed first. Shared by every application in the
  * process (tests start several); undefined when nothing is installed.
  */
-export function startTracing(defaultServiceName: string, env: NodeJS.ProcessEnv = process.env): TracingLease | undefined {
+export function startTracing(defaultServiceName: string, env: NodeJS.ProcessEnv = rawEnvironment()): TracingLease | undefined {
   const exporters = traceExportersFromEnv(env);
   if (!exporters.length) return undefined;
   if (!installed) {

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { PanelSession } from './panel-auth.service.js';
 import { PANEL_HEADERS } from './views/layout.js';
+import { publicUrlFromEnv } from '../identity/identity.config.js';
 
 export const SESSION_COOKIE = 'panel_session';
 /** The sign-in form's CSRF secret (double-submit: cookie and hidden field must match). */
@@ -27,7 +28,7 @@ export function cookie(req: Request, name: string): string | undefined {
 
 /** Secure cookies when the panel is served over https (directly, or as PUBLIC_URL says). */
 function secure(req: Request): boolean {
-  return req.secure || (process.env.PUBLIC_URL ?? '').startsWith('https:');
+  return req.secure || (publicUrlFromEnv() ?? '').startsWith('https:');
 }
 
 export function setCookie(req: Request, res: Response, name: string, value: string, maxAgeMs: number): void {

@@ -4,6 +4,8 @@
  * The token is the last line of standard output; everything else goes to standard error. Works
  * against DATABASE_URL, or the embedded database (also while `npm start` is running on it).
  */
+// First: a bad environment variable stops the CLI here, naming it.
+import '../../config/environment.check.js';
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { RequestContext } from '../../context/request-context.js';
@@ -46,7 +48,9 @@ async function main(): Promise<void> {
         label: values.label ?? 'cli',
       }),
     );
-    console.error(`Token ${minted.id} for ${values.email}, scopes "${values.scopes}"${minted.expiresAt ? `, expires ${minted.expiresAt.toISOString()}` : ', no expiry'}`);
+    console.error(
+      `Token ${minted.id} for ${values.email}, scopes "${values.scopes}"${minted.expiresAt ? `, expires ${minted.expiresAt.toISOString()}` : ', no expiry'}`,
+    );
     console.log(minted.token);
   } finally {
     await prisma.onModuleDestroy();

@@ -1,0 +1,103 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MinLength, Min } from 'class-validator';
+
+/** `"10"` → 10, `"abc"` → NaN (then refused by @IsInt, naming the variable); unset or blank → undefined. */
+const toNumber = () =>
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : undefined));
+const toBoolean = () =>
+  Transform(({ value }: { value: unknown }) => {
+    if (typeof value !== 'string' || value.trim() === '') return undefined;
+    const text = value.trim().toLowerCase();
+    return text === 'true' ? true : text === 'false' ? false : value;
+  });
+const blankIsUnset = () =>
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined));
+
+/**
+ * The process environment the server reads, as a class-validator DTO validated once at boot
+ * (`readEnvironment()`): a bad value stops the boot with the variable's name instead of becoming
+ * `NaN` or a silent default. Every value is optional; defaults are applied by `readEnvironment`.
+ *
+ * The settings of one feature that need more than a format check (rate limits, idempotency,
+ * approvals, identity, the token cache, demo mode, tracing, log format) are read from the same
+ * validated environment by that feature's `*FromEnv` reader, which stops the boot the same way.
+ */
+export class EnvironmentVariables {
+  @IsOptional() @IsString() NODE_ENV?: string;
+
+  /** Nest's own log-level variable (`debug`, `warn,error`, `>=log`); Nest validates its value. */
+  @IsOptional() @IsString() NEST_LOG_LEVEL?: string;
+
+  @IsOptional() @blankIsUnset() @IsString() HOST?: string;
+
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'PORT must be an integer from 0 to 65535 (0 picks a free port)' })
+  @Min(0)
+  @Max(65_535)
+  PORT?: number;
+
+  /** How many replicas serve this deployment; more than one needs MCP_STATE_SECRET. */
+  @IsOptional() @toNumber() @IsInt({ message: 'REPLICAS must be a positive integer' }) @Min(1) REPLICAS?: number;
+
+  @IsOptional()
+  @blankIsUnset()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgresql:// URL' })
+  DATABASE_URL?: string;
+
+  @IsOptional() @toBoolean() @IsIn([true, false], { message: 'DATABASE_MIGRATE must be true or false' }) DATABASE_MIGRATE?: boolean;
+
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'DATABASE_POOL_SIZE must be an integer from 1 to 1000' })
+  @Min(1)
+  @Max(1_000)
+  DATABASE_POOL_SIZE?: number;
+
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'DATABASE_CONNECT_TIMEOUT_MS must be an integer ≥ 1 (milliseconds)' })
+  @Min(1)
+  DATABASE_CONNECT_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'DATABASE_RETRY_AFTER_SECONDS must be an integer ≥ 1' })
+  @Min(1)
+  DATABASE_RETRY_AFTER_SECONDS?: number;
+
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'HEALTH_DB_TIMEOUT_MS must be an integer ≥ 1 (milliseconds)' })
+  @Min(1)
+  HEALTH_DB_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'SHUTDOWN_DELAY_MS must be an integer ≥ 0 (milliseconds)' })
+  @Min(0)
+  SHUTDOWN_DELAY_MS?: number;
+
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'SHUTDOWN_TIMEOUT_MS must be an integer ≥ 0 (milliseconds)' })
+  @Min(0)
+  SHUTDOWN_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'AUTH_JWKS_COOLDOWN_MS must be an integer ≥ 0 (milliseconds)' })
+  @Min(0)
+  AUTH_JWKS_COOLDOWN_MS?: number;
+
+  /** HMAC key of multi round-trip state, shared by every replica. */
+  @IsOptional()
+  @blankIsUnset()
+  @MinLength(32, { message: 'MCP_STATE_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)' })
+  MCP_STATE_SECRET?: string;
+
+  @IsOptional()
+  @blankIsUnset()
+  @IsIn(['elicitation-or-link', 'link'], { message: 'MCP_DESTRUCTIVE_CONFIRMATION must be elicitation-or-link or link' })
+  MCP_DESTRUCTIVE_CONFIRMATION?: 'elicitation-or-link' | 'link';
+}
