@@ -12,6 +12,8 @@ export default tseslint.config(
     ignores: [
       'dist/',
       '.test-dist*/',
+      '.bench-dist/',
+      '.cli-dist/',
       'src/generated/',
       'coverage/',
       'conformance/node_modules/',

@@ -50,10 +50,21 @@ describe('PrismaService transactions (pooled connection, routed by context)', ()
     assert.equal(await workspaceCount(b), 0);
   });
 
-  it("keeps a nested write Prisma makes atomic itself inside the transaction: it does not commit it early", async () => {
+  it('keeps a nested write Prisma makes atomic itself inside the transaction: it does not commit it early', async () => {
     const [a, b] = [slug(), slug()];
     const nestedCreate = (s: string) =>
-      prisma.db.workspace.create({ data: { slug: s, name: s, customers: { create: [{ name: 'C1', email: `c1@${s}.test`, createdVia: 'api', updatedVia: 'api' }, { name: 'C2', email: `c2@${s}.test`, createdVia: 'api', updatedVia: 'api' }] } } });
+      prisma.db.workspace.create({
+        data: {
+          slug: s,
+          name: s,
+          customers: {
+            create: [
+              { name: 'C1', email: `c1@${s}.test`, createdVia: 'api', updatedVia: 'api' },
+              { name: 'C2', email: `c2@${s}.test`, createdVia: 'api', updatedVia: 'api' },
+            ],
+          },
+        },
+      });
     await assert.rejects(
       inRequest(() =>
         prisma.transaction(async () => {
@@ -72,7 +83,9 @@ describe('PrismaService transactions (pooled connection, routed by context)', ()
 
   it('runs a query the work returns without awaiting it (Prisma queries are lazy) inside the transaction', async () => {
     // now() is the transaction's start (the BEGIN, a round trip earlier); outside one, the statement's own.
-    const [row] = await prisma.transaction(() => prisma.db.$queryRaw<{ inTransaction: boolean }[]>`SELECT now() <> statement_timestamp() AS "inTransaction"`);
+    const [row] = await prisma.transaction(
+      () => prisma.db.$queryRaw<{ inTransaction: boolean }[]>`SELECT now() <> statement_timestamp() AS "inTransaction"`,
+    );
     assert.equal(row.inTransaction, true);
     const [outside] = await prisma.db.$queryRaw<{ inTransaction: boolean }[]>`SELECT now() <> statement_timestamp() AS "inTransaction"`;
     assert.equal(outside.inTransaction, false);
@@ -162,13 +175,15 @@ describe('PrismaService transactions (pooled connection, routed by context)', ()
       // Not yet written: seen from inside the transaction, the rows are not there.
       assert.equal((await prisma.sql(Prisma.sql`SELECT 1 FROM workspaces WHERE slug IN (${a}, ${b})`)).rowCount, 0);
       // A part rolled back to its savepoint takes its waiting writes with it.
-      await prisma.transaction(
-        async () => {
-          await prisma.sqlBeforeCommit(insert(c));
-          throw new Error('inner refused');
-        },
-        { savepoint: true },
-      ).catch(() => undefined);
+      await prisma
+        .transaction(
+          async () => {
+            await prisma.sqlBeforeCommit(insert(c));
+            throw new Error('inner refused');
+          },
+          { savepoint: true },
+        )
+        .catch(() => undefined);
     });
     assert.deepEqual(await Promise.all([a, b, c].map(workspaceCount)), [1, 1, 0]);
     assert.equal((await prisma.client.workspace.findFirstOrThrow({ where: { slug: b } })).name, `name of ${b}`);

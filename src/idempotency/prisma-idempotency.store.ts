@@ -112,7 +112,8 @@ export class PrismaIdempotencyStore implements McpIdempotencyStore {
     if (this.prisma.inTransaction) return this.prisma.sqlBeforeCommit(save);
     const saved = await this.prisma.sql(save);
     // Not an error for the caller (the tool did run), but the next repeat would run it again.
-    if (saved.rowCount !== 1) this.logger.warn(`No idempotency record to save for ${call.tool} (scope ${this.scopeOf(call)}): the answer is not kept`);
+    if (saved.rowCount !== 1)
+      this.logger.warn(`No idempotency record to save for ${call.tool} (scope ${this.scopeOf(call)}): the answer is not kept`);
   }
 
   async release(call: IdempotentOperation): Promise<void> {
