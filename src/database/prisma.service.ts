@@ -3,6 +3,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { RequestContext } from '../context/request-context.js';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { resourceChangesExtension } from '../streams/resource-changes.extension.js';
 import { channelStampExtension } from './channel-stamp.extension.js';
 import { asDatabaseUnavailable } from './database-unavailable.js';
 import type { TransactionClient } from './prisma.types.js';
@@ -80,7 +81,10 @@ function releaseDeadConnections(pool: pg.Pool): void {
 
 function createClient(connectionString: string) {
   const adapter = new PrismaPg(createPool(connectionString), { disposeExternalPool: true });
-  return new PrismaClient({ adapter }).$extends(channelStampExtension).$extends(databaseUnavailableExtension);
+  return new PrismaClient({ adapter })
+    .$extends(channelStampExtension)
+    .$extends(resourceChangesExtension)
+    .$extends(databaseUnavailableExtension);
 }
 
 export type ExtendedPrismaClient = ReturnType<typeof createClient>;
@@ -95,6 +99,8 @@ export class PrismaService implements OnModuleDestroy {
   private savepoints = 0;
   /** Work to run once a transaction has ended, committed or rolled back (see `afterTransaction`). */
   private readonly afterEnd = new WeakMap<TransactionClient, Array<() => Promise<unknown>>>();
+  /** Work to run only if a transaction commits (see `afterCommit`). */
+  private readonly onCommit = new WeakMap<TransactionClient, Array<() => void>>();
 
   constructor() {
     const url = process.env.DATABASE_URL;
@@ -129,10 +135,17 @@ export class PrismaService implements OnModuleDestroy {
         },
         { timeout: 15_000, maxWait: 10_000 },
       )
+      .then((result) => {
+        this.runOnCommit(open);
+        return result;
+      })
       .catch((error: unknown) => {
         throw asDatabaseUnavailable(error);
       })
-      .finally(() => this.runAfterEnd(open));
+      .finally(() => {
+        if (open) this.onCommit.delete(open);
+        return this.runAfterEnd(open);
+      });
   }
 
   /**
@@ -150,6 +163,30 @@ export class PrismaService implements OnModuleDestroy {
     const queue = this.afterEnd.get(tx) ?? [];
     queue.push(work);
     this.afterEnd.set(tx, queue);
+  }
+
+  /**
+   * Runs `work` once the request's open transaction has committed, never if it rolls back; at
+   * once when none is open (the write before it is already committed). For announcing a change
+   * to others (e.g. resource-updated notifications), which must not announce what never happened.
+   * `work` must not throw; it is not awaited.
+   */
+  afterCommit(work: () => void): void {
+    const tx = RequestContext.current()?.transaction;
+    if (!tx) {
+      work();
+      return;
+    }
+    const queue = this.onCommit.get(tx) ?? [];
+    queue.push(work);
+    this.onCommit.set(tx, queue);
+  }
+
+  private runOnCommit(tx: TransactionClient | undefined): void {
+    const queue = tx && this.onCommit.get(tx);
+    if (!queue) return;
+    this.onCommit.delete(tx);
+    for (const work of queue) work();
   }
 
   private async runAfterEnd(tx: TransactionClient | undefined): Promise<void> {
