@@ -32,7 +32,7 @@ export class InProcessEventStore implements McpEventStore {
 
   async replayAfter(lastEventId: string, sessionId: string) {
     const parsed = parseEventId(lastEventId);
-    if (!parsed || !/^[0-9]+$/.test(parsed.position) || sessionOfStream(parsed.streamId) !== sessionId) return undefined;
+    if (!parsed || !/^[1-9][0-9]{0,15}$/.test(parsed.position) || sessionOfStream(parsed.streamId) !== sessionId) return undefined;
     this.prune(Date.now());
     const events = this.streams.get(parsed.streamId);
     const after = Number(parsed.position);

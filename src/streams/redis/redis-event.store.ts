@@ -20,7 +20,8 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return id
 `;
 
-const ENTRY_ID = /^[0-9]{1,20}-[0-9]{1,20}$/;
+/** Canonical entry ids only: Redis would read `5-00` as `5-0`, and the id would not be the one it gave. */
+const ENTRY_ID = /^(?:0|[1-9][0-9]{0,19})-(?:0|[1-9][0-9]{0,19})$/;
 
 export class RedisEventStore implements McpEventStore {
   constructor(
