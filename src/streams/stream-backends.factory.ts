@@ -22,8 +22,8 @@ export class StreamBackends {
   ) {}
 
   /**
-   * Redis for all three when `REDIS_URL` is set (a Redis down at boot stops it: replicas would
-   * otherwise split silently). Else the database: tables for sessions and events, LISTEN/NOTIFY
+   * Redis for all three when `REDIS_URL` is set (never a silent fallback to this process while it
+   * is down: replicas would split; its commands fail until it is back, the boot does not wait). Else the database: tables for sessions and events, LISTEN/NOTIFY
    * for the bus. On the embedded database (PGlite: one process, one transaction at a time, no
    * NOTIFY to other connections) sessions stay in their table, events and the bus in-process.
    */
@@ -33,7 +33,7 @@ export class StreamBackends {
     let backends: StreamBackends;
     if (config.redisUrl) {
       const redis = new RedisConnection(config.redisUrl, config.keyPrefix);
-      await redis.connect();
+      redis.connectInBackground();
       backends = new StreamBackends(new RedisSessionStore(redis), new RedisEventStore(redis, limits), new RedisMessageBus(redis), () => redis.close());
       logger.log(`Shared stream state in Redis ${redactUrl(config.redisUrl)} (sessions, events: Redis Streams, bus: pub/sub)`);
     } else if (await isEmbedded(prisma)) {

@@ -26,9 +26,18 @@ export class RedisConnection {
     this.commands.on('error', (error: Error) => this.warn(error));
   }
 
-  /** Connects the command connection; a Redis that is down at boot stops the boot with its reason. */
+  /** Connects the command connection; resolves when Redis answers (it keeps retrying until then). */
   async connect(): Promise<void> {
     if (!this.commands.isOpen) await this.commands.connect();
+  }
+
+  /**
+   * Connects in the background: the application boots with Redis down, as with the rate limiter
+   * (stream mode is one feature; everything else must keep serving). Until Redis answers, stream
+   * mode's commands fail at once and a warning is logged.
+   */
+  connectInBackground(): void {
+    this.connect().catch((error: unknown) => this.warn(error as Error));
   }
 
   key(...parts: string[]): string {
