@@ -40,6 +40,27 @@ describe('resource-updated announcements of billing writes', () => {
     assert.ok(heard.includes(`billing://customers/${id}`), JSON.stringify(heard));
   });
 
+  it('an invoice created in a transaction announces the invoice and its customer once committed', async () => {
+    const customer = (await (await createCustomer(`inv-${Date.now()}@acme.example`)).json()) as { id: string };
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const response = await fetch(`${t.baseUrl}/v1/invoices`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(token) },
+      body: JSON.stringify({
+        customer_id: customer.id,
+        currency: 'MXN',
+        issue_date: day(-1),
+        due_date: day(29),
+        lines: [{ description: 'Consulting', quantity: 1, unit_price_minor: 100_000 }],
+      }),
+    });
+    assert.equal(response.status, 201, await response.clone().text());
+    const { id } = (await response.json()) as { id: string };
+    await until(() => heard.includes(`billing://invoices/${id}`));
+    assert.ok(heard.includes(`billing://invoices/${id}`), JSON.stringify(heard));
+    assert.ok(heard.includes(`billing://customers/${customer.id}`));
+  });
+
   it('a write refused by the database (duplicate email) announces nothing', async () => {
     const email = `dup-${Date.now()}@acme.example`;
     const first = await createCustomer(email);
