@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MCP_MESSAGE_BUS, MCP_RESOURCE_UPDATED_CHANNEL, type McpMessageBus } from '../../src/mcp/streams/stream-backends.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
+import { post, statelessRequest } from '../support/mcp-http.js';
 
 /**
  * Billing writes announce the resources they changed on the stream bus (MCP_RESOURCE_UPDATED_CHANNEL),
@@ -59,6 +60,15 @@ describe('resource-updated announcements of billing writes', () => {
     await until(() => heard.includes(`billing://invoices/${id}`));
     assert.ok(heard.includes(`billing://invoices/${id}`), JSON.stringify(heard));
     assert.ok(heard.includes(`billing://customers/${customer.id}`));
+  });
+
+  it('an MCP tool call (its write and audit row in one transaction) announces once committed', async () => {
+    const request = statelessRequest('tools/call', { name: 'billing_customer_create', arguments: { name: 'Via MCP', email: `mcp-${Date.now()}@acme.example` } });
+    const { body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
+    const id = body.result?.structuredContent?.data?.id as string;
+    assert.ok(id, JSON.stringify(body));
+    await until(() => heard.includes(`billing://customers/${id}`));
+    assert.ok(heard.includes(`billing://customers/${id}`), JSON.stringify(heard));
   });
 
   it('a write refused by the database (duplicate email) announces nothing', async () => {
