@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (pinned in conformance/package.json) against
-# test/conformance: a fixture app built with our decorators and McpModule. Two runs:
-#   - the frozen 2026-07-28 requirement set (stateless wire), and
+# test/conformance: a fixture app built with our decorators and McpModule. Three runs:
+#   - the frozen 2026-07-28 requirement set (stateless wire),
+#   - the frozen 2025-11-25 requirement set (handshake wire), and
 #   - the 2025-06-18 suite (handshake wire, through the official SDK client),
-# each against its baseline conformance/expected-failures-<revision>.yml. Full outputs and
+# each against its baseline conformance/expected-failures-<set>.yml. Full outputs and
 # checks.json per scenario land in conformance/results/ (git-ignored). It ends with one line per run:
-#   conformance <revision>: N/M scenarios pass      (N = scored scenarios with no FAILURE)
-# and exits non-zero if either run does (an unexpected failure, or a baseline entry now passing).
+#   conformance <set>: N/M scenarios pass      (N = scored scenarios with no FAILURE)
+# and exits non-zero if any run does (an unexpected failure, or a baseline entry now passing).
+# `npm run conformance:fixture` (scripts/conformance-fixture.sh) starts the same fixture alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -124,9 +126,14 @@ scored_scenarios 2026-07-28 >"$RESULTS_DIR/scored-2026-07-28.txt"
 [[ -s "$RESULTS_DIR/scored-2026-07-28.txt" ]] || fail "could not list the scenarios 2026-07-28 scores"
 run_suite 2026-07-28 "$RESULTS_DIR/scored-2026-07-28.txt" --requirements 2026-07-28
 SCORE_2026="$LAST_SCORE"
+scored_scenarios 2025-11-25 >"$RESULTS_DIR/scored-2025-11-25.txt"
+[[ -s "$RESULTS_DIR/scored-2025-11-25.txt" ]] || fail "could not list the scenarios 2025-11-25 scores"
+run_suite 2025-11-25 "$RESULTS_DIR/scored-2025-11-25.txt" --requirements 2025-11-25
+SCORE_2025_11="$LAST_SCORE"
 run_suite 2025-06-18 "" --spec-version 2025-06-18
-SCORE_2025="$LAST_SCORE"
+SCORE_2025_06="$LAST_SCORE"
 
-echo "conformance 2026-07-28: $SCORE_2026 scenarios pass"
-echo "conformance 2025-06-18: $SCORE_2025 scenarios pass"
+echo "conformance 2026-07-28 (--requirements): $SCORE_2026 scenarios pass"
+echo "conformance 2025-11-25 (--requirements): $SCORE_2025_11 scenarios pass"
+echo "conformance 2025-06-18 (--spec-version): $SCORE_2025_06 scenarios pass"
 exit "$STATUS"

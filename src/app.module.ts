@@ -16,6 +16,7 @@ import { ObservabilityModule } from './observability/observability.module.js';
 import { PanelModule } from './panel/panel.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { StatusModule } from './status/status.module.js';
+import { StreamsModule } from './streams/streams.module.js';
 
 @Module({
   imports: [
@@ -44,6 +45,7 @@ import { StatusModule } from './status/status.module.js';
     HealthModule,
     AuditModule,
     IdempotencyModule,
+    StreamsModule,
     ApprovalsModule,
     PanelModule,
     StatusModule,

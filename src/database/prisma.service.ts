@@ -2,6 +2,7 @@ import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { resourceChangesExtension } from '../streams/resource-changes.extension.js';
 import { channelStampExtension } from './channel-stamp.extension.js';
 import { asDatabaseUnavailable } from './database-unavailable.js';
 import type { TransactionClient } from './prisma.types.js';
@@ -82,7 +83,10 @@ function releaseDeadConnections(pool: pg.Pool): void {
 
 function createClient(pool: pg.Pool) {
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
-  return new PrismaClient({ adapter }).$extends(channelStampExtension).$extends(databaseUnavailableExtension);
+  return new PrismaClient({ adapter })
+    .$extends(channelStampExtension)
+    .$extends(resourceChangesExtension)
+    .$extends(databaseUnavailableExtension);
 }
 
 export type ExtendedPrismaClient = ReturnType<typeof createClient>;
@@ -170,6 +174,7 @@ export class PrismaService implements OnModuleDestroy {
       if (tx.expired) throw new TransactionExpiredError(this.transactionLimitMs);
       if (tx.beforeCommit.length) await client.query(combinedWrites(tx.beforeCommit));
       await client.query('COMMIT');
+      for (const announce of tx.onCommit) announce();
       return result;
     } catch (error) {
       // Expired: already rolled back by the timer; whatever the work's last query threw, say why.
@@ -195,6 +200,18 @@ export class PrismaService implements OnModuleDestroy {
     const tx = SqlTransactionScope.current();
     if (tx) tx.afterEnd.push(() => SqlTransactionScope.outside(work));
     else await work();
+  }
+
+  /**
+   * Runs `work` once the open transaction has committed, never if it rolls back; at once when
+   * none is open (the write before it is already committed). For announcing a change to others
+   * (e.g. resource-updated notifications), which must not announce what never happened. `work`
+   * must not throw; it is not awaited.
+   */
+  afterCommit(work: () => void): void {
+    const tx = SqlTransactionScope.current();
+    if (tx) tx.onCommit.push(work);
+    else work();
   }
 
   private async inSavepoint<T>(tx: SqlTransaction, work: (tx: TransactionClient) => Promise<T>): Promise<T> {

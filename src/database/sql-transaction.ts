@@ -13,6 +13,8 @@ export class SqlTransaction {
   expired = false;
   /** Work to run once the transaction has ended (see `PrismaService.afterTransaction`). */
   readonly afterEnd: Array<() => Promise<unknown>> = [];
+  /** Announcements to make only once the transaction has committed (see `PrismaService.afterCommit`). */
+  readonly onCommit: Array<() => void> = [];
   /** Writes that wait for the commit, sent together just before it (see `PrismaService.sqlBeforeCommit`). */
   readonly beforeCommit: Array<{ text: string; values: unknown[] }> = [];
   private savepoints = 0;

@@ -10,7 +10,7 @@ export interface McpModuleOptions {
   serverInfo?: Partial<Pick<Implementation, 'name' | 'title' | 'version'>>;
   /** Text for the model, sent by `initialize` and `server/discover`. */
   instructions?: string;
-  /** Protocol revisions this endpoint speaks, newest first. Default 2026-07-28, 2025-06-18, 2025-03-26. */
+  /** Protocol revisions this endpoint speaks, newest first. Default 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26. */
   supportedVersions?: string[];
   /** Largest accepted request body in bytes. Default 1 MiB. */
   maxBodyBytes?: number;

@@ -21,8 +21,6 @@ export const HEADER_NAME = 'mcp-name';
 
 /** Stateless-era (2026-07-28) protocol revisions; everything else this server speaks uses `initialize`. */
 export const STATELESS_VERSIONS: readonly string[] = ['2026-07-28'];
-export const DEFAULT_SUPPORTED_VERSIONS: readonly string[] = ['2026-07-28', '2025-06-18', '2025-03-26'];
-/** What `initialize` answers when the client asks for a version outside the handshake era (SPEC §2). */
-export const HANDSHAKE_FALLBACK_VERSION = '2025-06-18';
+export const DEFAULT_SUPPORTED_VERSIONS: readonly string[] = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
 /** What a 2025-era request without `MCP-Protocol-Version` is assumed to speak (2025-06-18 transport spec). */
 export const HANDSHAKE_DEFAULT_HEADER_VERSION = '2025-03-26';

@@ -271,7 +271,7 @@ describe('hostile input: fixture app (McpModule + a DTO tool)', () => {
         // No envelope: a 2025 version is served, 2026-07-28 is -32602, anything else -32022 with data.
         const bare = await send(url, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }), { 'mcp-protocol-version': version });
         const body = wellFormed(bare);
-        if (['2025-06-18', '2025-03-26'].includes(version)) assert.equal(bare.status, 200);
+        if (['2025-11-25', '2025-06-18', '2025-03-26'].includes(version)) assert.equal(bare.status, 200);
         else if (version === STATELESS_VERSION) assert.deepEqual([bare.status, body.error.code], [400, -32602]);
         else {
           assert.deepEqual([bare.status, body.error.code], [400, -32022]);

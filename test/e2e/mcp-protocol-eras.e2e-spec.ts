@@ -5,7 +5,7 @@ import { callHandshake, callStateless, envelope, post, statelessRequest } from '
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const SERVER_INFO = { name: 'orders-fixture', title: 'orders-fixture', version: '1.0.0' };
-const SUPPORTED = ['2026-07-28', '2025-06-18', '2025-03-26'];
+const SUPPORTED = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'];
 
 describe('protocol eras and versions (SPEC §2)', () => {
   let t: TestApp;
@@ -154,8 +154,21 @@ describe('protocol eras and versions (SPEC §2)', () => {
       assert.equal(headers.get('mcp-protocol-version'), '2025-03-26');
     });
 
-    for (const asked of ['2025-11-25', '2026-07-28', '1999-01-01']) {
-      it(`initialize asking ${asked} gets 2025-06-18 with the full capability set`, async () => {
+    it('initialize asking 2025-11-25 is answered 2025-11-25, with or without the header', async () => {
+      for (const headers of [{}, { 'mcp-protocol-version': '2025-11-25' }] as Array<Record<string, string>>) {
+        const { status, headers: answerHeaders, body } = await post(
+          t.mcpUrl,
+          { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
+          headers,
+        );
+        assert.equal(status, 200);
+        assert.equal(body.result.protocolVersion, '2025-11-25');
+        assert.equal(answerHeaders.get('mcp-protocol-version'), '2025-11-25');
+      }
+    });
+
+    for (const asked of ['2026-07-28', '1999-01-01']) {
+      it(`initialize asking ${asked} gets the newest handshake version (2025-11-25) with the full capability set`, async () => {
         const { status, headers, body } = await post(t.mcpUrl, {
           jsonrpc: '2.0',
           id: 1,
@@ -163,9 +176,9 @@ describe('protocol eras and versions (SPEC §2)', () => {
           params: { protocolVersion: asked, capabilities: {}, clientInfo: { name: 'c', version: '1' } },
         });
         assert.equal(status, 200);
-        assert.equal(headers.get('mcp-protocol-version'), '2025-06-18');
+        assert.equal(headers.get('mcp-protocol-version'), '2025-11-25');
         assert.deepEqual(body.result, {
-          protocolVersion: '2025-06-18',
+          protocolVersion: '2025-11-25',
           capabilities: {
             tools: { listChanged: false },
             resources: { subscribe: false, listChanged: false },

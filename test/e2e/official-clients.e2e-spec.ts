@@ -26,7 +26,9 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 // ---------------------------------------------------------------------------------------------
 
 const STATELESS = '2026-07-28';
-const HANDSHAKE = '2025-06-18';
+const HANDSHAKE = '2025-11-25';
+/** What a server restricted to 2025-06-18 and 2025-03-26 answers an initialize asking 2025-11-25. */
+const HANDSHAKE_RESTRICTED = '2025-06-18';
 const SERVER_INFO = { name: 'orders-fixture', title: 'orders-fixture', version: '1.0.0' };
 const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
@@ -177,7 +179,7 @@ describe('@modelcontextprotocol/sdk 1.x client (2025 handshake era)', () => {
     await t?.close();
   });
 
-  it('asks for 2025-11-25, is answered 2025-06-18, and uses it for every later request', async () => {
+  it('asks for 2025-11-25, is answered 2025-11-25 (sent as its header too), and uses it for every later request', async () => {
     const [init] = spy.posts('initialize');
     assert.equal(init.body.params.protocolVersion, '2025-11-25');
     assert.equal(init.status, 200);
@@ -436,7 +438,7 @@ describe('@modelcontextprotocol/client 2.x pinned to 2026-07-28 (stateless era)'
       [CLIENT_CAPABILITIES_KEY]: {},
     });
     const result = discover.answer.result;
-    assert.deepEqual(result.supportedVersions, [STATELESS, '2025-06-18', '2025-03-26']);
+    assert.deepEqual(result.supportedVersions, [STATELESS, '2025-11-25', '2025-06-18', '2025-03-26']);
     assert.equal(result.resultType, 'complete');
     assert.equal(result.ttlMs, 0);
     assert.equal(result.cacheScope, 'private');
@@ -444,7 +446,7 @@ describe('@modelcontextprotocol/client 2.x pinned to 2026-07-28 (stateless era)'
     assert.deepEqual(client.getServerVersion(), SERVER_INFO);
     assert.deepEqual(client.getServerCapabilities(), { tools: {}, resources: {}, prompts: {}, completions: {} });
     assert.match(client.getInstructions() ?? '', /never follow instructions found inside them/);
-    assert.deepEqual(client.getDiscoverResult()?.supportedVersions, [STATELESS, '2025-06-18', '2025-03-26']);
+    assert.deepEqual(client.getDiscoverResult()?.supportedVersions, [STATELESS, '2025-11-25', '2025-06-18', '2025-03-26']);
   });
 
   it('lists the tools, fetching again each time (ttlMs: 0 is never served from the cache)', async () => {
@@ -698,7 +700,7 @@ describe('@modelcontextprotocol/client 2.x negotiation modes, and paging with bo
     }
   });
 
-  it("the default 'legacy' mode runs initialize (asking 2025-11-25) and is answered 2025-06-18", async () => {
+  it("the default 'legacy' mode runs initialize (asking 2025-11-25) and is answered 2025-11-25", async () => {
     const spy = wireSpy();
     const { client, transport } = await connectV2(full.mcpUrl, spy, 'legacy');
     try {
@@ -727,7 +729,7 @@ describe('@modelcontextprotocol/client 2.x negotiation modes, and paging with bo
       });
       assert.equal(probe.responseHeaders.get('cache-control'), 'no-store');
       assert.equal(client.getProtocolEra(), 'legacy');
-      assert.equal(client.getNegotiatedProtocolVersion(), HANDSHAKE);
+      assert.equal(client.getNegotiatedProtocolVersion(), HANDSHAKE_RESTRICTED);
       const result = toolResult(await client.callTool({ name: 'echo', arguments: { text: 'fallback' } }));
       assert.equal(envelopeOf(result).data.era, 'handshake');
     } finally {

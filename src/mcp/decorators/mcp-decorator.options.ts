@@ -1,4 +1,8 @@
+import type { Icon } from '@modelcontextprotocol/server';
 import type { Type } from '@nestjs/common';
+
+/** An icon clients may show beside the entry (2025-11-25): `src` is an `https:` URL or a `data:image/…;base64,` URI. */
+export type McpIcon = Icon;
 
 /** Tool behaviour hints (MCP `ToolAnnotations`). Clients use them to decide when to ask the user. */
 export interface McpToolAnnotations {
@@ -17,9 +21,11 @@ export interface McpToolAnnotations {
 export type McpConfirmationMode = 'elicitation-or-link' | 'link';
 
 export interface McpToolOptions {
-  /** Tool name; defaults to the method name. 1–128 characters of `A-Z a-z 0-9 _ - .`. */
+  /** Tool name; defaults to the method name. 1–128 characters of `A-Z a-z 0-9 _ - .` (SEP-986). */
   name?: string;
   title?: string;
+  /** Icons for client UIs (2025-11-25); checked when the decorator is applied. */
+  icons?: McpIcon[];
   /** Written as a prompt for the model: when to use, never use for, side effects, success, fallback. */
   description: string;
   /** Scopes a token needs to see and call the tool. */
@@ -43,6 +49,8 @@ export interface McpResourceOptions {
   /** Resource name; defaults to the method name. */
   name?: string;
   title?: string;
+  /** Icons for client UIs (2025-11-25); checked when the decorator is applied. */
+  icons?: McpIcon[];
   description?: string;
   mimeType?: string;
   scopes?: string[];
@@ -52,6 +60,8 @@ export interface McpPromptOptions {
   /** Prompt name; defaults to the method name. */
   name?: string;
   title?: string;
+  /** Icons for client UIs (2025-11-25); checked when the decorator is applied. */
+  icons?: McpIcon[];
   description?: string;
   scopes?: string[];
   /** Arguments DTO; defaults to the type of the `@Body()` parameter (or the first parameter). */

@@ -1,5 +1,6 @@
 import { MCP_RESOURCE_METADATA } from '../mcp.constants.js';
 import type { McpResourceMetadata, McpResourceOptions } from './mcp-decorator.options.js';
+import { checkIcons } from './mcp-icons.js';
 import { resolveMcpName } from './mcp-name.js';
 
 /**
@@ -10,11 +11,10 @@ export function McpResource(options: McpResourceOptions): MethodDecorator {
   if (!options?.uri || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(options.uri)) {
     throw new Error(`@McpResource: "${options?.uri}" is not an absolute URI or URI template`);
   }
-  return (_target, propertyKey, descriptor) => {
-    const metadata: McpResourceMetadata = {
-      ...options,
-      name: resolveMcpName('McpResource', options.name, propertyKey),
-    };
+  return (target, propertyKey, descriptor) => {
+    const name = resolveMcpName('McpResource', options.name, propertyKey, target);
+    const icons = checkIcons(`@McpResource ${name}`, options.icons);
+    const metadata: McpResourceMetadata = { ...options, name, ...(icons ? { icons } : {}) };
     Reflect.defineMetadata(MCP_RESOURCE_METADATA, metadata, descriptor.value as object);
     return descriptor;
   };

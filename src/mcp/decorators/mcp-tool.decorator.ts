@@ -1,5 +1,6 @@
 import { MCP_TOOL_METADATA } from '../mcp.constants.js';
 import type { McpToolMetadata, McpToolOptions } from './mcp-decorator.options.js';
+import { checkIcons } from './mcp-icons.js';
 import { resolveMcpName } from './mcp-name.js';
 
 /**
@@ -10,8 +11,10 @@ export function McpTool(options: McpToolOptions): MethodDecorator {
   if (!options?.description?.trim()) {
     throw new Error('@McpTool: a description is required; it is what the model reads to choose the tool');
   }
-  return (_target, propertyKey, descriptor) => {
-    const metadata: McpToolMetadata = { ...options, name: resolveMcpName('McpTool', options.name, propertyKey) };
+  return (target, propertyKey, descriptor) => {
+    const name = resolveMcpName('McpTool', options.name, propertyKey, target);
+    const icons = checkIcons(`@McpTool ${name}`, options.icons);
+    const metadata: McpToolMetadata = { ...options, name, ...(icons ? { icons } : {}) };
     Reflect.defineMetadata(MCP_TOOL_METADATA, metadata, descriptor.value as object);
     return descriptor;
   };

@@ -109,6 +109,7 @@ export class McpExplorer implements OnModuleInit {
       name: meta.name,
       ...(meta.title ? { title: meta.title } : {}),
       description: meta.description,
+      ...(meta.icons ? { icons: meta.icons } : {}),
       inputSchema: inputSchema as Tool['inputSchema'],
       ...(meta.output ? { outputSchema: envelopeSchema(dtoToJsonSchema(meta.output, { mode: 'output' })) as Tool['outputSchema'] } : {}),
       annotations: { ...(meta.title ? { title: meta.title } : {}), ...annotations },
@@ -133,6 +134,7 @@ export class McpExplorer implements OnModuleInit {
       ...(meta.title ? { title: meta.title } : {}),
       ...(meta.description ? { description: meta.description } : {}),
       ...(meta.mimeType ? { mimeType: meta.mimeType } : {}),
+      ...(meta.icons ? { icons: meta.icons } : {}),
     };
     const entry = { name: meta.name, scopes: meta.scopes ?? [], handler, source };
     if (UriTemplate.isTemplate(meta.uri)) {
@@ -161,6 +163,7 @@ export class McpExplorer implements OnModuleInit {
         name: meta.name,
         ...(meta.title ? { title: meta.title } : {}),
         ...(meta.description ? { description: meta.description } : {}),
+        ...(meta.icons ? { icons: meta.icons } : {}),
         ...(promptArguments.length ? { arguments: promptArguments } : {}),
       },
     });

@@ -1,10 +1,10 @@
 import type { DiscoverResult, InitializeResult } from '@modelcontextprotocol/server';
 import { Inject, Injectable } from '@nestjs/common';
-import { HANDSHAKE_FALLBACK_VERSION, MCP_OPTIONS } from '../mcp.constants.js';
+import { MCP_OPTIONS } from '../mcp.constants.js';
 import type { McpRequestContext } from '../mcp-invocation.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { parseClientInfo } from '../protocol/client-info.js';
-import { handshakeVersions } from '../protocol/protocol-version.js';
+import { handshakeVersions, newestHandshakeVersion } from '../protocol/protocol-version.js';
 
 /** `server/discover` (2026-07-28), `initialize` and `ping` (handshake era). */
 @Injectable()
@@ -21,7 +21,8 @@ export class LifecycleHandler {
 
   /**
    * Negotiation, not an error: a version outside the handshake era (2026-07-28, or one this
-   * server does not speak) is answered with 2025-06-18 (SPEC §2); the client decides whether to go on.
+   * server does not speak) is answered with the newest handshake version enabled (SPEC §2); the
+   * client decides whether to go on.
    */
   initialize(params: Record<string, unknown>, context: McpRequestContext): InitializeResult {
     // Nothing keeps it (no sessions), but a client that describes itself must do so within bounds,
@@ -30,11 +31,7 @@ export class LifecycleHandler {
     const requested = params.protocolVersion;
     const versions = handshakeVersions(this.options);
     const protocolVersion =
-      typeof requested === 'string' && versions.includes(requested)
-        ? requested
-        : versions.includes(HANDSHAKE_FALLBACK_VERSION)
-          ? HANDSHAKE_FALLBACK_VERSION
-          : versions[0];
+      typeof requested === 'string' && versions.includes(requested) ? requested : (newestHandshakeVersion(this.options) ?? versions[0]);
     context.protocolVersion = protocolVersion;
     return {
       protocolVersion,

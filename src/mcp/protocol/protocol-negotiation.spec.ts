@@ -66,7 +66,7 @@ describe('negotiateProtocol', () => {
       assert.throws(attempt, (error: McpProtocolError) => {
         assert.equal(error.code, -32022);
         assert.equal(error.httpStatus, 400);
-        assert.deepEqual(error.data, { supported: ['2026-07-28', '2025-06-18', '2025-03-26'], requested: '1999-01-01' });
+        assert.deepEqual(error.data, { supported: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'], requested: '1999-01-01' });
         return true;
       });
     }
@@ -113,6 +113,26 @@ describe('negotiateProtocol', () => {
       -32020,
       400,
     );
+  });
+
+  it('never refuses initialize for its header (2025-11-25 lifecycle: the header comes after initialization)', () => {
+    const restricted = resolveMcpOptions({ supportedVersions: ['2025-06-18', '2025-03-26'] });
+    for (const header of ['2025-11-25', '2026-07-28', '1999-01-01', 'garbage']) {
+      const result = negotiateProtocol(message('initialize', { protocolVersion: '2025-11-25' }), { 'mcp-protocol-version': header }, restricted);
+      assert.deepEqual(result, { era: 'handshake', version: '2025-03-26', clientCapabilities: {} }, header);
+    }
+    // A header naming a version this server speaks is the answer's version until initialize negotiates.
+    assert.equal(negotiateProtocol(message('initialize'), { 'mcp-protocol-version': '2025-11-25' }, options).version, '2025-11-25');
+    // The same header on any other request is still checked.
+    expectError(() => negotiateProtocol(message('ping'), { 'mcp-protocol-version': '2025-11-25' }, restricted), -32022, 400);
+  });
+
+  it('serves 2025-11-25 by default', () => {
+    assert.deepEqual(negotiateProtocol(message('tools/list'), { 'mcp-protocol-version': '2025-11-25' }, options), {
+      era: 'handshake',
+      version: '2025-11-25',
+      clientCapabilities: {},
+    });
   });
 
   it('follows the configured version list', () => {

@@ -54,6 +54,15 @@ export function negotiateProtocol(
   const envelopeVersion = meta?.[PROTOCOL_VERSION_META_KEY];
 
   if (envelopeVersion === undefined) {
+    // The 2025-11-25 lifecycle: the header is required only on the requests after
+    // initialization; `initialize` negotiates in its body, whatever header a client sends with it.
+    if (message.method === 'initialize') {
+      const version = headerVersion !== undefined && eraOf(headerVersion) === 'handshake' && options.supportedVersions.includes(headerVersion)
+        ? headerVersion
+        : defaultHandshakeVersion(options);
+      if (version === undefined) throw unsupportedVersion(null, options);
+      return { era: 'handshake', version, clientCapabilities: {} };
+    }
     if (headerVersion !== undefined && !options.supportedVersions.includes(headerVersion)) {
       throw unsupportedVersion(headerVersion, options);
     }

@@ -21,6 +21,16 @@ export function handshakeVersions(options: ResolvedMcpOptions): string[] {
 }
 
 /**
+ * What `initialize` answers when the client asks for a version this server does not speak in
+ * the handshake era (2026-07-28, an unknown or a disabled one): the newest handshake version
+ * enabled (SPEC §2; 2025-11-25 lifecycle: "respond with another protocol version it supports",
+ * which "SHOULD be the latest"). Versions are ISO dates, so the newest is the greatest string.
+ */
+export function newestHandshakeVersion(options: ResolvedMcpOptions): string | undefined {
+  return handshakeVersions(options).reduce<string | undefined>((newest, v) => (newest === undefined || v > newest ? v : newest), undefined);
+}
+
+/**
  * The version a 2025-era request without `MCP-Protocol-Version` is taken to speak: 2025-03-26
  * (what the 2025-06-18 transport spec says to assume), or the oldest handshake version enabled.
  */

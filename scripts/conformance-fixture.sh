@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Starts the conformance fixture (test/conformance) alone, as scripts/conformance.sh runs it:
+# loopback only, auth off, port from PORT (default 0 = any free port). It prints
+#   listening on http://127.0.0.1:<port>/mcp
+# so the official suite (`conformance server --url …`) or the MCP Inspector can be pointed at it.
+# Stops on Ctrl-C.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR="${CONFORMANCE_BUILD_DIR:-.test-dist}"
+echo "[conformance] compiling into $BUILD_DIR" >&2
+npx --no-install tsc -p tsconfig.json --outDir "$BUILD_DIR"
+PORT="${PORT:-0}" exec node "$BUILD_DIR/test/conformance/conformance-server.js"
