@@ -40,7 +40,7 @@ export class InvocationBuilder {
     input: unknown,
   ): Promise<McpInvocation> {
     const args = isPlainObject(params.arguments) ? params.arguments : undefined;
-    const invocation: McpInvocation = new BuiltInvocation(context, kind, name, input, args, this.options.callerKey(context.httpRequest));
+    const invocation: McpInvocation = new BuiltInvocation(context, kind, name, input, args, this.options.callerKey);
     if (context.era !== 'stateless') return invocation;
     if (params.inputResponses !== undefined) {
       if (!isPlainObject(params.inputResponses)) {
@@ -80,6 +80,7 @@ class BuiltInvocation implements McpInvocation {
   declare signal?: AbortSignal;
   declare stream?: CallStream;
   #argumentsHash?: string;
+  #callerKey?: { value: string | undefined };
   #questions?: ClientQuestions;
 
   constructor(
@@ -88,7 +89,7 @@ class BuiltInvocation implements McpInvocation {
     readonly name: string,
     readonly input: unknown,
     args: Record<string, unknown> | undefined,
-    readonly callerKey: string | undefined,
+    private readonly callerKeyOf: (request: McpRequestContext['httpRequest']) => string | undefined,
   ) {
     Object.assign(this, context);
     if (args) this.arguments = args;
@@ -100,6 +101,11 @@ class BuiltInvocation implements McpInvocation {
    */
   get argumentsHash(): string {
     return (this.#argumentsHash ??= argumentsHash(this.arguments ?? {}));
+  }
+
+  /** Worked out on first use only (requestState, approvals, idempotency), as `argumentsHash`. */
+  get callerKey(): string | undefined {
+    return (this.#callerKey ??= { value: this.callerKeyOf(this.httpRequest) }).value;
   }
 
   async progress(done: number, total?: number, message?: string): Promise<void> {

@@ -34,11 +34,6 @@ export class SseWriter {
     this.res.write(`event: message\n${eventId ? `id: ${eventId}\n` : ''}data: ${JSON.stringify(message)}\n\n`);
   }
 
-  /** An SSE comment: keeps proxies from closing a quiet stream, invisible to the client. */
-  keepAlive(): void {
-    if (this.isOpen) this.res.write(': keep-alive\n\n');
-  }
-
   end(): void {
     if (this.isOpen) this.res.end();
   }
