@@ -121,7 +121,13 @@ export class StreamingEndpoint {
       );
     }
     setResponseVersion(req, session.protocolVersion);
-    await this.standalone.serve(req, res, session, session.protocolVersion, release);
+    try {
+      await this.standalone.serve(req, res, session, session.protocolVersion, release);
+    } catch (error) {
+      // The replay failed (event store down): the slot is not held by a stream.
+      release();
+      throw error;
+    }
   }
 
   /** `DELETE`: ends the session; its id is `404` from then on, on every replica. */
