@@ -51,6 +51,8 @@ export class ClientRequests {
     );
     const onAbort = () => settle(channel.signal.reason instanceof Error ? channel.signal.reason : new Error('Call aborted'));
     channel.signal.addEventListener('abort', onAbort, { once: true });
+    // Aborted while the subscription was being made: the event has already fired.
+    if (channel.signal.aborted) onAbort();
     try {
       const request: JSONRPCRequest = { jsonrpc: '2.0', id, method, params };
       if (!(await channel.request(request))) {
