@@ -20,6 +20,7 @@ import { InvocationBuilder } from './multi-round/multi-round-call.js';
 import { McpRequestState } from './multi-round/request-state.js';
 import { McpController } from './server/mcp.controller.js';
 import { McpDispatcher } from './server/mcp.dispatcher.js';
+import { CallCancellations } from './streams/call-cancellations.js';
 import { ClientRequests } from './streams/client-requests.js';
 import { McpResourceUpdates } from './streams/mcp-resource-updates.js';
 import { McpSessions } from './streams/mcp-sessions.js';
@@ -72,6 +73,7 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
     McpStreamBackends,
     McpSessions,
     ClientRequests,
+    CallCancellations,
     StreamLimits,
     StandaloneStreams,
     StreamMethodsHandler,

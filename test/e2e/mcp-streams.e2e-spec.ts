@@ -16,7 +16,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { McpResourceUpdates } from '../../src/mcp/index.js';
-import { aborts, hookLog, streamsApp, wipes } from '../fixtures/streams.fixture.js';
+import { abortReasons, hookLog, streamsApp, wipes } from '../fixtures/streams.fixture.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const HANDSHAKE = '2025-06-18';
@@ -66,6 +66,25 @@ async function openSession(url: string, headers: Record<string, string> = {}, ca
   const session = answer.headers.get('mcp-session-id');
   assert.ok(session, 'initialize issues Mcp-Session-Id');
   return session;
+}
+
+/** Waits (bounded) until `check` holds. */
+async function eventually(check: () => boolean) {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.ok(check());
+}
+
+/** Starts `wait_for_abort` on an SSE answer and returns once it runs (its progress event arrived). */
+async function startWaiting(url: string, session: string, id: number) {
+  const controller = new AbortController();
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: BOTH, 'mcp-protocol-version': HANDSHAKE, 'mcp-session-id': session },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'wait_for_abort', arguments: {}, _meta: { progressToken: 1 } } }),
+    signal: controller.signal,
+  });
+  await response.body!.getReader().read();
+  return controller;
 }
 
 const callCount = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'count', arguments: {}, _meta: { progressToken: `p${id}` } } });
@@ -260,19 +279,29 @@ describe('stream mode', () => {
 
     it('a client that disconnects mid-call aborts the handler’s signal and the call fails in the hook', async () => {
       const session = await openSession(t.mcpUrl);
-      const controller = new AbortController();
-      const response = await fetch(t.mcpUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: BOTH, 'mcp-protocol-version': HANDSHAKE, 'mcp-session-id': session },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'wait_for_abort', arguments: {}, _meta: { progressToken: 1 } } }),
-        signal: controller.signal,
-      });
-      const reader = response.body!.getReader();
-      await reader.read(); // the progress event: the call is running
+      const seen = abortReasons.length;
+      (await startWaiting(t.mcpUrl, session, 11)).abort();
+      await eventually(() => abortReasons.length > seen && hookLog.filter((h) => h.target === 'wait_for_abort').length > 0);
+      assert.match(abortReasons[seen], /disconnected/);
+      assert.deepEqual(hookLog.filter((h) => h.target === 'wait_for_abort').at(-1), { target: 'wait_for_abort', failed: true });
+    });
+
+    it('notifications/cancelled aborts the running call of its session only', async () => {
+      const session = await openSession(t.mcpUrl);
+      const seen = abortReasons.length;
+      const calls = hookLog.length;
+      const controller = await startWaiting(t.mcpUrl, session, 12);
+      const other = await openSession(t.mcpUrl);
+      const cancel = (sessionId: string) =>
+        rawPost(t.mcpUrl, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 12, reason: 'user stop' } }, { 'mcp-session-id': sessionId });
+      assert.equal((await cancel(other)).status, 202);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(abortReasons.length, seen, "another session's cancellation does nothing");
+      assert.equal((await cancel(session)).status, 202);
+      await eventually(() => abortReasons.length > seen && hookLog.length > calls);
+      assert.match(abortReasons[seen], /cancelled the request \(user stop\)/);
+      assert.deepEqual(hookLog.at(-1), { target: 'wait_for_abort', failed: true });
       controller.abort();
-      assert.match(await aborts.seen, /disconnected/);
-      for (let i = 0; i < 50 && !hookLog.some((h) => h.target === 'wait_for_abort'); i++) await new Promise((r) => setTimeout(r, 20));
-      assert.deepEqual(hookLog.find((h) => h.target === 'wait_for_abort'), { target: 'wait_for_abort', failed: true });
     });
 
     it('GET needs a session and Accept: text/event-stream; a GET or DELETE body is refused', async () => {

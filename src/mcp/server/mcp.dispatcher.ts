@@ -84,7 +84,7 @@ export class McpDispatcher {
     const proceed = signal
       ? async () => {
           const result = await route.handle(message.params, context);
-          if (signal.aborted) throw abandoned();
+          if (signal.aborted) throw signal.reason instanceof McpProtocolError ? signal.reason : abandoned();
           return result;
         }
       : async () => route.handle(message.params, context);

@@ -58,6 +58,11 @@ export class ResponseChannel {
     return this.sse.isOpen;
   }
 
+  /** Aborts the call (the client cancelled it): its signal aborts, the dispatcher fails it. */
+  cancel(reason: Error): void {
+    if (!this.finished) this.abort.abort(reason);
+  }
+
   /** Sends a notification on the stream; dropped when the client takes JSON only. */
   notify(notification: JSONRPCNotification): Promise<void> {
     return this.emit(notification);

@@ -14,6 +14,7 @@ import { jsonRpcErrorOf } from '../server/mcp-exception.filter.js';
 import type { McpRequestOutcome } from '../server/mcp-tracing.js';
 import { setResponseVersion } from '../server/response-version.js';
 import { setMcpResponseHeaders } from '../transport/json-rpc-response.js';
+import { CallCancellations } from './call-cancellations.js';
 import { CallStream } from './call-stream.js';
 import { ClientRequests, isJsonRpcResponse } from './client-requests.js';
 import { McpSessions } from './mcp-sessions.js';
@@ -40,6 +41,7 @@ export class StreamingEndpoint {
     private readonly standalone: StandaloneStreams,
     private readonly limits: StreamLimits,
     private readonly backends: McpStreamBackends,
+    private readonly cancellations: CallCancellations,
   ) {}
 
   async post(req: Request, res: Response): Promise<McpRequestOutcome> {
@@ -57,6 +59,7 @@ export class StreamingEndpoint {
     setResponseVersion(req, protocol.version);
     const session = protocol.era === 'handshake' && message.method !== 'initialize' ? await this.sessions.require(req, callerKey) : undefined;
     if (message.id === undefined) {
+      if (session && message.method === 'notifications/cancelled') await this.cancellations.cancel(session.id, message.params);
       setMcpResponseHeaders(res, protocol.version);
       res.status(HttpStatus.ACCEPTED).end();
       return undefined;
@@ -80,6 +83,7 @@ export class StreamingEndpoint {
     });
     context.signal = channel.signal;
     context.stream = new CallStream(channel, protocol.era, context.meta, session, this.clientRequests);
+    const untrack = session ? this.cancellations.track(session.id, message.id, (reason) => channel.cancel(reason)) : undefined;
     try {
       const result = await this.dispatcher.dispatch(message, context);
       if (message.method === 'initialize') {
@@ -100,6 +104,8 @@ export class StreamingEndpoint {
       if (!channel.streaming) throw exception;
       await channel.respond(jsonRpcErrorOf(exception, message.id, this.logger).body);
       return undefined;
+    } finally {
+      untrack?.();
     }
   }
 
