@@ -70,10 +70,13 @@ deadline=$((SECONDS + BOOT_TIMEOUT))
 while ((SECONDS < deadline)); do
   kill -0 "$SERVER_PID" 2>/dev/null || { cat "$SERVER_LOG" >&2; fail "the fixture server exited during boot"; }
   URL="$(sed -n 's|^listening on \(http://[^ ]*\)$|\1|p' "$SERVER_LOG" | head -n 1)"
-  # Listening is not enough: wait for a real MCP answer (a 2025-era ping).
+  # Listening is not enough: wait for a real MCP answer (a 2025-era initialize: in stream mode a
+  # ping needs a session).
   if [[ -n "$URL" ]] && node -e '
     fetch(process.argv[1], { method: "POST", headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }), signal: AbortSignal.timeout(2000) })
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "readiness-probe", version: "0" } } }),
+      signal: AbortSignal.timeout(2000) })
       .then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1));' "$URL"; then
     break
   fi

@@ -31,3 +31,9 @@ export { MCP_APPROVAL_GATEWAY, type ApprovalOutcome, type ApprovalRequest, type 
 export { McpConfirmationInterceptor, CONFIRM_INPUT } from './confirmation/confirmation.interceptor.js';
 export { argumentsHash, canonicalJson } from './calls/arguments-hash.js';
 export { McpDispatcher } from './server/mcp.dispatcher.js';
+export * from './streams/stream-backends.js';
+export { sessionOfStream } from './streams/stream-ids.js';
+export { InMemorySessionStore } from './streams/in-process/in-memory-session.store.js';
+export { InMemoryEventStore } from './streams/in-process/in-memory-event.store.js';
+export { InProcessMessageBus } from './streams/in-process/in-process-message.bus.js';
+export { McpResourceUpdates } from './streams/mcp-resource-updates.js';

@@ -72,7 +72,31 @@ export interface McpModuleOptions {
    * the credentials the request carried (`Authorization`, `X-API-Key`).
    */
   callerKey?: (request: Request) => string | undefined;
+  /**
+   * Stream mode (off by default; `true` = the defaults below): SSE answers carrying progress and
+   * log notifications, handshake-era sessions (`Mcp-Session-Id`), server→client requests
+   * (elicitation, sampling, roots), `GET` streams, resource subscriptions and resumable streams.
+   * Several replicas need the shared backends (`MCP_SESSION_STORE`, `MCP_EVENT_STORE`,
+   * `MCP_MESSAGE_BUS`); see docs/streams.md.
+   */
+  streams?: boolean | McpStreamOptions;
 }
+
+/** Limits of stream mode. Every field has a default. */
+export interface McpStreamOptions {
+  /** A session not used for this long expires (sliding). Default 3600 s. */
+  sessionTtlSeconds?: number;
+  /** How long a server→client request (elicitation, sampling, roots) waits for the client's answer. Default 120 000 ms. */
+  clientRequestTimeoutMs?: number;
+  /** Open SSE streams (POST answers and GET streams) one caller may hold at once. Default 8. */
+  maxStreamsPerCaller?: number;
+  /** Open SSE streams this process holds at once. Default 1000. */
+  maxStreams?: number;
+  /** A `GET` stream that carried nothing for this long is closed (the client reconnects). Default 300 000 ms. */
+  idleStreamMs?: number;
+}
+
+export type ResolvedStreamOptions = Required<McpStreamOptions>;
 
 /** The options with every default applied; the only shape the rest of the layer reads. */
 export interface ResolvedMcpOptions {
@@ -92,4 +116,6 @@ export interface ResolvedMcpOptions {
   requestState: { secret?: string | Uint8Array; ttlSeconds: number };
   idempotencyKeyArgument: string;
   callerKey: (request: Request) => string | undefined;
+  /** Undefined when stream mode is off (the default). */
+  streams?: ResolvedStreamOptions;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { DEFAULT_SUPPORTED_VERSIONS } from './mcp.constants.js';
-import type { McpModuleOptions, ResolvedMcpOptions } from './mcp-options.interface.js';
+import type { McpModuleOptions, McpStreamOptions, ResolvedMcpOptions, ResolvedStreamOptions } from './mcp-options.interface.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_LARGE_BODY_BYTES = 64 * 1024;
@@ -47,6 +47,17 @@ export function resolveMcpOptions(options: McpModuleOptions = {}): ResolvedMcpOp
     requestState: { secret: requestStateSecret(options.requestState?.secret), ttlSeconds: options.requestState?.ttlSeconds ?? 600 },
     idempotencyKeyArgument: options.idempotencyKeyArgument ?? 'idempotency_key',
     callerKey: options.callerKey ?? credentialsHash,
+    ...(options.streams ? { streams: streamOptions(options.streams === true ? {} : options.streams) } : {}),
+  };
+}
+
+function streamOptions(options: McpStreamOptions): ResolvedStreamOptions {
+  return {
+    sessionTtlSeconds: positiveInteger('streams.sessionTtlSeconds', options.sessionTtlSeconds ?? 3600),
+    clientRequestTimeoutMs: positiveInteger('streams.clientRequestTimeoutMs', options.clientRequestTimeoutMs ?? 120_000),
+    maxStreamsPerCaller: positiveInteger('streams.maxStreamsPerCaller', options.maxStreamsPerCaller ?? 8),
+    maxStreams: positiveInteger('streams.maxStreams', options.maxStreams ?? 1000),
+    idleStreamMs: positiveInteger('streams.idleStreamMs', options.idleStreamMs ?? 300_000),
   };
 }
 

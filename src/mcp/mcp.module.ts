@@ -20,6 +20,15 @@ import { InvocationBuilder } from './multi-round/multi-round-call.js';
 import { McpRequestState } from './multi-round/request-state.js';
 import { McpController } from './server/mcp.controller.js';
 import { McpDispatcher } from './server/mcp.dispatcher.js';
+import { CallCancellations } from './streams/call-cancellations.js';
+import { ClientRequests } from './streams/client-requests.js';
+import { McpResourceUpdates } from './streams/mcp-resource-updates.js';
+import { McpSessions } from './streams/mcp-sessions.js';
+import { StandaloneStreams } from './streams/standalone-streams.js';
+import { McpStreamBackends } from './streams/stream-backends.provider.js';
+import { StreamLimits } from './streams/stream-limits.js';
+import { StreamMethodsHandler } from './streams/stream-methods.handler.js';
+import { StreamingEndpoint } from './streams/streaming-endpoint.js';
 import { McpTransportState } from './transport/mcp-transport.state.js';
 
 /**
@@ -60,8 +69,18 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
     // endpoint's own route do not pay for an interceptor chain (RxJS) that would pass through.
     McpIdempotencyInterceptor,
     McpConfirmationInterceptor,
+    // Stream mode (`streams` option); idle when it is off.
+    McpStreamBackends,
+    McpSessions,
+    ClientRequests,
+    CallCancellations,
+    StreamLimits,
+    StandaloneStreams,
+    StreamMethodsHandler,
+    StreamingEndpoint,
+    McpResourceUpdates,
   ],
-  exports: [MCP_OPTIONS, McpRegistry, McpRequestState, McpDispatcher],
+  exports: [MCP_OPTIONS, McpRegistry, McpRequestState, McpDispatcher, McpResourceUpdates],
 })
 export class McpModule extends McpConfigurableModule implements OnApplicationBootstrap {
   constructor(@Inject(McpTransportState) private readonly transport: McpTransportState) {

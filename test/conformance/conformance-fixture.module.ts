@@ -10,16 +10,16 @@ import {
   type McpInvocation,
 } from '../../src/mcp/index.js';
 import { InputRequiredFixtures, InputRequiredPromptFixtures } from './input-required.fixture.js';
-import { ElicitationInputDto, EmbeddedResourceArgsDto, PromptArgumentsDto, SamplingInputDto } from './conformance-fixture.dto.js';
+import { EmbeddedResourceArgsDto, PromptArgumentsDto } from './conformance-fixture.dto.js';
+import { StreamFixtures } from './stream.fixture.js';
 
 /**
  * The fixtures the official MCP conformance suite (@modelcontextprotocol/conformance) calls, declared
  * with our own decorators so the suite exercises the real layer. Names and literals are the suite's
  * (reference everything-server); see scripts/conformance.sh. Test-only: never imported by src/.
  *
- * This server answers one JSON response per POST and never sends server→client requests (SPEC §1).
- * Tools whose scenario needs a stream (progress, log notifications) or a server→client request
- * (sampling, elicitation in the 2025 era) still exist, answer a plain result, and are baselined.
+ * The server runs in stream mode (conformance-server.ts): the tools whose scenario needs a stream
+ * (progress, log messages, sampling, elicitation) are in stream.fixture.ts.
  */
 
 // 1×1 PNG and a tiny WAV, as in the reference server.
@@ -27,7 +27,6 @@ const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8D
 const WAV = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
 
 const text = (value: string) => ({ type: 'text' as const, text: value });
-const NO_STREAM = 'this server answers one JSON response per POST, so nothing was streamed or asked of the client';
 
 @Injectable()
 export class ConformanceTools {
@@ -66,25 +65,9 @@ export class ConformanceTools {
     return { isError: true, content: [text('This tool intentionally returns an error for testing')] };
   }
 
-  @McpTool({ name: 'test_tool_with_progress', description: 'Tests tool that reports progress notifications' })
-  withProgress() {
-    return { content: [text(`Progress tool completed; no progress notifications: ${NO_STREAM}.`)] };
-  }
 
-  @McpTool({ name: 'test_tool_with_logging', description: 'Tests tool that emits log messages during execution' })
-  withLogging() {
-    return { content: [text(`Tool with logging executed successfully; no log notifications: ${NO_STREAM}.`)] };
-  }
 
-  @McpTool({ name: 'test_sampling', description: 'Tests server-initiated sampling (LLM completion request)' })
-  sampling(input: SamplingInputDto) {
-    return { content: [text(`Sampling not requested for "${input.prompt}": ${NO_STREAM}.`)] };
-  }
 
-  @McpTool({ name: 'test_elicitation', description: 'Tests server-initiated elicitation (user input request)' })
-  elicitation(input: ElicitationInputDto) {
-    return { content: [text(`Elicitation not requested for "${input.message}": ${NO_STREAM}.`)] };
-  }
 
   /**
    * 2026-07-28: a client that did not declare `sampling` gets -32021 with HTTP 400 naming the
@@ -107,7 +90,7 @@ export class ConformanceTools {
   /** The suite checks that no server→client request appears on the answer: ours is plain JSON. */
   @McpTool({ name: 'test_streaming_elicitation', description: 'Answers without sending requests on the response stream' })
   streamingElicitation() {
-    return { content: [text(`No elicitation sent: ${NO_STREAM}.`)] };
+    return { content: [text('No elicitation sent: this tool answers without asking the client.')] };
   }
 
   /** The suite checks no log notification is sent when the request set no log level. */
@@ -190,5 +173,5 @@ export class ConformancePrompts {
   }
 }
 
-@Module({ providers: [ConformanceTools, ConformanceResources, ConformancePrompts, InputRequiredFixtures, InputRequiredPromptFixtures] })
+@Module({ providers: [ConformanceTools, StreamFixtures, ConformanceResources, ConformancePrompts, InputRequiredFixtures, InputRequiredPromptFixtures] })
 export class ConformanceFixtureModule {}

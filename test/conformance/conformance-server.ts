@@ -12,7 +12,7 @@ import { ConformanceFixtureModule } from './conformance-fixture.module.js';
  * scripts/conformance.sh waits for the "listening on" line and reads the URL from it.
  */
 @Module({
-  imports: [McpModule.forRoot({ serverInfo: { name: 'nest-mcp-conformance', version: '1.0.0' } }), ConformanceFixtureModule],
+  imports: [McpModule.forRoot({ serverInfo: { name: 'nest-mcp-conformance', version: '1.0.0' }, streams: true }), ConformanceFixtureModule],
 })
 class ConformanceAppModule {}
 

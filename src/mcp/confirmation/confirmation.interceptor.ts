@@ -57,8 +57,17 @@ export class McpConfirmationInterceptor implements NestInterceptor {
   private async decide(tool: ToolEntry, invocation: McpInvocation): Promise<typeof PROCEED | ToolReply | CallToolResult | InputRequiredResult> {
     const linkOnly = confirmationOf(tool, this.options) === 'link';
     if (!linkOnly && invocation.era === 'stateless' && canElicitForm(invocation.clientCapabilities)) return this.inChat(tool, invocation);
+    // Stream mode, handshake era: a client that declared elicitation is asked over the call's stream.
+    if (!linkOnly && invocation.stream?.canAsk && canElicitForm(invocation.clientCapabilities)) return this.inChatOverStream(tool, invocation);
     if (this.options.destructiveTools === 'refuse' || !this.approvals) return refusal(tool.name, linkOnly);
     return replyFor(await this.approvals.request({ tool: { name: tool.name, ...pick(tool) }, invocation }), tool.name);
+  }
+
+  /** Handshake-era confirmation over the stream: the call waits for the answer (or fails after the timeout, having done nothing). */
+  private async inChatOverStream(tool: ToolEntry, invocation: McpInvocation) {
+    const answer = await invocation.elicit(confirmationQuestion(tool, invocation));
+    if (answer.action === 'accept' && answer.content?.confirm === true) return PROCEED;
+    return declined(tool.name);
   }
 
   /** Multi round-trip confirmation: ask, then run only on an accepted yes for this exact call. */
@@ -72,35 +81,36 @@ export class McpConfirmationInterceptor implements NestInterceptor {
       // back, and its state must not come back to life for a replay that says yes.
       await this.states.recordUse(invocation, { final: !yes });
       if (yes) return PROCEED;
-      if (answer.kind === 'elicit') {
-        return ToolReply.failed([
-          {
-            code: 'confirmation_declined',
-            message: `The user did not confirm ${tool.name}, so nothing was done. Do not retry unless the user asks again.`,
-            retryable: false,
-          },
-        ]);
-      }
+      if (answer.kind === 'elicit') return declined(tool.name);
       // No usable answer for the question we asked: ask again (SEP-2322 re-request).
     }
-    const title = tool.definition.title ?? tool.name;
     return inputRequired({
-      inputRequests: {
-        [CONFIRM_INPUT]: inputRequired.elicit({
-          message: `Confirm "${title}"? ${tool.definition.description ?? ''}\nArguments: ${JSON.stringify(invocation.arguments ?? {})}`.trim(),
-          requestedSchema: {
-            type: 'object',
-            properties: { confirm: { type: 'boolean', title: 'Yes, do it', description: 'This cannot be undone.' } },
-            required: ['confirm'],
-          },
-        }),
-      },
+      inputRequests: { [CONFIRM_INPUT]: inputRequired.elicit(confirmationQuestion(tool, invocation)) },
       requestState: await this.states.seal({ confirm: tool.name } satisfies ConfirmationState, invocation, { recordUse: 'by-handler' }),
     });
   }
 }
 
 const PROCEED = Symbol('proceed');
+
+/** The question put to the user, the same in both eras. */
+function confirmationQuestion(tool: ToolEntry, invocation: McpInvocation) {
+  const title = tool.definition.title ?? tool.name;
+  return {
+    message: `Confirm "${title}"? ${tool.definition.description ?? ''}\nArguments: ${JSON.stringify(invocation.arguments ?? {})}`.trim(),
+    requestedSchema: {
+      type: 'object' as const,
+      properties: { confirm: { type: 'boolean' as const, title: 'Yes, do it', description: 'This cannot be undone.' } },
+      required: ['confirm'],
+    },
+  };
+}
+
+function declined(name: string): ToolReply {
+  return ToolReply.failed([
+    { code: 'confirmation_declined', message: `The user did not confirm ${name}, so nothing was done. Do not retry unless the user asks again.`, retryable: false },
+  ]);
+}
 
 function pick(tool: ToolEntry) {
   return {

@@ -2,6 +2,7 @@ import type { CompleteResult } from '@modelcontextprotocol/server';
 import { Injectable } from '@nestjs/common';
 import { completionKey, McpRegistry } from '../discovery/mcp.registry.js';
 import type { McpRequestContext } from '../mcp-invocation.js';
+import { InvocationBuilder } from '../multi-round/multi-round-call.js';
 import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { CapabilityAccess } from './capability-access.js';
@@ -22,6 +23,7 @@ export class CompletionHandler {
   constructor(
     private readonly registry: McpRegistry,
     private readonly access: CapabilityAccess,
+    private readonly invocations: InvocationBuilder,
   ) {}
 
   async complete(params: Record<string, unknown>, context: McpRequestContext): Promise<CompleteResult> {
@@ -38,7 +40,7 @@ export class CompletionHandler {
       ? (params.context.arguments as Record<string, string>)
       : {};
     const input: McpCompletionRequest = { argument: argument.name, value, arguments: contextArguments };
-    const output = await entry.handler({ ...context, kind: 'completion', name: target.name, input });
+    const output = await entry.handler(await this.invocations.build('completion', target.name, {}, context, input));
     const candidates = Array.isArray(output) ? output.map(String) : [];
     const prefix = value.toLowerCase();
     const matching = [...new Set(candidates)].filter((c) => c.toLowerCase().startsWith(prefix));

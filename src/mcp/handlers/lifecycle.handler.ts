@@ -37,9 +37,12 @@ export class LifecycleHandler {
       protocolVersion,
       capabilities: {
         tools: { listChanged: false },
-        resources: { subscribe: false, listChanged: false },
+        // Stream mode: subscriptions and log messages. No list changes: tools, resources and
+        // prompts are found once, at bootstrap, and never change while the server runs.
+        resources: { subscribe: !!this.options.streams, listChanged: false },
         prompts: { listChanged: false },
         completions: {},
+        ...(this.options.streams ? { logging: {} } : {}),
       },
       serverInfo: this.options.serverInfo,
       instructions: this.options.instructions,

@@ -49,7 +49,14 @@ export class PromptsHandler {
       input = validation.value;
     }
     const invocation = await this.invocations.build('prompt', name, params, context, input);
-    const output = await entry.handler(invocation);
+    let output: unknown;
+    try {
+      output = await entry.handler(invocation);
+    } catch (exception) {
+      const asked = await this.invocations.asked(exception, invocation);
+      if (!asked) throw exception;
+      output = asked;
+    }
     const inputRequired = asInputRequired(output);
     if (inputRequired) return assertAnswerable(inputRequired, invocation);
     return toPromptResult(output, entry.definition.description);

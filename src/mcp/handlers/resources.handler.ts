@@ -8,6 +8,7 @@ import { McpRegistry } from '../discovery/mcp.registry.js';
 import { MCP_OPTIONS } from '../mcp.constants.js';
 import type { McpRequestContext } from '../mcp-invocation.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { InvocationBuilder } from '../multi-round/multi-round-call.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { paginate } from '../server/list-pagination.js';
 import { CapabilityAccess } from './capability-access.js';
@@ -19,6 +20,7 @@ export class ResourcesHandler {
   constructor(
     private readonly registry: McpRegistry,
     private readonly access: CapabilityAccess,
+    private readonly invocations: InvocationBuilder,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
@@ -45,7 +47,9 @@ export class ResourcesHandler {
 
     let output: unknown;
     try {
-      output = await entry.handler({ ...context, kind: 'resource', name: entry.name, uri, input: matched?.variables ?? {} });
+      const invocation = await this.invocations.build('resource', entry.name, {}, context, matched?.variables ?? {});
+      invocation.uri = uri;
+      output = await entry.handler(invocation);
     } catch (exception) {
       // A template that matched but names nothing that exists is an unknown resource, not a fault.
       const errors = toolErrorsFromException(exception);

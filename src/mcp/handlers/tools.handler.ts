@@ -87,6 +87,9 @@ export class ToolsHandler {
     try {
       output = await entry.handler(invocation);
     } catch (exception) {
+      // A question the handler put through invocation.elicit/sample/listRoots (2026 era): ask it.
+      const asked = await this.invocations.asked(exception, invocation);
+      if (asked) return { result: assertAnswerable(asked, invocation), final: false };
       const errors = toolErrorsFromException(exception);
       if (!errors) throw exception;
       // A handler shared with REST cannot return a ToolReply; an exception carrying `nextQuestion` says the same.

@@ -1,3 +1,12 @@
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  InputRequiredResult,
+  ListRootsResult,
+  LoggingLevel,
+} from '@modelcontextprotocol/server';
 import { Injectable, Inject } from '@nestjs/common';
 import { argumentsHash } from '../calls/arguments-hash.js';
 import { MCP_OPTIONS } from '../mcp.constants.js';
@@ -5,6 +14,9 @@ import type { McpInvocation, McpRequestContext, McpTargetKind } from '../mcp-inv
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import type { CallStream } from '../streams/call-stream.js';
+import type { McpSession } from '../streams/stream-backends.js';
+import { ClientQuestions, InputRequiredSignal, inputRequiredFor } from './client-questions.js';
 import { McpRequestState } from './request-state.js';
 
 /**
@@ -28,7 +40,7 @@ export class InvocationBuilder {
     input: unknown,
   ): Promise<McpInvocation> {
     const args = isPlainObject(params.arguments) ? params.arguments : undefined;
-    const invocation: McpInvocation = new BuiltInvocation(context, kind, name, input, args, this.options.callerKey(context.httpRequest));
+    const invocation: McpInvocation = new BuiltInvocation(context, kind, name, input, args, this.options.callerKey);
     if (context.era !== 'stateless') return invocation;
     if (params.inputResponses !== undefined) {
       if (!isPlainObject(params.inputResponses)) {
@@ -38,6 +50,15 @@ export class InvocationBuilder {
     }
     if (params.requestState !== undefined) invocation.state = await this.states.open(params.requestState, invocation);
     return invocation;
+  }
+
+  /**
+   * The `input_required` result when a handler failed with the question it asked through
+   * `invocation.elicit/sample/listRoots` (2026-07-28); undefined for any other exception.
+   */
+  async asked(exception: unknown, invocation: McpInvocation): Promise<InputRequiredResult | undefined> {
+    if (!(exception instanceof InputRequiredSignal)) return undefined;
+    return inputRequiredFor(exception, invocation, this.states);
   }
 }
 
@@ -55,7 +76,12 @@ class BuiltInvocation implements McpInvocation {
   declare arguments?: Record<string, unknown>;
   declare inputResponses?: Record<string, unknown>;
   declare state?: unknown;
+  declare session?: McpSession;
+  declare signal?: AbortSignal;
+  declare stream?: CallStream;
   #argumentsHash?: string;
+  #callerKey?: { value: string | undefined };
+  #questions?: ClientQuestions;
 
   constructor(
     context: McpRequestContext,
@@ -63,7 +89,7 @@ class BuiltInvocation implements McpInvocation {
     readonly name: string,
     readonly input: unknown,
     args: Record<string, unknown> | undefined,
-    readonly callerKey: string | undefined,
+    private readonly callerKeyOf: (request: McpRequestContext['httpRequest']) => string | undefined,
   ) {
     Object.assign(this, context);
     if (args) this.arguments = args;
@@ -75,5 +101,34 @@ class BuiltInvocation implements McpInvocation {
    */
   get argumentsHash(): string {
     return (this.#argumentsHash ??= argumentsHash(this.arguments ?? {}));
+  }
+
+  /** Worked out on first use only (requestState, approvals, idempotency), as `argumentsHash`. */
+  get callerKey(): string | undefined {
+    return (this.#callerKey ??= { value: this.callerKeyOf(this.httpRequest) }).value;
+  }
+
+  async progress(done: number, total?: number, message?: string): Promise<void> {
+    await this.stream?.progress(done, total, message);
+  }
+
+  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    await this.stream?.log(level, data, logger);
+  }
+
+  elicit(params: ElicitRequestParams): Promise<ElicitResult> {
+    return this.ask('elicitation/create', params) as Promise<ElicitResult>;
+  }
+
+  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult> {
+    return this.ask('sampling/createMessage', params) as Promise<CreateMessageResult>;
+  }
+
+  listRoots(): Promise<ListRootsResult> {
+    return this.ask('roots/list', {}) as Promise<ListRootsResult>;
+  }
+
+  private ask(method: string, params: object): Promise<Record<string, unknown>> {
+    return (this.#questions ??= new ClientQuestions(this)).ask(method, params as Record<string, unknown>);
   }
 }

@@ -12,6 +12,8 @@ export const McpErrorCode = {
   InvalidParams: ProtocolErrorCode.InvalidParams,
   InternalError: ProtocolErrorCode.InternalError,
   HeaderMismatch: -32020,
+  /** Stream mode: an unknown, expired or foreign `Mcp-Session-Id` (with HTTP 404), as the official SDK answers it. */
+  SessionNotFound: -32001,
   MissingRequiredClientCapability: ProtocolErrorCode.MissingRequiredClientCapability,
   UnsupportedProtocolVersion: ProtocolErrorCode.UnsupportedProtocolVersion,
 } as const;

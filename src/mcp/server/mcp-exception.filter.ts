@@ -1,4 +1,5 @@
 import { ArgumentsHost, Catch, HttpException, HttpStatus, Inject, Logger, type ExceptionFilter } from '@nestjs/common';
+import type { JSONRPCErrorResponse, RequestId } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { MCP_BODY_READ, MCP_OPTIONS } from '../mcp.constants.js';
@@ -28,25 +29,38 @@ export class McpExceptionFilter implements ExceptionFilter {
     const id = (req as unknown as Record<symbol, unknown>)[MCP_BODY_READ] ? requestIdOf(req.body) : null;
     const version = responseVersionOf(req) ?? responseVersion(req.headers, this.options);
 
-    if (exception instanceof McpProtocolError) {
-      return sendJsonRpcError(res, exception.httpStatus, version, jsonRpcError(id, exception.code, exception.message, exception.data), exception.headers);
-    }
-    if (exception instanceof HttpException && exception.getStatus() < 500) {
-      const headers = (exception.getResponse() as { headers?: Record<string, string> })?.headers ?? {};
-      return sendJsonRpcError(res, exception.getStatus(), version, jsonRpcError(id, McpErrorCode.InvalidRequest, exception.message), headers);
-    }
-    if (exception instanceof HttpException && exception.getStatus() === HttpStatus.SERVICE_UNAVAILABLE) {
-      // A transient outage (e.g. the database): its status, its message and its headers (Retry-After) reach the client.
-      const headers = (exception.getResponse() as { headers?: Record<string, string> })?.headers ?? {};
-      return sendJsonRpcError(res, HttpStatus.SERVICE_UNAVAILABLE, version, jsonRpcError(id, McpErrorCode.InternalError, exception.message), headers);
-    }
-    const reference = randomUUID();
-    this.logger.error(`Internal error ${reference}: ${(exception as Error)?.stack ?? String(exception)}`);
-    sendJsonRpcError(
-      res,
-      HttpStatus.OK,
-      version,
-      jsonRpcError(id, McpErrorCode.InternalError, `Internal error (reference ${reference}); the request was not completed`),
-    );
+    const answer = jsonRpcErrorOf(exception, id, this.logger);
+    sendJsonRpcError(res, answer.status, version, answer.body, answer.headers);
   }
+}
+
+/**
+ * An exception as the JSON-RPC error it becomes: protocol faults keep their code and status, HTTP
+ * exceptions (from guards) keep their status, anything unexpected is logged with a reference and
+ * masked. Also used for an error that ends an SSE answer, whose status is already sent.
+ */
+export function jsonRpcErrorOf(
+  exception: unknown,
+  id: RequestId | null,
+  logger: Logger,
+): { status: number; body: JSONRPCErrorResponse; headers: Record<string, string> } {
+  if (exception instanceof McpProtocolError) {
+    return { status: exception.httpStatus, body: jsonRpcError(id, exception.code, exception.message, exception.data), headers: exception.headers };
+  }
+  if (exception instanceof HttpException && exception.getStatus() < 500) {
+    const headers = (exception.getResponse() as { headers?: Record<string, string> })?.headers ?? {};
+    return { status: exception.getStatus(), body: jsonRpcError(id, McpErrorCode.InvalidRequest, exception.message), headers };
+  }
+  if (exception instanceof HttpException && exception.getStatus() === HttpStatus.SERVICE_UNAVAILABLE) {
+    // A transient outage (e.g. the database): its status, its message and its headers (Retry-After) reach the client.
+    const headers = (exception.getResponse() as { headers?: Record<string, string> })?.headers ?? {};
+    return { status: HttpStatus.SERVICE_UNAVAILABLE, body: jsonRpcError(id, McpErrorCode.InternalError, exception.message), headers };
+  }
+  const reference = randomUUID();
+  logger.error(`Internal error ${reference}: ${(exception as Error)?.stack ?? String(exception)}`);
+  return {
+    status: HttpStatus.OK,
+    body: jsonRpcError(id, McpErrorCode.InternalError, `Internal error (reference ${reference}); the request was not completed`),
+    headers: {},
+  };
 }

@@ -1,4 +1,4 @@
-import { All, Controller, HttpStatus, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { All, Controller, Delete, Get, HttpStatus, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { MCP_BODY_READ, MCP_OPTIONS } from '../mcp.constants.js';
 import type { McpRequestContext } from '../mcp-invocation.js';
@@ -8,6 +8,7 @@ import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { negotiateProtocol } from '../protocol/protocol-negotiation.js';
 import { responseVersion } from '../protocol/protocol-version.js';
+import { StreamingEndpoint } from '../streams/streaming-endpoint.js';
 import { jsonRpcError, sendJson, sendJsonRpcError, setMcpResponseHeaders } from '../transport/json-rpc-response.js';
 import { McpDispatcher } from './mcp.dispatcher.js';
 import { McpExceptionFilter } from './mcp-exception.filter.js';
@@ -15,9 +16,11 @@ import { traceMcpRequest, type McpRequestOutcome } from './mcp-tracing.js';
 import { setResponseVersion } from './response-version.js';
 
 /**
- * The Streamable HTTP endpoint, stateless (SPEC §1): one JSON-RPC message per POST, one JSON
- * answer. Its path comes from the module options. Guards of the host application (authentication)
- * run before `post`, after the transport reader has checked size, Host and Origin.
+ * The Streamable HTTP endpoint, stateless by default (SPEC §1): one JSON-RPC message per POST, one
+ * JSON answer. In stream mode (`streams` option) `StreamingEndpoint` serves it instead, with SSE
+ * answers, sessions, `GET` and `DELETE`. Its path comes from the module options. Guards of the
+ * host application (authentication, rate limits) run before every handler here, after the
+ * transport reader has checked size, Host and Origin.
  */
 @Controller()
 @UseFilters(McpExceptionFilter)
@@ -25,6 +28,7 @@ export class McpController {
   constructor(
     private readonly dispatcher: McpDispatcher,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly streaming: StreamingEndpoint,
   ) {}
 
   @Post()
@@ -32,7 +36,21 @@ export class McpController {
     if (!(req as unknown as Record<symbol, boolean>)[MCP_BODY_READ]) {
       throw new Error('The MCP body reader did not run: call useMcpTransport(app) before app.init() / app.listen()');
     }
-    return traceMcpRequest(req, () => this.serve(req, res));
+    return traceMcpRequest(req, () => (this.options.streams ? this.streaming.post(req, res) : this.serve(req, res)));
+  }
+
+  /** Stream mode: the session's standalone SSE stream. */
+  @Get()
+  async get(@Req() req: Request, @Res() res: Response): Promise<void> {
+    if (!this.options.streams) return this.methodNotAllowed(req, res);
+    await this.streaming.get(req, res);
+  }
+
+  /** Stream mode: ends a session. */
+  @Delete()
+  async delete(@Req() req: Request, @Res() res: Response): Promise<void> {
+    if (!this.options.streams) return this.methodNotAllowed(req, res);
+    await this.streaming.delete(req, res);
   }
 
   /** One message, inside its span: resolves with the result sent (undefined for a notification). */
@@ -63,7 +81,7 @@ export class McpController {
     return result;
   }
 
-  /** GET (no server→client stream) and DELETE (no sessions) are not offered: 405 with `Allow: POST`. */
+  /** Without stream mode GET (no server→client stream) and DELETE (no sessions) are not offered: 405 with `Allow: POST`. */
   @All()
   methodNotAllowed(@Req() req: Request, @Res() res: Response): void {
     const error = new McpProtocolError(

@@ -12,6 +12,7 @@ import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { isPlainObject, type InboundMessage } from '../protocol/json-rpc-message.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { StreamMethodsHandler } from '../streams/stream-methods.handler.js';
 import type { ProtocolEra } from '../protocol/protocol-version.js';
 import { MCP_CALL_HOOK, type McpCall, type McpCallHook } from './mcp-call.hook.js';
 
@@ -42,6 +43,7 @@ export class McpDispatcher {
     completion: CompletionHandler,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly registry: McpRegistry,
+    streamMethods: StreamMethodsHandler,
     @Optional() @Inject(MCP_CALL_HOOK) private readonly hook?: McpCallHook,
   ) {
     this.routes = {
@@ -58,6 +60,12 @@ export class McpDispatcher {
       // A capability call too: completions return the caller's data (customer emails, ids).
       'completion/complete': { eras: BOTH, call: 'completion/complete', handle: (p, c) => completion.complete(p, c) },
     };
+    if (options.streams) {
+      // Methods that change a session: handshake era, stream mode only (2026-07-28 has neither).
+      this.routes['logging/setLevel'] = { eras: ['handshake'], handle: (p, c) => streamMethods.setLevel(p, c) };
+      this.routes['resources/subscribe'] = { eras: ['handshake'], handle: (p, c) => streamMethods.subscribe(p, c, true) };
+      this.routes['resources/unsubscribe'] = { eras: ['handshake'], handle: (p, c) => streamMethods.subscribe(p, c, false) };
+    }
   }
 
   async dispatch(message: InboundMessage, context: McpRequestContext): Promise<Result> {
@@ -70,7 +78,16 @@ export class McpDispatcher {
         context.era === 'stateless' ? HttpStatus.NOT_FOUND : HttpStatus.OK,
       );
     }
-    const proceed = async () => route.handle(message.params, context);
+    const signal = context.signal;
+    // Stream mode: a call whose client left is failed, even if its handler ignored the signal, so
+    // that the application's hook rolls its writes back.
+    const proceed = signal
+      ? async () => {
+          const result = await route.handle(message.params, context);
+          if (signal.aborted) throw signal.reason instanceof McpProtocolError ? signal.reason : abandoned();
+          return result;
+        }
+      : async () => route.handle(message.params, context);
     const result = route.call && this.hook ? await this.hook.around(this.callOf(route.call, message, context), proceed) : await proceed();
     return context.era === 'stateless' ? this.statelessResult(result, route) : result;
   }
@@ -98,6 +115,10 @@ export class McpDispatcher {
       _meta: { ...meta, [SERVER_INFO_META_KEY]: this.options.serverInfo },
     };
   }
+}
+
+function abandoned(): McpProtocolError {
+  return new McpProtocolError(McpErrorCode.InternalError, 'The client disconnected before the answer was complete: the call was rolled back', HttpStatus.OK);
 }
 
 /** `completion/complete`: target `<prompt name or template URI>#<argument>`; a read. */

@@ -19,7 +19,6 @@ export { MAX_JSON_DEPTH } from './json-body.reader.js';
  */
 export function createMcpBodyReader(options: ResolvedMcpOptions, authenticate?: AuthenticateBeforeRead): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'POST') return next();
     const fail = (failure: BodyReadFailure) => {
       // Whatever is left of the body is not read: close the connection once the answer is out.
       if (!req.complete) res.setHeader('Connection', 'close');
@@ -32,6 +31,16 @@ export function createMcpBodyReader(options: ResolvedMcpOptions, authenticate?: 
       );
     };
 
+    if (req.method !== 'POST') {
+      // Stream mode serves GET and DELETE: the same Host and Origin rules, and no body at all.
+      if (!options.streams || (req.method !== 'GET' && req.method !== 'DELETE')) return next();
+      const refusal = checkHost(req, options) ?? checkOrigin(req, options);
+      if (refusal) return fail({ status: HttpStatus.FORBIDDEN, code: McpErrorCode.InvalidRequest, message: refusal });
+      if (Number(req.headers['content-length']) > 0 || req.headers['transfer-encoding'] !== undefined) {
+        return fail({ status: HttpStatus.BAD_REQUEST, code: McpErrorCode.InvalidRequest, message: `A ${req.method} request to the MCP endpoint takes no body` });
+      }
+      return next();
+    }
     const refusal = checkHost(req, options) ?? checkOrigin(req, options);
     if (refusal) return fail({ status: HttpStatus.FORBIDDEN, code: McpErrorCode.InvalidRequest, message: refusal });
 

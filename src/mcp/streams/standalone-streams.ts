@@ -1,0 +1,102 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { MCP_OPTIONS } from '../mcp.constants.js';
+import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { McpStreamBackends } from './stream-backends.provider.js';
+import { MCP_RESOURCE_UPDATED_CHANNEL, type McpSession } from './stream-backends.js';
+import { isStandaloneStream, newStreamId } from './stream-ids.js';
+import { SseWriter } from './sse-writer.js';
+
+/** One open `GET` stream of this process. */
+interface OpenStream {
+  sessionId: string;
+  streamId: string;
+  send(message: JSONRPCMessage): Promise<void>;
+  close(): void;
+}
+
+/**
+ * The standalone `GET` streams (Streamable HTTP, "Listening for Messages from the Server") this
+ * process holds, and what reaches them: `notifications/resources/updated` for the URIs their
+ * session subscribed to, whichever replica announced the change on `MCP_RESOURCE_UPDATED_CHANNEL`.
+ * Every replica hears every announcement and serves only the streams it holds, so each
+ * notification goes out once. A stream that carried nothing for `idleStreamMs` is closed.
+ */
+@Injectable()
+export class StandaloneStreams implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('McpStreams');
+  private readonly open = new Set<OpenStream>();
+  private unsubscribe?: () => Promise<void>;
+
+  constructor(
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly backends: McpStreamBackends,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.options.streams) return;
+    this.unsubscribe = await this.backends.bus.subscribe(MCP_RESOURCE_UPDATED_CHANNEL, (payload) => {
+      const uri = (payload as { uri?: unknown } | null)?.uri;
+      if (typeof uri === 'string') this.resourceUpdated(uri).catch((error: Error) => this.logger.warn(`resource update of ${uri} not delivered: ${error.message}`));
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    for (const stream of this.open) stream.close();
+    await this.unsubscribe?.();
+  }
+
+  /**
+   * Serves one `GET`: replays what the client missed after `Last-Event-ID` when that event is its
+   * session's (another session's id is ignored), then stays open on the session's standalone
+   * stream; a replayed request stream (a POST answer cut short) ends after its replay.
+   */
+  async serve(req: Request, res: Response, session: McpSession, protocolVersion: string, release: () => void): Promise<void> {
+    const lastEventId = req.headers['last-event-id'];
+    const replay = typeof lastEventId === 'string' && lastEventId ? await this.backends.events.replayAfter(lastEventId, session.id) : undefined;
+    const sse = new SseWriter(res);
+    sse.open(protocolVersion, { 'Mcp-Session-Id': session.id });
+    for (const event of replay?.events ?? []) sse.send(event.message, event.id);
+    if (replay && !isStandaloneStream(replay.streamId)) {
+      sse.end();
+      release();
+      return;
+    }
+    const streamId = replay?.streamId ?? newStreamId(session.id, 'get');
+    let idle: NodeJS.Timeout;
+    const stream: OpenStream = {
+      sessionId: session.id,
+      streamId,
+      send: async (message) => {
+        sse.send(message, await this.backends.events.append(streamId, message));
+        armIdle();
+      },
+      close: () => sse.end(),
+    };
+    const armIdle = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => stream.close(), this.options.streams!.idleStreamMs);
+      idle.unref();
+    };
+    armIdle();
+    this.open.add(stream);
+    res.once('close', () => {
+      clearTimeout(idle);
+      this.open.delete(stream);
+      release();
+    });
+  }
+
+  /** Ends this process's streams of a session (`DELETE`). */
+  closeSession(sessionId: string): void {
+    for (const stream of this.open) if (stream.sessionId === sessionId) stream.close();
+  }
+
+  private async resourceUpdated(uri: string): Promise<void> {
+    if (this.open.size === 0) return;
+    const subscribed = new Set(await this.backends.sessions.subscribersOf(uri));
+    const message: JSONRPCMessage = { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } };
+    await Promise.all([...this.open].filter((s) => subscribed.has(s.sessionId)).map((s) => s.send(message)));
+  }
+}
