@@ -1,13 +1,18 @@
 import { Module, RequestMethod, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { BODY_LIMIT_BYTES } from './app.setup.js';
 import { ApprovalsModule } from './approvals/approvals.module.js';
+import { PrismaApprovalLinks } from './approvals/prisma-approval-links.js';
+import { AuditCallHook } from './audit/audit-call.hook.js';
 import { AuditModule } from './audit/audit.module.js';
 import { BillingModule } from './billing/billing.module.js';
 import { RequestContextMiddleware } from './context/request-context.middleware.js';
 import { DatabaseModule } from './database/database.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
+import { PrismaIdempotencyStore } from './idempotency/prisma-idempotency.store.js';
+import { PrismaRequestStateStore } from './idempotency/prisma-request-state.store.js';
 import { IdentityModule } from './identity/identity.module.js';
 import { principalOf } from './identity/request-principal.js';
+import { ScopePolicy } from './identity/scope.policy.js';
 import { McpModule } from './mcp/index.js';
 import { HealthModule } from './health/health.module.js';
 import { ObservabilityModule } from './observability/observability.module.js';
@@ -18,6 +23,13 @@ import { StatusModule } from './status/status.module.js';
 @Module({
   imports: [
     McpModule.forRoot({
+      // The layer's extension points, filled by this app's modules (Postgres, the scope policy).
+      imports: [IdentityModule, AuditModule, IdempotencyModule, ApprovalsModule],
+      accessPolicy: { useExisting: ScopePolicy },
+      callHook: { useExisting: AuditCallHook },
+      idempotencyStore: { useExisting: PrismaIdempotencyStore },
+      requestStateStore: { useExisting: PrismaRequestStateStore },
+      approvalLinks: { useExisting: PrismaApprovalLinks },
       maxBodyBytes: BODY_LIMIT_BYTES,
       // Replicas must share it: a multi round-trip retry may land on any of them.
       requestState: { secret: process.env.MCP_STATE_SECRET || undefined },

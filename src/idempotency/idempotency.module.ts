@@ -1,5 +1,4 @@
 import { Global, Module } from '@nestjs/common';
-import { MCP_IDEMPOTENCY_STORE, MCP_REQUEST_STATE_STORE } from '../mcp/index.js';
 import { ExpiredRowsCleanup } from './expired-rows.cleanup.js';
 import { IDEMPOTENCY_CONFIG, idempotencyConfigFromEnv } from './idempotency.config.js';
 import { PrismaIdempotencyStore } from './prisma-idempotency.store.js';
@@ -7,8 +6,8 @@ import { PrismaRequestStateStore } from './prisma-request-state.store.js';
 
 /**
  * Database-backed idempotency keys (MCP tool calls and REST writes) and one-time multi round-trip
- * state, shared by every replica.
- * Global so that the MCP layer finds the stores under its tokens.
+ * state, shared by every replica: the MCP layer's `idempotencyStore` and `requestStateStore`.
+ * Global because REST routes anywhere use the store through `@IdempotentRoute()`.
  */
 @Global()
 @Module({
@@ -17,10 +16,8 @@ import { PrismaRequestStateStore } from './prisma-request-state.store.js';
     PrismaIdempotencyStore,
     PrismaRequestStateStore,
     ExpiredRowsCleanup,
-    { provide: MCP_IDEMPOTENCY_STORE, useExisting: PrismaIdempotencyStore },
-    { provide: MCP_REQUEST_STATE_STORE, useExisting: PrismaRequestStateStore },
   ],
   // PrismaIdempotencyStore: for RestIdempotencyInterceptor, which @IdempotentRoute() attaches to REST writes.
-  exports: [MCP_IDEMPOTENCY_STORE, MCP_REQUEST_STATE_STORE, PrismaIdempotencyStore],
+  exports: [PrismaIdempotencyStore, PrismaRequestStateStore],
 })
 export class IdempotencyModule {}

@@ -1,5 +1,5 @@
 import { SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
-import { HttpStatus, Inject, Injectable, Optional } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import { CompletionHandler } from '../handlers/completion.handler.js';
 import { LifecycleHandler } from '../handlers/lifecycle.handler.js';
@@ -42,7 +42,7 @@ export class McpDispatcher {
     completion: CompletionHandler,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly registry: McpRegistry,
-    @Optional() @Inject(MCP_CALL_HOOK) private readonly hook?: McpCallHook,
+    @Inject(MCP_CALL_HOOK) private readonly hook: McpCallHook,
   ) {
     this.routes = {
       'server/discover': { eras: ['stateless'], perCaller: true, handle: () => lifecycle.discover() },
@@ -71,7 +71,7 @@ export class McpDispatcher {
       );
     }
     const proceed = async () => route.handle(message.params, context);
-    const result = route.call && this.hook ? await this.hook.around(this.callOf(route.call, message, context), proceed) : await proceed();
+    const result = route.call ? await this.hook.around(this.callOf(route.call, message, context), proceed) : await proceed();
     return context.era === 'stateless' ? this.statelessResult(result, route) : result;
   }
 

@@ -4,7 +4,7 @@ import { PrismaService } from '../database/prisma.service.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from '../identity/identity.config.js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ApprovalOutcome, ApprovalRequest, McpApprovalGateway } from '../mcp/index.js';
+import type { ApprovalOutcome, ApprovalRequest, McpApprovalLinks } from '../mcp/index.js';
 import { approvalUrl } from './approval-url.js';
 import { APPROVALS_CONFIG, type ApprovalsConfig } from './approvals.config.js';
 
@@ -16,7 +16,7 @@ import { APPROVALS_CONFIG, type ApprovalsConfig } from './approvals.config.js';
  * person's Continue does (`ApprovalService.decide`).
  */
 @Injectable()
-export class PrismaApprovalGateway implements McpApprovalGateway {
+export class PrismaApprovalLinks implements McpApprovalLinks {
   constructor(
     private readonly prisma: PrismaService,
     @Inject(APPROVALS_CONFIG) private readonly config: ApprovalsConfig,

@@ -21,12 +21,12 @@ export type ApprovalOutcome =
 
 /**
  * The application's approval links (SPEC §4): `request` returns the outcome of an identical
- * earlier request when there is one, or records a new approval. Provided under
- * `MCP_APPROVAL_GATEWAY`; without one, destructive tools are refused for clients that cannot
- * confirm in the chat.
+ * earlier request when there is one, or records a new approval. Given as the `approvalLinks`
+ * option of `McpModule.forRoot()`; without one, destructive tools are refused for clients that
+ * cannot confirm in the chat, and the boot fails when a tool can only be confirmed by link.
  */
-export interface McpApprovalGateway {
+export interface McpApprovalLinks {
   request(request: ApprovalRequest): Promise<ApprovalOutcome>;
 }
 
-export const MCP_APPROVAL_GATEWAY = Symbol('MCP_APPROVAL_GATEWAY');
+export const MCP_APPROVAL_LINKS = Symbol('MCP_APPROVAL_LINKS');
