@@ -33,3 +33,4 @@ export { MCP_APPROVAL_LINKS, type ApprovalOutcome, type ApprovalRequest, type Mc
 export { McpConfirmationInterceptor, CONFIRM_INPUT } from './confirmation/confirmation.interceptor.js';
 export { argumentsHash, canonicalJson } from './calls/arguments-hash.js';
 export { McpDispatcher } from './server/mcp.dispatcher.js';
+export type { McpApprovedCall } from './server/mcp-approved-call.js';

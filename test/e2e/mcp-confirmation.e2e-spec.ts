@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { Request } from 'express';
 import {
+  McpDispatcher,
   McpModule,
   McpTool,
   type ApprovalOutcome,
@@ -220,6 +222,23 @@ describe('confirmation of destructive tools (MCP layer)', () => {
     // Refusing those tools over MCP is a valid choice without links.
     const app = await NestFactory.create(appWith({ destructiveTools: 'refuse' }, false, [MoneyTools]), { logger: false, abortOnError: false });
     await assert.rejects(app.init(), /useMcpTransport/);
+  });
+
+  it('runs an approved call in-process through the pipeline, without asking again, and answers the bare tool result', async () => {
+    runs.length = 0;
+    const asked = gateway.asked.length;
+    const result = await confirm.app.get(McpDispatcher).runApprovedCall({
+      tool: 'refund',
+      arguments: {},
+      approvalId: 'a7',
+      actingRequest: { headers: {} } as Request,
+    });
+    assert.deepEqual(runs, ['refund']);
+    assert.equal(gateway.asked.length, asked, 'no approval was requested again');
+    assert.equal(JSON.parse((result.content[0] as { text: string }).text).status, 'success');
+    // Stored and replayed to 2025 and 2026 clients alike: no era decoration.
+    assert.equal('resultType' in result, false);
+    assert.equal('_meta' in result, false);
   });
 
   it('leaves tools without destructiveHint alone', async () => {
