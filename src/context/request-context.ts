@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Channel } from '../generated/prisma/client.js';
+import type { Channel, Prisma } from '../generated/prisma/client.js';
 import type { Principal } from '../identity/principal.js';
-import type { TransactionClient } from '../database/prisma.types.js';
 
 /** What the code serving one request knows about it, without passing it down by hand. */
 export interface RequestState {
@@ -10,7 +9,8 @@ export interface RequestState {
   principal?: Principal;
   workspace?: { id: string; slug: string };
   /** The open transaction of the request, when one wraps it (MCP calls: the write and its audit). */
-  transaction?: TransactionClient;
+  // Typed from the generated client, not the database module: the context sits below the database layer.
+  transaction?: Prisma.TransactionClient;
 }
 
 const storage = new AsyncLocalStorage<RequestState>();

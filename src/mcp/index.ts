@@ -33,4 +33,5 @@ export { MCP_APPROVAL_LINKS, type ApprovalOutcome, type ApprovalRequest, type Mc
 export { McpConfirmationInterceptor, CONFIRM_INPUT } from './confirmation/confirmation.interceptor.js';
 export { argumentsHash, canonicalJson } from './calls/arguments-hash.js';
 export { McpDispatcher } from './server/mcp.dispatcher.js';
+export { McpSpanAttribute, mcpSpanContextOf, setMcpSpanAttributes } from './server/mcp-tracing.js';
 export type { McpApprovedCall } from './server/mcp-approved-call.js';

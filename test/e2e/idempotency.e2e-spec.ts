@@ -6,7 +6,7 @@ import { IsString } from 'class-validator';
 import type { Request } from 'express';
 import { ApprovalService } from '../../src/approvals/approval.service.js';
 import { RequestContext } from '../../src/context/request-context.js';
-import { DEMO_ADMIN_EMAIL } from '../../src/database/demo-seed.js';
+import { DEMO_ADMIN_EMAIL } from '../../src/demo/demo-seed.js';
 import type { InvoiceStatus, Prisma } from '../../src/generated/prisma/client.js';
 import { IdempotencyKey } from '../../src/billing/common/idempotency-key.js';
 import { ExpiredRowsCleanup } from '../../src/idempotency/expired-rows.cleanup.js';

@@ -7,8 +7,8 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { RequestContext } from '../../context/request-context.js';
-import { demoModeFromEnv } from '../../database/demo-mode.js';
-import { seedDemo } from '../../database/demo-seed.js';
+import { demoModeFromEnv } from '../../demo/demo-mode.js';
+import { seedDemo } from '../../demo/demo-seed.js';
 import { prepareDatabase } from '../../database/prepare-database.js';
 import { PrismaService } from '../../database/prisma.service.js';
 import { parseDuration } from '../duration.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { InvoiceStatus, PaymentMethod, Prisma } from '../generated/prisma/client.js';
-import type { PrismaService } from './prisma.service.js';
+import type { PrismaService } from '../database/prisma.service.js';
 
 /** Deterministic pseudo-random numbers (mulberry32): the same demo data at every fresh start. */
 function random(seed: number): () => number {

@@ -4,7 +4,7 @@ import { RequestContext } from '../context/request-context.js';
 import { PersonalTokenService } from '../identity/personal-token.service.js';
 import { ALL_SCOPES } from '../identity/roles.js';
 import { DEMO_ADMIN_EMAIL, DEMO_WORKSPACE, seedDemo } from './demo-seed.js';
-import { PrismaService } from './prisma.service.js';
+import { PrismaService } from '../database/prisma.service.js';
 
 /** The label that marks the token `npm start` prints: a new boot revokes every unrevoked one of them. */
 export const DEMO_TOKEN_LABEL = 'demo token printed by npm start';

@@ -2,7 +2,7 @@ import { RequestContext } from '../context/request-context.js';
 import type { Role } from '../generated/prisma/client.js';
 import { hashPanelPassword } from '../panel/panel-password.js';
 import { seedDemoBilling } from './demo-billing-data.js';
-import type { PrismaService } from './prisma.service.js';
+import type { PrismaService } from '../database/prisma.service.js';
 
 export const DEMO_WORKSPACE = 'demo';
 export const DEMO_ADMIN_EMAIL = 'admin@demo.test';
