@@ -1,6 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, HttpAdapterHost } from '@nestjs/core';
-import { AuthChallengeFilter } from './auth-challenge.filter.js';
+import { APP_GUARD, HttpAdapterHost } from '@nestjs/core';
 import { AuthenticationGuard } from './authentication.guard.js';
 import { AuthenticationService } from './authentication.service.js';
 import { boundBaseUrl } from './bound-url.js';
@@ -42,7 +41,6 @@ import { WorkspaceResolver } from './workspace.resolver.js';
     { provide: APP_GUARD, useClass: AuthenticationGuard },
     { provide: APP_GUARD, useClass: WorkspaceGuard },
     { provide: APP_GUARD, useClass: ScopeGuard },
-    { provide: APP_FILTER, useClass: AuthChallengeFilter },
   ],
   exports: [PersonalTokenService, ScopePolicy, WorkspaceResolver, IDENTITY_CONFIG],
 })
