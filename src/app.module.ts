@@ -9,7 +9,6 @@ import { RequestContextMiddleware } from './context/request-context.middleware.j
 import { DatabaseModule } from './database/database.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { PrismaIdempotencyStore } from './idempotency/prisma-idempotency.store.js';
-import { PrismaRequestStateStore } from './idempotency/prisma-request-state.store.js';
 import { IdentityModule } from './identity/identity.module.js';
 import { principalOf } from './identity/request-principal.js';
 import { ScopePolicy } from './identity/scope.policy.js';
@@ -18,13 +17,15 @@ import { HealthModule } from './health/health.module.js';
 import { ObservabilityModule } from './observability/observability.module.js';
 import { PanelModule } from './panel/panel.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
+import { PrismaRequestStateStore } from './request-state/prisma-request-state.store.js';
+import { RequestStateModule } from './request-state/request-state.module.js';
 import { StatusModule } from './status/status.module.js';
 
 @Module({
   imports: [
     McpModule.forRoot({
       // The layer's extension points, filled by this app's modules (Postgres, the scope policy).
-      imports: [IdentityModule, AuditModule, IdempotencyModule, ApprovalsModule],
+      imports: [IdentityModule, AuditModule, IdempotencyModule, RequestStateModule, ApprovalsModule],
       accessPolicy: { useExisting: ScopePolicy },
       callHook: { useExisting: AuditCallHook },
       idempotencyStore: { useExisting: PrismaIdempotencyStore },

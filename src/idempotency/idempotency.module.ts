@@ -2,11 +2,10 @@ import { Global, Module } from '@nestjs/common';
 import { ExpiredRowsCleanup } from './expired-rows.cleanup.js';
 import { IDEMPOTENCY_CONFIG, idempotencyConfigFromEnv } from './idempotency.config.js';
 import { PrismaIdempotencyStore } from './prisma-idempotency.store.js';
-import { PrismaRequestStateStore } from './prisma-request-state.store.js';
 
 /**
- * Database-backed idempotency keys (MCP tool calls and REST writes) and one-time multi round-trip
- * state, shared by every replica: the MCP layer's `idempotencyStore` and `requestStateStore`.
+ * Database-backed idempotency keys (MCP tool calls and REST writes), shared by every replica: the
+ * MCP layer's `idempotencyStore`. Its cleanup also deletes expired `requestState` uses.
  * Global because REST routes anywhere use the store through `@IdempotentRoute()`.
  */
 @Global()
@@ -14,10 +13,9 @@ import { PrismaRequestStateStore } from './prisma-request-state.store.js';
   providers: [
     { provide: IDEMPOTENCY_CONFIG, useFactory: () => idempotencyConfigFromEnv() },
     PrismaIdempotencyStore,
-    PrismaRequestStateStore,
     ExpiredRowsCleanup,
   ],
   // PrismaIdempotencyStore: for RestIdempotencyInterceptor, which @IdempotentRoute() attaches to REST writes.
-  exports: [PrismaIdempotencyStore, PrismaRequestStateStore],
+  exports: [PrismaIdempotencyStore],
 })
 export class IdempotencyModule {}

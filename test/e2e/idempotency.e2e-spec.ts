@@ -11,7 +11,7 @@ import type { InvoiceStatus, Prisma } from '../../src/generated/prisma/client.js
 import { IdempotencyKey } from '../../src/billing/common/idempotency-key.js';
 import { ExpiredRowsCleanup } from '../../src/idempotency/expired-rows.cleanup.js';
 import { PrismaIdempotencyStore } from '../../src/idempotency/prisma-idempotency.store.js';
-import { PrismaRequestStateStore } from '../../src/idempotency/prisma-request-state.store.js';
+import { PrismaRequestStateStore } from '../../src/request-state/prisma-request-state.store.js';
 import { MCP_IDEMPOTENCY_STORE, MCP_REQUEST_STATE_STORE, McpTool, type IdempotentCall, type McpInvocation, type McpRequestStateStore } from '../../src/mcp/index.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { envelope, post, statelessRequest } from '../support/mcp-http.js';
