@@ -1,5 +1,5 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
-import { extensionPointProviders, givenExtensionPoints } from './extension-points/mcp-extension-points.js';
+import { extensionPointProviders, givenExtensionPoints, MCP_EXTENSION_POINT_NAMES } from './extension-points/mcp-extension-points.js';
 import { MCP_GIVEN_EXTENSION_POINTS } from './extension-points/mcp-extension-points.report.js';
 import type { McpExtensionOptions } from './extension-points/mcp-extension.types.js';
 import type { McpModuleOptions } from './mcp-options.interface.js';
@@ -17,15 +17,11 @@ interface McpModuleExtras extends McpExtensionOptions {
   isGlobal?: boolean;
 }
 
-const EXTRAS: Required<Pick<McpModuleExtras, 'isGlobal' | 'imports'>> & McpModuleExtras = {
+const EXTRAS: McpModuleExtras = {
   isGlobal: true,
   imports: [],
-  // Listed so that they are taken out of the options the layer reads (each key counts).
-  accessPolicy: undefined,
-  callHook: undefined,
-  idempotencyStore: undefined,
-  requestStateStore: undefined,
-  approvalLinks: undefined,
+  // Every extension point is listed (undefined) so that it is taken out of the options the layer reads.
+  ...Object.fromEntries(MCP_EXTENSION_POINT_NAMES.map((name) => [name, undefined])),
 };
 
 export const {

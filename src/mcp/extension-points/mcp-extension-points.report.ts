@@ -37,7 +37,8 @@ export class McpExtensionPointsReport {
     const { token, fallbackNote } = MCP_EXTENSION_POINTS[name];
     const instance = this.resolve(token);
     if (!instance) return fallbackNote;
-    const implementation = (instance as object).constructor?.name || 'value';
+    const type = (instance as object).constructor;
+    const implementation = type && type !== Object ? type.name : 'a value';
     return this.given.includes(name) ? implementation : `${implementation} (default: ${fallbackNote})`;
   }
 

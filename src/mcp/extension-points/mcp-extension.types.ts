@@ -16,16 +16,15 @@ export type McpExtension<T> =
   | { useClass: Type<T> }
   | { useValue: T }
   | {
-      // Nest's own FactoryProvider signature: the injected arguments are whatever `inject` names.
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      useFactory: (...args: any[]) => T | Promise<T>;
+      // `never[]`: any parameter list fits (the arguments are whatever `inject` names).
+      useFactory: (...args: never[]) => T | Promise<T>;
       inject?: Array<InjectionToken | OptionalFactoryDependency>;
     };
 
 /**
  * The layer's extension points, given to `McpModule.forRoot()` / `forRootAsync()` next to the
- * other options. Each has a default that works in one process (see docs/installing.md); the boot
- * log says which implementation fills each.
+ * other options. Each but `approvalLinks` has a default that works in one process; the boot log
+ * says which implementation fills each.
  */
 export interface McpExtensionOptions {
   /**
