@@ -1,6 +1,8 @@
 import { Module, RequestMethod, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { BODY_LIMIT_BYTES } from './app.setup.js';
 import { ApprovalsModule } from './approvals/approvals.module.js';
+import { PrismaApprovalLinks } from './approvals/prisma-approval-links.js';
+import { AuditCallHook } from './audit/audit-call.hook.js';
 import { AuditModule } from './audit/audit.module.js';
 import { BillingModule } from './billing/billing.module.js';
 import { readEnvironment } from './config/environment.js';
@@ -8,19 +10,30 @@ import { requestStateSecret } from './config/request-state-secret.js';
 import { RequestContextMiddleware } from './context/request-context.middleware.js';
 import { DatabaseModule } from './database/database.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
+import { PrismaIdempotencyStore } from './idempotency/prisma-idempotency.store.js';
 import { IdentityModule } from './identity/identity.module.js';
 import { principalOf } from './identity/request-principal.js';
+import { ScopePolicy } from './identity/scope.policy.js';
 import { McpModule } from './mcp/index.js';
 import { HealthModule } from './health/health.module.js';
 import { ObservabilityModule } from './observability/observability.module.js';
 import { PanelModule } from './panel/panel.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
+import { PrismaRequestStateStore } from './request-state/prisma-request-state.store.js';
+import { RequestStateModule } from './request-state/request-state.module.js';
 import { StatusModule } from './status/status.module.js';
 import { StreamsModule } from './streams/streams.module.js';
 
 @Module({
   imports: [
     McpModule.forRoot({
+      // The layer's extension points, filled by this app's modules (Postgres, the scope policy).
+      imports: [IdentityModule, AuditModule, IdempotencyModule, RequestStateModule, ApprovalsModule],
+      accessPolicy: { useExisting: ScopePolicy },
+      callHook: { useExisting: AuditCallHook },
+      idempotencyStore: { useExisting: PrismaIdempotencyStore },
+      requestStateStore: { useExisting: PrismaRequestStateStore },
+      approvalLinks: { useExisting: PrismaApprovalLinks },
       maxBodyBytes: BODY_LIMIT_BYTES,
       // Shared by every replica; see requestStateSecret for the default.
       requestState: { secret: requestStateSecret(readEnvironment()) },

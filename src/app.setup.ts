@@ -2,6 +2,7 @@ import { ValidationPipe, type INestApplication } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request } from 'express';
+import { HttpExceptionWithHeadersFilter } from './common/http-exception-with-headers.filter.js';
 import { AuthenticationService } from './identity/authentication.service.js';
 import { useHostCheck } from './identity/host-check.js';
 import { setPrincipal } from './identity/request-principal.js';
@@ -55,6 +56,8 @@ export function configureApp(app: INestApplication): void {
 
   // REST bodies are validated by the same DTO classes the MCP layer validates tool arguments with.
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
+  // 401/403 challenges and 503 outages: their headers (WWW-Authenticate, Retry-After) on the REST answer.
+  app.useGlobalFilters(new HttpExceptionWithHeadersFilter());
   setupSwagger(app);
 }
 

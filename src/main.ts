@@ -6,7 +6,7 @@ import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
 import { readEnvironment } from './config/environment.js';
-import { demoModeFromEnv, startDemo } from './database/demo-mode.js';
+import { demoModeFromEnv, startDemo } from './demo/demo-mode.js';
 import { prepareDatabase } from './database/prepare-database.js';
 import { gracefulShutdown } from './health/graceful-shutdown.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from './identity/identity.config.js';

@@ -96,25 +96,15 @@ export class ApprovalService {
     }
   }
 
-  /** The agent's call, replayed in-process through the MCP pipeline, marked as approved. */
-  private async run(row: ApprovalRow, request: Request): Promise<CallToolResult> {
-    const answer = await this.dispatcher.dispatch(
-      { id: `approval:${row.id}`, method: 'tools/call', params: { name: row.tool, arguments: row.arguments as Record<string, unknown> } },
-      {
-        era: 'stateless',
-        protocolVersion: '2026-07-28',
-        method: 'tools/call',
-        requestId: `approval:${row.id}`,
-        clientCapabilities: {},
-        ...(row.clientName ? { clientInfo: { name: row.clientName, version: row.clientVersion ?? '' } } : {}),
-        meta: {},
-        httpRequest: request,
-        approved: { approvalId: row.id },
-      },
-    );
-    // Stored as the agent will receive it again: without this answer's era decorations.
-    const { resultType: _type, _meta: _m, ...result } = answer;
-    return result as unknown as CallToolResult;
+  /** The agent's call, replayed in-process through the MCP pipeline as the approver (see `actAs`). */
+  private run(row: ApprovalRow, request: Request): Promise<CallToolResult> {
+    return this.dispatcher.runApprovedCall({
+      tool: row.tool,
+      arguments: row.arguments as Record<string, unknown>,
+      approvalId: row.id,
+      actingRequest: request,
+      ...(row.clientName ? { clientInfo: { name: row.clientName, version: row.clientVersion ?? '' } } : {}),
+    });
   }
 
   /** The tool runs as the approver, in the approval's workspace, with what their role allows. */

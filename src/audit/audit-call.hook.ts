@@ -1,8 +1,7 @@
 import { HttpException, Injectable, Logger } from '@nestjs/common';
 import { RequestContext } from '../context/request-context.js';
 import { PrismaService } from '../database/prisma.service.js';
-import { McpProtocolError, type McpCall, type McpCallHook } from '../mcp/index.js';
-import { setMcpSpanAttributes } from '../mcp/server/mcp-tracing.js';
+import { McpProtocolError, setMcpSpanAttributes, type McpCall, type McpCallHook } from '../mcp/index.js';
 import { AuditService, type AuditOutcome, type AuditRecord } from './audit.service.js';
 import { redactArguments } from './redact.js';
 

@@ -1,12 +1,14 @@
 import { Global, Module } from '@nestjs/common';
-import { MCP_CALL_HOOK } from '../mcp/index.js';
 import { AuditCallHook } from './audit-call.hook.js';
 import { AuditService } from './audit.service.js';
 
-/** The audit trail of MCP calls; global so the MCP layer finds its call hook. */
+/**
+ * The audit trail of MCP calls (`AuditCallHook`, the MCP layer's `callHook`) and of admin
+ * decisions; global because other modules record events through `AuditService`.
+ */
 @Global()
 @Module({
-  providers: [AuditService, AuditCallHook, { provide: MCP_CALL_HOOK, useExisting: AuditCallHook }],
-  exports: [AuditService, MCP_CALL_HOOK],
+  providers: [AuditService, AuditCallHook],
+  exports: [AuditService, AuditCallHook],
 })
 export class AuditModule {}

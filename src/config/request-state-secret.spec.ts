@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Logger } from '@nestjs/common';
-import { McpRequestState, type ResolvedMcpOptions } from '../mcp/index.js';
+import { InMemoryRequestStateStore, McpRequestState, type ResolvedMcpOptions } from '../mcp/index.js';
 import { requestStateSecret } from './request-state-secret.js';
 
 /** The warnings McpRequestState logs when it is built with `secret`. */
@@ -12,7 +12,7 @@ function warningsFor(secret: string | Uint8Array | undefined): string[] {
     warnings.push(String(message));
   };
   try {
-    new McpRequestState({ requestState: { secret, ttlSeconds: 600 } } as ResolvedMcpOptions);
+    new McpRequestState({ requestState: { secret, ttlSeconds: 600 } } as ResolvedMcpOptions, new InMemoryRequestStateStore());
   } finally {
     Logger.prototype.warn = original;
   }

@@ -1,5 +1,6 @@
-import { Logger, ServiceUnavailableException } from '@nestjs/common';
+import { HttpStatus, Logger } from '@nestjs/common';
 import { readEnvironment } from '../config/environment.js';
+import { HttpExceptionWithHeaders } from '../common/http-exception-with-headers.js';
 
 /** Seconds a client is told to wait (`Retry-After`) when the database cannot be reached. */
 export function databaseRetryAfterSeconds(): number {
@@ -16,16 +17,14 @@ export function databaseRetryAfterSeconds(): number {
  * connections): a `503` with `Retry-After`, never a `500`. The request did not complete; its
  * transaction, if any, did not commit (or, if the cut came between the COMMIT and its
  * acknowledgement, committed whole: an idempotency key makes the retry safe either way).
- *
- * The response object carries `headers`, the convention the MCP endpoint's exception filter and
- * the REST filter (`DatabaseUnavailableFilter`) put on the HTTP answer.
+ * `Retry-After` is on both the JSON-RPC and the REST answer (see `HttpExceptionWithHeaders`).
  */
-export class DatabaseUnavailableException extends ServiceUnavailableException {
+export class DatabaseUnavailableException extends HttpExceptionWithHeaders {
   readonly retryAfterSeconds: number;
 
   constructor(cause?: unknown, retryAfterSeconds = databaseRetryAfterSeconds()) {
     const message = `Database unavailable, retry after ${retryAfterSeconds} s`;
-    super({ statusCode: 503, error: 'Service Unavailable', message, headers: { 'Retry-After': String(retryAfterSeconds) } }, { cause });
+    super({ statusCode: 503, error: 'Service Unavailable', message }, HttpStatus.SERVICE_UNAVAILABLE, { 'Retry-After': String(retryAfterSeconds) }, { cause });
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }

@@ -1,4 +1,5 @@
-import { HttpException, HttpStatus } from '@nestjs/common';
+import { HttpStatus } from '@nestjs/common';
+import { HttpExceptionWithHeaders } from '../common/http-exception-with-headers.js';
 
 /** `<public URL>/.well-known/oauth-protected-resource` (RFC 9728); the public URL is fixed at boot. */
 export function resourceMetadataUrl(publicUrl: string): string {
@@ -6,17 +7,18 @@ export function resourceMetadataUrl(publicUrl: string): string {
 }
 
 /**
- * 401 with the challenge that sends an MCP client to its OAuth flow (SPEC §1). The JSON-RPC
- * filter and the REST filter both copy `headers` onto the response. `tokenSent`: a token came and
+ * 401 with the challenge that sends an MCP client to its OAuth flow (SPEC §1), in the
+ * `WWW-Authenticate` header of both the JSON-RPC and the REST answer. `tokenSent`: a token came and
  * was refused, so the challenge says `error="invalid_token"` and why (RFC 6750 §3); without a
  * token there is no error attribute.
  */
-export class AuthenticationRequiredException extends HttpException {
+export class AuthenticationRequiredException extends HttpExceptionWithHeaders {
   constructor(message: string, metadataUrl: string, tokenSent = false) {
     const error = tokenSent ? `error="invalid_token", error_description="${quotable(message)}", ` : '';
     super(
-      { statusCode: HttpStatus.UNAUTHORIZED, error: 'Unauthorized', message, headers: { 'WWW-Authenticate': `Bearer ${error}resource_metadata="${metadataUrl}"` } },
+      { statusCode: HttpStatus.UNAUTHORIZED, error: 'Unauthorized', message },
       HttpStatus.UNAUTHORIZED,
+      { 'WWW-Authenticate': `Bearer ${error}resource_metadata="${metadataUrl}"` },
     );
   }
 }
@@ -27,19 +29,12 @@ function quotable(text: string): string {
 }
 
 /** 403 naming the scopes a call needs (step-up authorization, MCP authorization spec). */
-export class InsufficientScopeException extends HttpException {
+export class InsufficientScopeException extends HttpExceptionWithHeaders {
   constructor(message: string, scopes: string[], metadataUrl: string) {
     super(
-      {
-        statusCode: HttpStatus.FORBIDDEN,
-        error: 'insufficient_scope',
-        message,
-        scope: scopes.join(' '),
-        headers: {
-          'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scopes.join(' ')}", resource_metadata="${metadataUrl}"`,
-        },
-      },
+      { statusCode: HttpStatus.FORBIDDEN, error: 'insufficient_scope', message, scope: scopes.join(' ') },
       HttpStatus.FORBIDDEN,
+      { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scopes.join(' ')}", resource_metadata="${metadataUrl}"` },
     );
   }
 }

@@ -1,7 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, HttpAdapterHost } from '@nestjs/core';
-import { MCP_ACCESS_POLICY } from '../mcp/index.js';
-import { AuthChallengeFilter } from './auth-challenge.filter.js';
+import { APP_GUARD, HttpAdapterHost } from '@nestjs/core';
 import { AuthenticationGuard } from './authentication.guard.js';
 import { AuthenticationService } from './authentication.service.js';
 import { boundBaseUrl } from './bound-url.js';
@@ -19,8 +17,8 @@ import { rawEnvironment } from '../config/environment.js';
 
 /**
  * Who is calling and what they may do: token authentication (personal tokens, external JWTs),
- * workspace resolution and the scope policy, for REST routes and MCP alike. Global so that the
- * MCP layer finds the policy under `MCP_ACCESS_POLICY`.
+ * workspace resolution and the scope policy, for REST routes and MCP alike (`ScopePolicy` is the
+ * MCP layer's `accessPolicy`). Global because every module's routes are guarded by it.
  */
 @Global()
 @Module({
@@ -40,13 +38,11 @@ import { rawEnvironment } from '../config/environment.js';
     AuthenticationService,
     WorkspaceResolver,
     ScopePolicy,
-    { provide: MCP_ACCESS_POLICY, useExisting: ScopePolicy },
     // Order matters: who is calling, then in which workspace, then may they do this there.
     { provide: APP_GUARD, useClass: AuthenticationGuard },
     { provide: APP_GUARD, useClass: WorkspaceGuard },
     { provide: APP_GUARD, useClass: ScopeGuard },
-    { provide: APP_FILTER, useClass: AuthChallengeFilter },
   ],
-  exports: [PersonalTokenService, ScopePolicy, WorkspaceResolver, MCP_ACCESS_POLICY, IDENTITY_CONFIG],
+  exports: [PersonalTokenService, ScopePolicy, WorkspaceResolver, IDENTITY_CONFIG],
 })
 export class IdentityModule {}

@@ -40,7 +40,7 @@ export interface McpModuleOptions {
    * What happens to a tool annotated `destructiveHint: true` (SPEC §4). It never runs without a
    * person's yes: a 2026-era client that declared form `elicitation` is asked in the chat (multi
    * round-trip). Any other client: `confirm` (default) answers `pending_confirmation` with an
-   * approval link from the application's `MCP_APPROVAL_GATEWAY` (refused when none is provided);
+   * approval link from the application's `MCP_APPROVAL_LINKS` (refused when none is provided);
    * `refuse` refuses the call outright.
    */
   destructiveTools?: 'confirm' | 'refuse';

@@ -3,6 +3,7 @@ import { PATH_METADATA } from '@nestjs/common/internal';
 import { DiscoveryModule } from '@nestjs/core';
 import { McpConfirmationInterceptor } from './confirmation/confirmation.interceptor.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
+import { McpExtensionPointsReport } from './extension-points/mcp-extension-points.report.js';
 import { McpIdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { McpHandlerFactory } from './discovery/mcp-handler.factory.js';
 import { McpRegistry } from './discovery/mcp.registry.js';
@@ -16,7 +17,7 @@ import { MCP_OPTIONS } from './mcp.constants.js';
 import { MCP_MODULE_OPTIONS, McpConfigurableModule } from './mcp.module-definition.js';
 import type { McpModuleOptions, ResolvedMcpOptions } from './mcp-options.interface.js';
 import { resolveMcpOptions } from './mcp-options.resolver.js';
-import { InvocationBuilder } from './multi-round/multi-round-call.js';
+import { InvocationBuilder } from './multi-round/invocation.builder.js';
 import { McpRequestState } from './multi-round/request-state.js';
 import { McpController } from './server/mcp.controller.js';
 import { McpDispatcher } from './server/mcp.dispatcher.js';
@@ -34,7 +35,9 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
 /**
  * The MCP layer: `McpModule.forRoot(options)` (or `forRootAsync`) in the root module, then
  * `useMcpTransport(app)` in `main.ts`. Decorated methods anywhere in the application are found
- * at bootstrap.
+ * at bootstrap. The application's implementations of the extension points (access policy, call
+ * hook, stores, approval links) are options too, with their modules in `imports`; each has an
+ * in-process default, and the boot log says which fills each.
  */
 @Module({
   imports: [DiscoveryModule],
@@ -79,15 +82,20 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
     StreamMethodsHandler,
     StreamingEndpoint,
     McpResourceUpdates,
+    McpExtensionPointsReport,
   ],
   exports: [MCP_OPTIONS, McpRegistry, McpRequestState, McpDispatcher, McpResourceUpdates],
 })
 export class McpModule extends McpConfigurableModule implements OnApplicationBootstrap {
-  constructor(@Inject(McpTransportState) private readonly transport: McpTransportState) {
+  constructor(
+    @Inject(McpTransportState) private readonly transport: McpTransportState,
+    @Inject(McpExtensionPointsReport) private readonly extensionPoints: McpExtensionPointsReport,
+  ) {
     super();
   }
 
   onApplicationBootstrap(): void {
+    this.extensionPoints.check();
     if (!this.transport.mounted) {
       throw new Error('McpModule: call useMcpTransport(app) after NestFactory.create() and before app.listen()');
     }

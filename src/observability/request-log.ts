@@ -2,8 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { MCP_BODY_READ } from '../mcp/index.js';
-import { mcpSpanContextOf } from '../mcp/server/mcp-tracing.js';
+import { MCP_BODY_READ, mcpSpanContextOf } from '../mcp/index.js';
 
 /** Fields that tie a log line to its request (and, for MCP, to its JSON-RPC message). */
 export interface RequestLogFields {

@@ -1,5 +1,6 @@
 import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { ApprovalsModule } from '../approvals/approvals.module.js';
 import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
 import { ApprovalReferences } from './approval-references.js';
 import { PanelAuthService } from './panel-auth.service.js';
@@ -9,7 +10,7 @@ import { PANEL_HEADERS } from './views/layout.js';
 
 /** The admin pages under /admin: sign-in and approvals (server-rendered HTML, cookie sessions). */
 @Module({
-  imports: [RateLimitModule],
+  imports: [RateLimitModule, ApprovalsModule],
   controllers: [PanelController],
   providers: [PanelAuthService, PanelSessionGuard, ApprovalReferences],
   exports: [PanelAuthService],

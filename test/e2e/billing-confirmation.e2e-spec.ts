@@ -7,7 +7,7 @@ import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ApprovalService } from '../../src/approvals/approval.service.js';
 import { RequestContext } from '../../src/context/request-context.js';
-import { DEMO_ADMIN_EMAIL } from '../../src/database/demo-seed.js';
+import { DEMO_ADMIN_EMAIL } from '../../src/demo/demo-seed.js';
 import { post, statelessRequest } from '../support/mcp-http.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 

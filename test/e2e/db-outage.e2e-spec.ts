@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppModule } from '../../src/app.module.js';
 import { RequestContext } from '../../src/context/request-context.js';
-import { seedDemo } from '../../src/database/demo-seed.js';
+import { seedDemo } from '../../src/demo/demo-seed.js';
 import { PrismaService } from '../../src/database/prisma.service.js';
 import { PersonalTokenService } from '../../src/identity/personal-token.service.js';
 import { ALL_SCOPES } from '../../src/identity/roles.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { DEMO_TOKEN_LABEL } from '../../src/database/demo-mode.js';
+import { DEMO_TOKEN_LABEL } from '../../src/demo/demo-mode.js';
 import { startAppProcess, type AppProcess } from '../support/app-process.js';
 import { createTestDatabase, queryRows, type TestDatabase } from '../support/test-database.js';
 

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Global, Injectable, Module } from '@nestjs/common';
+import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { Request } from 'express';
 import {
-  MCP_APPROVAL_GATEWAY,
+  McpDispatcher,
   McpModule,
   McpTool,
   type ApprovalOutcome,
   type ApprovalRequest,
-  type McpApprovalGateway,
+  type McpApprovalLinks,
   type McpModuleOptions,
 } from '../../src/mcp/index.js';
 import { resolveMcpOptions } from '../../src/mcp/mcp-options.resolver.js';
@@ -57,7 +58,7 @@ class MisconfiguredTools {
 }
 
 /** A gateway that records what it was asked and answers what the test sets. */
-class RecordingGateway implements McpApprovalGateway {
+class RecordingGateway implements McpApprovalLinks {
   readonly asked: ApprovalRequest[] = [];
   next?: ApprovalOutcome;
   async request(request: ApprovalRequest): Promise<ApprovalOutcome> {
@@ -67,12 +68,8 @@ class RecordingGateway implements McpApprovalGateway {
 }
 const gateway = new RecordingGateway();
 
-@Global()
-@Module({ providers: [{ provide: MCP_APPROVAL_GATEWAY, useValue: gateway }], exports: [MCP_APPROVAL_GATEWAY] })
-class GatewayModule {}
-
 function appWith(options: McpModuleOptions, withGateway: boolean, providers: Array<new () => unknown> = [DangerousTools, MoneyTools]) {
-  @Module({ imports: [McpModule.forRoot(options), ...(withGateway ? [GatewayModule] : [])], providers })
+  @Module({ imports: [McpModule.forRoot({ ...options, ...(withGateway ? { approvalLinks: { useValue: gateway } } : {}) })], providers })
   class App {}
   return App;
 }
@@ -210,6 +207,38 @@ describe('confirmation of destructive tools (MCP layer)', () => {
       /MisconfiguredTools\.peek: confirmation applies to destructive tools only/,
     );
     assert.throws(() => resolveMcpOptions({ destructiveConfirmation: 'chat' as 'link' }), /destructiveConfirmation must be/);
+  });
+
+  it('refuses to boot when a tool can only be confirmed by link and no approval links are given', async () => {
+    // MoneyTools.refund is `confirmation: 'link'`; the server-wide 'link' makes DangerousTools.wipe one too.
+    await assert.rejects(
+      NestFactory.create(appWith({}, false, [MoneyTools]), { logger: false, abortOnError: false }).then((app) => app.init()),
+      /refund can only be confirmed on an approval page, and no approval links are configured/,
+    );
+    await assert.rejects(
+      NestFactory.create(appWith({ destructiveConfirmation: 'link' }, false, [DangerousTools]), { logger: false, abortOnError: false }).then((app) => app.init()),
+      /wipe can only be confirmed on an approval page/,
+    );
+    // Refusing those tools over MCP is a valid choice without links.
+    const app = await NestFactory.create(appWith({ destructiveTools: 'refuse' }, false, [MoneyTools]), { logger: false, abortOnError: false });
+    await assert.rejects(app.init(), /useMcpTransport/);
+  });
+
+  it('runs an approved call in-process through the pipeline, without asking again, and answers the bare tool result', async () => {
+    runs.length = 0;
+    const asked = gateway.asked.length;
+    const result = await confirm.app.get(McpDispatcher).runApprovedCall({
+      tool: 'refund',
+      arguments: {},
+      approvalId: 'a7',
+      actingRequest: { headers: {} } as Request,
+    });
+    assert.deepEqual(runs, ['refund']);
+    assert.equal(gateway.asked.length, asked, 'no approval was requested again');
+    assert.equal(JSON.parse((result.content[0] as { text: string }).text).status, 'success');
+    // Stored and replayed to 2025 and 2026 clients alike: no era decoration.
+    assert.equal('resultType' in result, false);
+    assert.equal('_meta' in result, false);
   });
 
   it('leaves tools without destructiveHint alone', async () => {

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ForbiddenException, Global, Injectable, Module } from '@nestjs/common';
+import { ForbiddenException, Injectable, Module } from '@nestjs/common';
 import {
-  MCP_ACCESS_POLICY,
-  MCP_CALL_HOOK,
   McpModule,
   McpTool,
   RequiredScopes,
@@ -64,17 +62,7 @@ class RecordingHook implements McpCallHook {
   }
 }
 
-@Global()
-@Module({
-  providers: [
-    { provide: MCP_ACCESS_POLICY, useClass: HeaderScopesPolicy },
-    { provide: MCP_CALL_HOOK, useClass: RecordingHook },
-  ],
-  exports: [MCP_ACCESS_POLICY, MCP_CALL_HOOK],
-})
-class PolicyModule {}
-
-@Module({ imports: [McpModule.forRoot({}), PolicyModule], providers: [NotesTools] })
+@Module({ imports: [McpModule.forRoot({ accessPolicy: { useClass: HeaderScopesPolicy }, callHook: { useClass: RecordingHook } })], providers: [NotesTools] })
 class NotesApp {}
 
 async function listAs(url: string, scopes: string) {

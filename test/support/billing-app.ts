@@ -1,7 +1,7 @@
 import { Module, type Type } from '@nestjs/common';
 import { AppModule } from '../../src/app.module.js';
 import { RequestContext } from '../../src/context/request-context.js';
-import { seedDemo } from '../../src/database/demo-seed.js';
+import { seedDemo } from '../../src/demo/demo-seed.js';
 import { PrismaService } from '../../src/database/prisma.service.js';
 import { PersonalTokenService, type MintRequest } from '../../src/identity/personal-token.service.js';
 import { createTestDatabase } from './test-database.js';

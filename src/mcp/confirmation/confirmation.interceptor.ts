@@ -11,7 +11,7 @@ import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { canElicitForm, inputRequired, inputResponse } from '../multi-round/input-required.js';
 import { McpRequestState } from '../multi-round/request-state.js';
 import { ToolReply } from '../server/tool-reply.js';
-import { MCP_APPROVAL_GATEWAY, type ApprovalOutcome, type McpApprovalGateway } from './approval.gateway.js';
+import { MCP_APPROVAL_LINKS, type ApprovalOutcome, type McpApprovalLinks } from './approval-links.js';
 
 /** The key of the confirmation in `inputRequests` / `inputResponses`. */
 export const CONFIRM_INPUT = 'confirm';
@@ -38,7 +38,7 @@ export class McpConfirmationInterceptor implements NestInterceptor {
     private readonly registry: McpRegistry,
     private readonly states: McpRequestState,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
-    @Optional() @Inject(MCP_APPROVAL_GATEWAY) private readonly approvals?: McpApprovalGateway,
+    @Optional() @Inject(MCP_APPROVAL_LINKS) private readonly approvals?: McpApprovalLinks,
   ) {}
 
   /** Whether a tool with these annotations is confirmed at all (decided once, at bootstrap). */

@@ -1,21 +1,19 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { McpRequestContext } from '../mcp-invocation.js';
 import { MCP_ACCESS_POLICY, type McpAccessPolicy, type McpCapability } from '../server/mcp-access.policy.js';
 
-/** Applies the configured access policy (allow-all when none is provided). */
+/** Applies the configured access policy (the `accessPolicy` option; allow-all by default). */
 @Injectable()
 export class CapabilityAccess {
-  constructor(@Optional() @Inject(MCP_ACCESS_POLICY) private readonly policy?: McpAccessPolicy) {}
+  constructor(@Inject(MCP_ACCESS_POLICY) private readonly policy: McpAccessPolicy) {}
 
   visible<T extends { name: string; scopes: string[] }>(kind: McpCapability['kind'], entries: T[], context: McpRequestContext): T[] {
-    const policy = this.policy;
-    if (!policy) return entries;
-    return entries.filter((entry) => policy.canUse({ kind, name: entry.name, scopes: entry.scopes }, context));
+    return entries.filter((entry) => this.policy.canUse({ kind, name: entry.name, scopes: entry.scopes }, context));
   }
 
   /** Throws the policy's refusal when the caller may not use the capability. */
   assert(kind: McpCapability['kind'], entry: { name: string; scopes: string[] }, context: McpRequestContext): void {
     const capability = { kind, name: entry.name, scopes: entry.scopes };
-    if (this.policy && !this.policy.canUse(capability, context)) throw this.policy.refuse(capability, context);
+    if (!this.policy.canUse(capability, context)) throw this.policy.refuse(capability, context);
   }
 }

@@ -2,7 +2,7 @@ import type { CompleteResult } from '@modelcontextprotocol/server';
 import { Injectable } from '@nestjs/common';
 import { completionKey, McpRegistry } from '../discovery/mcp.registry.js';
 import type { McpRequestContext } from '../mcp-invocation.js';
-import { InvocationBuilder } from '../multi-round/multi-round-call.js';
+import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { CapabilityAccess } from './capability-access.js';

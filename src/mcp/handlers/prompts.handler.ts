@@ -5,7 +5,7 @@ import { MCP_OPTIONS } from '../mcp.constants.js';
 import type { McpRequestContext } from '../mcp-invocation.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { asInputRequired, assertAnswerable } from '../multi-round/input-required.js';
-import { InvocationBuilder } from '../multi-round/multi-round-call.js';
+import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { validateArguments } from '../schema/dto-argument.validator.js';
 import { paginate } from '../server/list-pagination.js';

@@ -8,7 +8,7 @@ import { McpRegistry } from '../discovery/mcp.registry.js';
 import { MCP_OPTIONS } from '../mcp.constants.js';
 import type { McpRequestContext } from '../mcp-invocation.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
-import { InvocationBuilder } from '../multi-round/multi-round-call.js';
+import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { paginate } from '../server/list-pagination.js';
 import { CapabilityAccess } from './capability-access.js';

@@ -1,5 +1,5 @@
 import type { CallToolResult, InputRequiredResult, ListToolsResult } from '@modelcontextprotocol/server';
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { ToolEntry } from '../discovery/mcp-registry.types.js';
 import { MCP_OPTIONS } from '../mcp.constants.js';
@@ -7,7 +7,7 @@ import { ClaimedCalls } from '../idempotency/claimed-calls.js';
 import { MCP_IDEMPOTENCY_STORE, type McpIdempotencyStore } from '../idempotency/idempotency.store.js';
 import type { McpInvocation, McpRequestContext } from '../mcp-invocation.js';
 import { asInputRequired, assertAnswerable } from '../multi-round/input-required.js';
-import { InvocationBuilder } from '../multi-round/multi-round-call.js';
+import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { validateArguments, type ArgumentValidation } from '../schema/dto-argument.validator.js';
@@ -28,7 +28,7 @@ export class ToolsHandler {
     private readonly access: CapabilityAccess,
     private readonly invocations: InvocationBuilder,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
-    @Optional() @Inject(MCP_IDEMPOTENCY_STORE) private readonly idempotency?: McpIdempotencyStore,
+    @Inject(MCP_IDEMPOTENCY_STORE) private readonly idempotency: McpIdempotencyStore,
   ) {}
 
   /** `tools` is the page's definitions as serialized at bootstrap: no per-request serialization of schemas. */
@@ -73,8 +73,8 @@ export class ToolsHandler {
     // The key was claimed after the guards (McpIdempotencyInterceptor). Only a final, successful
     // answer is kept: a failure, a question or a pending approval leaves the key free.
     const claimed = ClaimedCalls.take(invocation);
-    if (claimed && final) await this.idempotency!.save(claimed, result as CallToolResult);
-    else if (claimed) await this.idempotency!.release(claimed);
+    if (claimed && final) await this.idempotency.save(claimed, result as CallToolResult);
+    else if (claimed) await this.idempotency.release(claimed);
     return result;
   }
 

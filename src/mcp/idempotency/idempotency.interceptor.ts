@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { from, mergeMap, of, type Observable } from 'rxjs';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import { MCP_OPTIONS } from '../mcp.constants.js';
@@ -26,19 +26,19 @@ export class McpIdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly registry: McpRegistry,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
-    @Optional() @Inject(MCP_IDEMPOTENCY_STORE) private readonly store?: McpIdempotencyStore,
+    @Inject(MCP_IDEMPOTENCY_STORE) private readonly store: McpIdempotencyStore,
   ) {}
 
   /** Whether a tool with these annotations can carry a key at all (decided once, at bootstrap). */
   appliesTo(annotations: McpToolAnnotations): boolean {
-    return !!this.store && !annotations.readOnlyHint;
+    return !annotations.readOnlyHint;
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const invocation = McpExecutionContext.invocation(context);
     const call = invocation && this.idempotentCall(invocation);
     if (!call) return next.handle();
-    return from(this.store!.claim(call)).pipe(
+    return from(this.store.claim(call)).pipe(
       mergeMap((claim) => {
         if (claim.kind === 'replay') return of(claim.result);
         if (claim.kind === 'mismatch') return of(this.reused(call.tool));
@@ -50,7 +50,7 @@ export class McpIdempotencyInterceptor implements NestInterceptor {
 
   /** The call's idempotency key, when the tool has side effects and the key argument was given. */
   private idempotentCall(invocation: McpInvocation): IdempotentCall | undefined {
-    if (!this.store || invocation.kind !== 'tool') return undefined;
+    if (invocation.kind !== 'tool') return undefined;
     const key = invocation.arguments?.[this.options.idempotencyKeyArgument];
     if (typeof key !== 'string' || !key) return undefined;
     if (this.registry.tool(invocation.name)?.annotations.readOnlyHint) return undefined;

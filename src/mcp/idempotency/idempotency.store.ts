@@ -24,8 +24,8 @@ export type IdempotencyClaim<R = CallToolResult> =
  * Where first answers are kept, per tool and key (and whatever scope the application adds, such
  * as the workspace). `claim` runs inside the call's transaction (see `MCP_CALL_HOOK`) and must let
  * the database decide between concurrent first calls (a unique key), so that they run once across
- * replicas: the losers wait for the winner and get its answer. Provided under
- * `MCP_IDEMPOTENCY_STORE`; without one, keys are validated and ignored.
+ * replicas: the losers wait for the winner and get its answer. Given as
+ * the `idempotencyStore` option of `McpModule.forRoot()`; the default keeps answers in memory.
  */
 export interface McpIdempotencyStore {
   claim(call: IdempotentCall): Promise<IdempotencyClaim>;

@@ -1,7 +1,7 @@
 /**
  * Remembers which `requestState` values were already accepted, so each is accepted once. In a
- * deployment of several replicas this must be shared (the application provides a database-backed
- * store under `MCP_REQUEST_STATE_STORE`); the default below only holds for a single process.
+ * deployment of several replicas this must be shared (the application gives a database-backed
+ * store as the `requestStateStore` option); the default below only holds for a single process.
  */
 export interface McpRequestStateStore {
   /**

@@ -1,11 +1,11 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server';
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { MCP_OPTIONS } from '../mcp.constants.js';
 import type { McpInvocation } from '../mcp-invocation.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
-import { InMemoryRequestStateStore, MCP_REQUEST_STATE_STORE, type McpRequestStateStore } from './request-state.store.js';
+import { MCP_REQUEST_STATE_STORE, type McpRequestStateStore } from './request-state.store.js';
 
 /** What travels inside a sealed `requestState` besides the handler's own payload. */
 interface Sealed {
@@ -46,7 +46,7 @@ export class McpRequestState {
 
   constructor(
     @Inject(MCP_OPTIONS) options: ResolvedMcpOptions,
-    @Optional() @Inject(MCP_REQUEST_STATE_STORE) private readonly store: McpRequestStateStore = new InMemoryRequestStateStore(),
+    @Inject(MCP_REQUEST_STATE_STORE) private readonly store: McpRequestStateStore,
   ) {
     const secret = options.requestState.secret;
     if (secret === undefined) {

@@ -9,8 +9,8 @@ export interface McpCapability {
 
 /**
  * Decides what a caller may see and run; lists and calls ask the same policy, so a list never
- * shows what a call would refuse. The default allows everything; the identity layer provides one
- * under `MCP_ACCESS_POLICY`.
+ * shows what a call would refuse. Given as the `accessPolicy` option of `McpModule.forRoot()`;
+ * the default allows everything.
  */
 export interface McpAccessPolicy {
   canUse(capability: McpCapability, context: McpRequestContext): boolean;
@@ -19,3 +19,14 @@ export interface McpAccessPolicy {
 }
 
 export const MCP_ACCESS_POLICY = Symbol('MCP_ACCESS_POLICY');
+
+/** The default policy: no restriction (an application without scopes, or one that checks in guards). */
+export class AllowAllAccessPolicy implements McpAccessPolicy {
+  canUse(): boolean {
+    return true;
+  }
+  refuse(capability: McpCapability): Error {
+    // Never reached: canUse() allows everything.
+    return new Error(`${capability.kind} ${capability.name} refused`);
+  }
+}

@@ -17,7 +17,7 @@ export interface McpCall {
 
 /**
  * Runs around every capability call, including refused and failed ones: where an application
- * adds a transaction and an audit trail. Provided under `MCP_CALL_HOOK`; at most one.
+ * adds a transaction and an audit trail. Given as the `callHook` option of `McpModule.forRoot()`.
  * `proceed()` resolves with the result the client will get (an `isError` tool result included)
  * or throws what will become a JSON-RPC error.
  */
@@ -26,3 +26,10 @@ export interface McpCallHook {
 }
 
 export const MCP_CALL_HOOK = Symbol('MCP_CALL_HOOK');
+
+/** The default hook: runs the call as it is. */
+export class PassThroughCallHook implements McpCallHook {
+  around<T>(_call: McpCall, proceed: () => Promise<T>): Promise<T> {
+    return proceed();
+  }
+}

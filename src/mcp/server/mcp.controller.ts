@@ -7,9 +7,8 @@ import { isPlainObject, parseInboundMessage } from '../protocol/json-rpc-message
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { negotiateProtocol } from '../protocol/protocol-negotiation.js';
-import { responseVersion } from '../protocol/protocol-version.js';
 import { StreamingEndpoint } from '../streams/streaming-endpoint.js';
-import { jsonRpcError, sendJson, sendJsonRpcError, setMcpResponseHeaders } from '../transport/json-rpc-response.js';
+import { sendJson, setMcpResponseHeaders } from '../transport/json-rpc-response.js';
 import { McpDispatcher } from './mcp.dispatcher.js';
 import { McpExceptionFilter } from './mcp-exception.filter.js';
 import { traceMcpRequest, type McpRequestOutcome } from './mcp-tracing.js';
@@ -42,14 +41,14 @@ export class McpController {
   /** Stream mode: the session's standalone SSE stream. */
   @Get()
   async get(@Req() req: Request, @Res() res: Response): Promise<void> {
-    if (!this.options.streams) return this.methodNotAllowed(req, res);
+    if (!this.options.streams) return this.methodNotAllowed(req);
     await this.streaming.get(req, res);
   }
 
   /** Stream mode: ends a session. */
   @Delete()
   async delete(@Req() req: Request, @Res() res: Response): Promise<void> {
-    if (!this.options.streams) return this.methodNotAllowed(req, res);
+    if (!this.options.streams) return this.methodNotAllowed(req);
     await this.streaming.delete(req, res);
   }
 
@@ -81,16 +80,18 @@ export class McpController {
     return result;
   }
 
-  /** Without stream mode GET (no server→client stream) and DELETE (no sessions) are not offered: 405 with `Allow: POST`. */
+  /**
+   * Without stream mode, GET (no server→client stream) and DELETE (no sessions) are not offered:
+   * 405 with `Allow: POST`, answered by the endpoint's exception filter like every other protocol fault.
+   */
   @All()
-  methodNotAllowed(@Req() req: Request, @Res() res: Response): void {
-    const error = new McpProtocolError(
+  methodNotAllowed(@Req() req: Request): never {
+    throw new McpProtocolError(
       McpErrorCode.InvalidRequest,
       `Method not allowed: ${req.method}. This stateless endpoint accepts POST only (one JSON-RPC message per request).`,
       HttpStatus.METHOD_NOT_ALLOWED,
+      undefined,
+      { Allow: 'POST' },
     );
-    sendJsonRpcError(res, error.httpStatus, responseVersion(req.headers, this.options), jsonRpcError(null, error.code, error.message), {
-      Allow: 'POST',
-    });
   }
 }

@@ -1,12 +1,12 @@
-import { SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
-import { HttpStatus, Inject, Injectable, Optional } from '@nestjs/common';
+import { isInputRequiredResult, SERVER_INFO_META_KEY, type CallToolResult } from '@modelcontextprotocol/server';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import { CompletionHandler } from '../handlers/completion.handler.js';
 import { LifecycleHandler } from '../handlers/lifecycle.handler.js';
 import { PromptsHandler } from '../handlers/prompts.handler.js';
 import { ResourcesHandler } from '../handlers/resources.handler.js';
 import { ToolsHandler } from '../handlers/tools.handler.js';
-import { MCP_OPTIONS } from '../mcp.constants.js';
+import { MCP_OPTIONS, STATELESS_VERSIONS } from '../mcp.constants.js';
 import type { McpRequestContext } from '../mcp-invocation.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { isPlainObject, type InboundMessage } from '../protocol/json-rpc-message.js';
@@ -14,6 +14,7 @@ import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { StreamMethodsHandler } from '../streams/stream-methods.handler.js';
 import type { ProtocolEra } from '../protocol/protocol-version.js';
+import type { McpApprovedCall } from './mcp-approved-call.js';
 import { MCP_CALL_HOOK, type McpCall, type McpCallHook } from './mcp-call.hook.js';
 
 type Params = Record<string, unknown>;
@@ -44,7 +45,7 @@ export class McpDispatcher {
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly registry: McpRegistry,
     streamMethods: StreamMethodsHandler,
-    @Optional() @Inject(MCP_CALL_HOOK) private readonly hook?: McpCallHook,
+    @Inject(MCP_CALL_HOOK) private readonly hook: McpCallHook,
   ) {
     this.routes = {
       'server/discover': { eras: ['stateless'], perCaller: true, handle: () => lifecycle.discover() },
@@ -78,6 +79,43 @@ export class McpDispatcher {
         context.era === 'stateless' ? HttpStatus.NOT_FOUND : HttpStatus.OK,
       );
     }
+    const result = await this.run(route, message, context);
+    return context.era === 'stateless' ? this.statelessResult(result, route) : result;
+  }
+
+  /**
+   * Runs a tool call a person approved (an approval page's Continue), in-process, through the same
+   * pipeline as an agent's call (validation, guards, policy, interceptors, call hook), as whoever
+   * `actingRequest` authenticates, without asking for confirmation again. Answers the tool result
+   * as the agent would get it, without any era's decorations, so it can be stored and replayed.
+   */
+  async runApprovedCall(call: McpApprovedCall): Promise<CallToolResult> {
+    const requestId = `approval:${call.approvalId}`;
+    const context: McpRequestContext = {
+      // No client is on the line: the sessionless era fits a one-shot call, and with no declared
+      // capabilities nothing can be asked of anyone.
+      era: 'stateless',
+      protocolVersion: this.options.supportedVersions.find((version) => STATELESS_VERSIONS.includes(version)) ?? STATELESS_VERSIONS[0],
+      method: 'tools/call',
+      requestId,
+      clientCapabilities: {},
+      ...(call.clientInfo ? { clientInfo: call.clientInfo } : {}),
+      meta: {},
+      httpRequest: call.actingRequest,
+      approved: { approvalId: call.approvalId },
+    };
+    const message = { id: requestId, method: 'tools/call', params: { name: call.tool, arguments: call.arguments } };
+    const result = await this.run(this.routes['tools/call'], message, context);
+    if (isInputRequiredResult(result)) {
+      return {
+        isError: true,
+        content: [{ type: 'text', text: `${call.tool} asked for more input, which an approved call cannot give: nothing was done. Run it again from the client.` }],
+      };
+    }
+    return result as CallToolResult;
+  }
+
+  private async run(route: MethodRoute, message: InboundMessage, context: McpRequestContext): Promise<Result> {
     const signal = context.signal;
     // Stream mode: a call whose client left is failed, even if its handler ignored the signal, so
     // that the application's hook rolls its writes back.
@@ -88,8 +126,7 @@ export class McpDispatcher {
           return result;
         }
       : async () => route.handle(message.params, context);
-    const result = route.call && this.hook ? await this.hook.around(this.callOf(route.call, message, context), proceed) : await proceed();
-    return context.era === 'stateless' ? this.statelessResult(result, route) : result;
+    return route.call ? this.hook.around(this.callOf(route.call, message, context), proceed) : proceed();
   }
 
   private callOf(method: McpCall['method'], message: InboundMessage, context: McpRequestContext): McpCall {

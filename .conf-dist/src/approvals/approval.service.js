@@ -1,0 +1,229 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+var __metadata = (this && this.__metadata) || function (k, v) {
+    if (typeof Reflect === "object" && typeof Reflect.metadata === "function") return Reflect.metadata(k, v);
+};
+var __param = (this && this.__param) || function (paramIndex, decorator) {
+    return function (target, key) { decorator(target, key, paramIndex); }
+};
+import { Inject, Injectable } from '@nestjs/common';
+import { AuditService } from '../audit/audit.service.js';
+import { redactArguments } from '../audit/redact.js';
+import { RequestContext } from '../context/request-context.js';
+import { PrismaService } from '../database/prisma.service.js';
+import { setPrincipal } from '../identity/request-principal.js';
+import { ALL_SCOPES } from '../identity/roles.js';
+import { McpDispatcher, McpRegistry } from '../mcp/index.js';
+import { APPROVALS_CONFIG } from './approvals.config.js';
+/** Thrown inside the decision transaction to roll it back: someone else decided first. */
+class LostRace extends Error {
+}
+/**
+ * What the approval pages do: list and show approvals to the people who may decide, and carry
+ * out a decision once. Continue runs the tool in-process, through the same MCP pipeline as the
+ * agent's call (validation, guards, business rules, audit), acting as the person who approved, in
+ * one transaction with the approval's change of status: two clicks, two tabs or two replicas
+ * cannot run it twice, because only one conditional update from `pending` succeeds.
+ */
+let ApprovalService = class ApprovalService {
+    prisma;
+    audit;
+    registry;
+    dispatcher;
+    config;
+    constructor(prisma, audit, registry, dispatcher, config) {
+        this.prisma = prisma;
+        this.audit = audit;
+        this.registry = registry;
+        this.dispatcher = dispatcher;
+        this.config = config;
+    }
+    /** Pending, unexpired approvals in the workspaces where `userId` may decide, newest first. */
+    async listPending(userId) {
+        const rows = await this.prisma.db.approval.findMany({
+            where: { status: 'pending', expiresAt: { gt: new Date() }, workspaceId: { in: await this.decidableWorkspaces(userId) } },
+            include: { workspace: true },
+            orderBy: { createdAt: 'desc' },
+            take: 200,
+        });
+        return this.views(rows);
+    }
+    /** One approval, or undefined for an unknown id and for a workspace where `userId` may not decide. */
+    async find(id, userId) {
+        const row = await this.row(id, userId);
+        return row ? (await this.views([row]))[0] : undefined;
+    }
+    /** An approval `userId` requested in `workspaceId` (for the requester, whatever their role), or undefined. */
+    async ownStatus(id, userId, workspaceId) {
+        const row = await this.prisma.db.approval.findFirst({ where: { id, requestedById: userId, workspaceId }, include: { workspace: true } });
+        return row ? this.view(row) : undefined;
+    }
+    async decide(id, userId, decision, request) {
+        const row = await this.row(id, userId);
+        if (!row)
+            return { kind: 'not_found' };
+        if (row.status !== 'pending')
+            return { kind: 'already_decided', approval: await this.view(row) };
+        if (row.expiresAt.getTime() <= Date.now())
+            return { kind: 'expired', approval: await this.view(row) };
+        const decided = { decidedById: userId, decidedAt: new Date() };
+        if (decision === 'cancel') {
+            const denied = await this.prisma.transaction(async (tx) => {
+                const { count } = await tx.approval.updateMany({ where: this.stillPending(id), data: { status: 'denied', ...decided } });
+                if (count)
+                    await this.audit.record(this.decisionEvent(row, userId, 'approval/cancel', 'success'));
+                return count > 0;
+            });
+            return denied ? { kind: 'denied', approval: await this.reload(row) } : this.afterLostRace(row);
+        }
+        await this.actAs(userId, row, request);
+        try {
+            const executed = await this.prisma.transaction(async (tx) => {
+                const { count } = await tx.approval.updateMany({ where: this.stillPending(id), data: { status: 'executed', ...decided } });
+                if (!count)
+                    throw new LostRace();
+                // A refusal by the tool (a business rule, a stale argument) rolls back only the tool's own
+                // writes (the call hook runs it in a savepoint); the refusal is then the recorded outcome.
+                const result = await this.run(row, request);
+                await tx.approval.update({
+                    where: { id },
+                    data: { status: result.isError ? 'failed' : 'executed', result: result },
+                });
+                await this.audit.record(this.decisionEvent(row, userId, 'approval/continue', result.isError ? 'failed' : 'success'));
+                return !result.isError;
+            });
+            return { kind: executed ? 'executed' : 'failed', approval: await this.reload(row) };
+        }
+        catch (failure) {
+            if (failure instanceof LostRace)
+                return this.afterLostRace(row);
+            throw failure;
+        }
+    }
+    /** The agent's call, replayed in-process through the MCP pipeline, marked as approved. */
+    async run(row, request) {
+        const answer = await this.dispatcher.dispatch({ id: `approval:${row.id}`, method: 'tools/call', params: { name: row.tool, arguments: row.arguments } }, {
+            era: 'stateless',
+            protocolVersion: '2026-07-28',
+            method: 'tools/call',
+            requestId: `approval:${row.id}`,
+            clientCapabilities: {},
+            ...(row.clientName ? { clientInfo: { name: row.clientName, version: row.clientVersion ?? '' } } : {}),
+            meta: {},
+            httpRequest: request,
+            approved: { approvalId: row.id },
+        });
+        // Stored as the agent will receive it again: without this answer's era decorations.
+        const { resultType: _type, _meta: _m, ...result } = answer;
+        return result;
+    }
+    /** The tool runs as the approver, in the approval's workspace, with what their role allows. */
+    async actAs(userId, row, request) {
+        const user = await this.prisma.db.user.findUniqueOrThrow({ where: { id: userId }, include: { memberships: { include: { workspace: true } } } });
+        const principal = {
+            userId,
+            email: user.email,
+            tokenId: `panel:approval:${row.id}`,
+            kind: 'panel',
+            scopes: [...ALL_SCOPES],
+            workspaceId: row.workspaceId,
+            memberships: user.memberships.map((m) => ({ workspaceId: m.workspaceId, slug: m.workspace.slug, role: m.role })),
+        };
+        setPrincipal(request, principal);
+        const state = RequestContext.current();
+        if (state)
+            state.principal = principal;
+    }
+    stillPending(id) {
+        return { id, status: 'pending', expiresAt: { gt: new Date() } };
+    }
+    async afterLostRace(row) {
+        const approval = await this.reload(row);
+        return approval.status === 'expired' ? { kind: 'expired', approval } : { kind: 'already_decided', approval };
+    }
+    decisionEvent(row, userId, method, outcome) {
+        return {
+            workspaceId: row.workspaceId,
+            userId,
+            tokenId: `panel:approval:${row.id}`,
+            clientName: row.clientName ?? undefined,
+            clientVersion: row.clientVersion ?? undefined,
+            method,
+            target: row.tool,
+            arguments: { approval_id: row.id, requested_by_id: row.requestedById, arguments: redactArguments(row.arguments) },
+            outcome,
+            durationMs: 0,
+        };
+    }
+    async row(id, userId) {
+        if (!/^[0-9a-f-]{36}$/i.test(id))
+            return undefined;
+        const row = await this.prisma.db.approval.findUnique({ where: { id }, include: { workspace: true } });
+        if (!row || !(await this.decidableWorkspaces(userId)).includes(row.workspaceId))
+            return undefined;
+        return row;
+    }
+    async decidableWorkspaces(userId) {
+        const memberships = await this.prisma.db.membership.findMany({ where: { userId, role: { in: this.config.deciderRoles } } });
+        return memberships.map((m) => m.workspaceId);
+    }
+    async reload(row) {
+        const fresh = await this.prisma.db.approval.findUniqueOrThrow({ where: { id: row.id }, include: { workspace: true } });
+        return this.view(fresh);
+    }
+    async view(row) {
+        return (await this.views([row]))[0];
+    }
+    async views(rows) {
+        const ids = [...new Set(rows.flatMap((r) => [r.requestedById, r.decidedById].filter((x) => !!x)))];
+        const users = new Map((await this.prisma.db.user.findMany({ where: { id: { in: ids } } })).map((u) => [u.id, u]));
+        const person = (id) => {
+            const user = users.get(id);
+            return { id, email: user?.email ?? 'unknown', name: user?.name ?? 'unknown' };
+        };
+        return rows.map((row) => {
+            const tool = this.registry.tool(row.tool)?.definition;
+            const expired = row.status === 'pending' && row.expiresAt.getTime() <= Date.now();
+            return {
+                id: row.id,
+                workspace: { id: row.workspace.id, slug: row.workspace.slug, name: row.workspace.name },
+                tool: { name: row.tool, title: tool?.title ?? row.tool, description: tool?.description ?? '' },
+                arguments: redactArguments(row.arguments),
+                client: { ...(row.clientName ? { name: row.clientName } : {}), ...(row.clientVersion ? { version: row.clientVersion } : {}) },
+                requestedBy: person(row.requestedById),
+                status: expired ? 'expired' : row.status,
+                createdAt: row.createdAt,
+                expiresAt: row.expiresAt,
+                ...(row.decidedById ? { decidedBy: person(row.decidedById) } : {}),
+                ...(row.decidedAt ? { decidedAt: row.decidedAt } : {}),
+                ...(row.result ? { result: envelopeOf(row.result) } : {}),
+            };
+        });
+    }
+};
+ApprovalService = __decorate([
+    Injectable(),
+    __param(4, Inject(APPROVALS_CONFIG)),
+    __metadata("design:paramtypes", [PrismaService,
+        AuditService,
+        McpRegistry,
+        McpDispatcher, Object])
+], ApprovalService);
+export { ApprovalService };
+/** The JSON envelope inside a tool result, for display. */
+function envelopeOf(result) {
+    if (result.structuredContent)
+        return result.structuredContent;
+    const text = result.content?.find((block) => block.type === 'text');
+    try {
+        return text && text.type === 'text' ? JSON.parse(text.text) : result;
+    }
+    catch {
+        return text && text.type === 'text' ? text.text : result;
+    }
+}
+//# sourceMappingURL=approval.service.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=approval.view.js.map

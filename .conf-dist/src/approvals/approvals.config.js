@@ -1,0 +1,14 @@
+import { rawEnvironment } from '../config/environment.js';
+export const APPROVALS_CONFIG = Symbol('APPROVALS_CONFIG');
+export function approvalsConfigFromEnv(env = rawEnvironment()) {
+    const minutes = Number(env.APPROVAL_TTL_MINUTES ?? 30);
+    if (!Number.isFinite(minutes) || minutes <= 0)
+        throw new Error(`APPROVAL_TTL_MINUTES must be a positive number, got ${env.APPROVAL_TTL_MINUTES}`);
+    const roles = (env.APPROVAL_ROLES ?? 'admin').split(',').map((role) => role.trim()).filter(Boolean);
+    for (const role of roles) {
+        if (!['viewer', 'accountant', 'admin'].includes(role))
+            throw new Error(`APPROVAL_ROLES: unknown role "${role}"`);
+    }
+    return { ttlMs: minutes * 60_000, deciderRoles: roles };
+}
+//# sourceMappingURL=approvals.config.js.map

@@ -1,0 +1,97 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+var __metadata = (this && this.__metadata) || function (k, v) {
+    if (typeof Reflect === "object" && typeof Reflect.metadata === "function") return Reflect.metadata(k, v);
+};
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { currentWorkspaceId } from '../common/current-workspace.js';
+import { PrismaService } from '../../database/prisma.service.js';
+import { decodeCursor, encodeCursor } from '../common/cursor.js';
+/** Customers of the current workspace. The same code serves REST and MCP. */
+let CustomersService = class CustomersService {
+    prisma;
+    constructor(prisma) {
+        this.prisma = prisma;
+    }
+    async create(dto) {
+        const workspaceId = currentWorkspaceId();
+        const email = dto.email.toLowerCase();
+        const existing = await this.prisma.db.customer.findUnique({ where: { workspaceId_email: { workspaceId, email } } });
+        if (existing) {
+            throw new ConflictException(`A customer with email ${email} already exists (id ${existing.id}); use it instead of creating another`);
+        }
+        const customer = await this.prisma.db.customer.create({
+            // created_via / updated_via are stamped by PrismaService from the request's channel.
+            data: { workspaceId, name: dto.name, email, taxId: dto.tax_id ?? null },
+        });
+        return toCustomerDto(customer);
+    }
+    async list(query) {
+        const workspaceId = currentWorkspaceId();
+        const limit = query.limit ?? 20;
+        const after = decodeCursor(query.cursor);
+        const rows = await this.prisma.db.customer.findMany({
+            where: {
+                workspaceId,
+                AND: [
+                    query.q ? { OR: [{ name: { contains: query.q, mode: 'insensitive' } }, { email: { contains: query.q, mode: 'insensitive' } }] } : {},
+                    after ? { OR: [{ name: { gt: after.key } }, { name: after.key, id: { gt: after.id } }] } : {},
+                ],
+            },
+            orderBy: [{ name: 'asc' }, { id: 'asc' }],
+            take: limit + 1,
+        });
+        const page = rows.slice(0, limit);
+        const last = page.at(-1);
+        return {
+            items: page.map(toCustomerDto),
+            next_cursor: rows.length > limit && last ? encodeCursor({ key: last.name, id: last.id }) : null,
+        };
+    }
+    /** Completion candidates for a customer id: the 100 most recent (the MCP layer keeps those matching the prefix). */
+    async recentIds() {
+        const rows = await this.prisma.db.customer.findMany({
+            where: { workspaceId: currentWorkspaceId() },
+            orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+            take: 100,
+            select: { id: true },
+        });
+        return rows.map((row) => row.id);
+    }
+    async emailsStartingWith(prefix) {
+        const rows = await this.prisma.db.customer.findMany({
+            where: { workspaceId: currentWorkspaceId(), email: { startsWith: prefix.toLowerCase() } },
+            orderBy: { email: 'asc' },
+            take: 100,
+            select: { email: true },
+        });
+        return rows.map((row) => row.email);
+    }
+    async get(id) {
+        const customer = await this.prisma.db.customer.findFirst({ where: { id, workspaceId: currentWorkspaceId() } });
+        if (!customer)
+            throw new NotFoundException(`Customer ${id} was not found in this workspace; search customers by email first`);
+        return toCustomerDto(customer);
+    }
+};
+CustomersService = __decorate([
+    Injectable(),
+    __metadata("design:paramtypes", [PrismaService])
+], CustomersService);
+export { CustomersService };
+export function toCustomerDto(customer) {
+    return {
+        id: customer.id,
+        name: customer.name,
+        email: customer.email,
+        tax_id: customer.taxId,
+        created_via: customer.createdVia,
+        updated_via: customer.updatedVia,
+        created_at: customer.createdAt.toISOString(),
+    };
+}
+//# sourceMappingURL=customers.service.js.map

@@ -1,0 +1,13 @@
+import { randomBytes } from 'node:crypto';
+/**
+ * The `requestState` HMAC key given to `McpModule`: MCP_STATE_SECRET, shared by every replica (a
+ * multi round-trip retry may land on any of them). Unset, a single development process gets a
+ * random key of its own, quietly; in production the layer gets none, makes its own and warns at
+ * boot (right only for one replica). REPLICAS > 1 without it stops the boot (readEnvironment).
+ */
+export function requestStateSecret(environment) {
+    if (environment.mcpStateSecret)
+        return environment.mcpStateSecret;
+    return environment.production ? undefined : randomBytes(32);
+}
+//# sourceMappingURL=request-state-secret.js.map

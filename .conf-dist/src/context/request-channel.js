@@ -1,0 +1,17 @@
+/**
+ * The channel of an HTTP request, named by the route Express matched (`req.route.path`, the
+ * path as the controller declared it), never by the raw URL: routing ignores case, a trailing
+ * slash and a `#fragment`, so a string test of the URL could call `POST /MCP` an API request.
+ * Before a route matched nothing is written; `api` stands in until then.
+ */
+export function routeChannel(req, mcpPath) {
+    const path = req.route?.path;
+    if (typeof path !== 'string')
+        return 'api';
+    if (path === mcpPath || path.startsWith(`${mcpPath}/`))
+        return 'mcp';
+    if (path === '/admin' || path.startsWith('/admin/'))
+        return 'panel';
+    return 'api';
+}
+//# sourceMappingURL=request-channel.js.map

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Prisma } from '../generated/prisma/client.js';
+import { asDatabaseUnavailable, DatabaseUnavailableException, isDatabaseUnavailable } from './database-unavailable.js';
+const known = (code, message, meta) => new Prisma.PrismaClientKnownRequestError(message, { code, clientVersion: '6.19', meta });
+const socketError = (code) => Object.assign(new Error(`connect ${code} 127.0.0.1:5432`), { code, syscall: 'connect', errno: -111 });
+describe('database outage detection', () => {
+    it('recognises the shapes seen when the database is cut (see db-outage.e2e-spec.ts)', () => {
+        const unreachable = { driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5432 } } };
+        for (const error of [
+            known('P1001', "Can't reach database server at 127.0.0.1:5432", unreachable),
+            known('P2010', 'Raw query failed. Code: `N/A`.', unreachable),
+            known('P1017', 'Server has closed the connection.'),
+            known('P2024', 'Timed out fetching a new connection from the connection pool.'),
+            new Error('Connection terminated unexpectedly'),
+            new Error('Client has encountered a connection error and is not queryable'),
+            new Error('Connection terminated due to connection timeout'),
+            new Error('timeout exceeded when trying to connect'),
+            socketError('ECONNREFUSED'),
+            socketError('ECONNRESET'),
+            Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01', severity: 'FATAL' }),
+            Object.assign(new Error('sorry, too many clients already'), { code: '53300', severity: 'FATAL' }),
+            Object.assign(new Error('wrapped'), { cause: { kind: 'ConnectionClosed' } }),
+        ]) {
+            assert.equal(isDatabaseUnavailable(error), true, String(error));
+            const mapped = asDatabaseUnavailable(error);
+            assert.ok(mapped instanceof DatabaseUnavailableException);
+            assert.equal(mapped.getStatus(), 503);
+            assert.equal(mapped.cause, error);
+        }
+    });
+    it('leaves query errors alone: constraint violations, bad input, missing rows', () => {
+        for (const error of [
+            known('P2002', 'Unique constraint failed on the fields: (`email`)'),
+            known('P2025', 'Record to update not found.'),
+            known('P2010', 'Raw query failed.', { driverAdapterError: { cause: { kind: 'postgres', code: '22P02', originalCode: '22P02' } } }),
+            Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505', severity: 'ERROR' }),
+            new Error('division by zero'),
+            new TypeError('x is not a function'),
+            undefined,
+            'a string',
+        ]) {
+            assert.equal(isDatabaseUnavailable(error), false, String(error));
+            assert.equal(asDatabaseUnavailable(error), error);
+        }
+    });
+    it('answers 503 with Retry-After (DATABASE_RETRY_AFTER_SECONDS, default 5)', () => {
+        const previous = process.env.DATABASE_RETRY_AFTER_SECONDS;
+        try {
+            delete process.env.DATABASE_RETRY_AFTER_SECONDS;
+            const byDefault = new DatabaseUnavailableException();
+            assert.deepEqual(byDefault.getResponse(), {
+                statusCode: 503,
+                error: 'Service Unavailable',
+                message: 'Database unavailable, retry after 5 s',
+                headers: { 'Retry-After': '5' },
+            });
+            process.env.DATABASE_RETRY_AFTER_SECONDS = '2';
+            assert.equal(new DatabaseUnavailableException().message, 'Database unavailable, retry after 2 s');
+            process.env.DATABASE_RETRY_AFTER_SECONDS = 'soon';
+            assert.equal(new DatabaseUnavailableException().retryAfterSeconds, 5);
+        }
+        finally {
+            if (previous === undefined)
+                delete process.env.DATABASE_RETRY_AFTER_SECONDS;
+            else
+                process.env.DATABASE_RETRY_AFTER_SECONDS = previous;
+        }
+    });
+});
+//# sourceMappingURL=database-unavailable.spec.js.map

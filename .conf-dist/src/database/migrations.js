@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+/**
+ * The repository root: the nearest folder above this file (src/, dist/ or .test-dist/src/) that
+ * holds `prisma/schema.prisma`, else the current directory: where `prisma/migrations` and
+ * `scripts/migrate-deploy.mjs` are.
+ */
+export function findProjectRoot(start = dirname(fileURLToPath(import.meta.url))) {
+    for (let dir = resolve(start);; dir = dirname(dir)) {
+        if (existsSync(join(dir, 'prisma', 'schema.prisma')))
+            return dir;
+        if (dirname(dir) === dir)
+            break;
+    }
+    return process.cwd();
+}
+/**
+ * The migration runner, `scripts/migrate-deploy.mjs`: plain JavaScript so that `npm run db:migrate`
+ * runs it without a build; loaded from the project root because this file runs from src/ (types),
+ * dist/ and .test-dist/src/ alike.
+ */
+function loadMigrateDeploy() {
+    return import(pathToFileURL(join(findProjectRoot(), 'scripts', 'migrate-deploy.mjs')).href);
+}
+/**
+ * Applies the pending migrations of `prisma/migrations` to the database at `databaseUrl`, with
+ * Prisma's own bookkeeping (`_prisma_migrations`, its advisory lock), so that Prisma's CLI later
+ * sees them as applied by itself. Prisma 7's CLI cannot migrate here: its native schema engine
+ * cannot be downloaded offline (see README "Database"). Throws when a migration fails.
+ */
+export async function runMigrations(databaseUrl, options = {}) {
+    if (!databaseUrl)
+        throw new Error('runMigrations: a database URL is required');
+    const root = options.cwd ?? findProjectRoot();
+    const runner = await loadMigrateDeploy();
+    if (options.skipIfUpToDate && (await runner.migrationsUpToDate(databaseUrl, root))) {
+        options.log?.('All migrations are already applied');
+        return;
+    }
+    const lines = [];
+    try {
+        await runner.deployMigrations(databaseUrl, { root, log: (line) => lines.push(line) });
+    }
+    catch (error) {
+        throw new Error(`Migrations failed for ${redactUrl(databaseUrl)}: ${error.message}`, { cause: error });
+    }
+    if (options.log)
+        for (const line of lines)
+            options.log(line);
+}
+/**
+ * Whether every migration of `<root>/prisma/migrations` is recorded in the database's
+ * `_prisma_migrations` as finished, not rolled back, with the checksum Prisma computes (SHA-256 of
+ * migration.sql). Any doubt (no table, unreachable, failed or edited migration) → false, and
+ * {@link runMigrations} decides.
+ */
+export async function migrationsUpToDate(databaseUrl, root = findProjectRoot()) {
+    return (await loadMigrateDeploy()).migrationsUpToDate(databaseUrl, root);
+}
+/** The URL without its password, for messages. */
+export function redactUrl(url) {
+    try {
+        const parsed = new URL(url);
+        if (parsed.password)
+            parsed.password = '***';
+        return parsed.toString();
+    }
+    catch {
+        return '<invalid database URL>';
+    }
+}
+//# sourceMappingURL=migrations.js.map

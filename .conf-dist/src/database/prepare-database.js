@@ -1,0 +1,101 @@
+import { isAbsolute, join } from 'node:path';
+import { DEFAULT_DATA_DIR, EmbeddedPostgres, EmbeddedPostgresBusyError, findRunningEmbedded, readState, } from './embedded-postgres.js';
+import { findProjectRoot, migrationsUpToDate, redactUrl, runMigrations } from './migrations.js';
+/**
+ * Makes a migrated database available and sets process.env.DATABASE_URL to it:
+ * - DATABASE_URL set → that server;
+ * - else the embedded server another process runs on the same data directory (e.g. `npm start`
+ *   while the token CLI runs), found through `.data/embedded-postgres.json`;
+ * - else starts the embedded server (PGlite) on the data directory and applies the migrations,
+ *   then announces it to other processes.
+ */
+export async function prepareDatabase(options = {}) {
+    const log = options.logger ?? (() => undefined);
+    const began = performance.now();
+    const previousUrl = process.env.DATABASE_URL;
+    let startMs = 0;
+    let migrateMs = 0;
+    const migrate = async (url) => {
+        const t = performance.now();
+        if (await migrationsUpToDate(url)) {
+            migrateMs = Math.round(performance.now() - t);
+            log(`Migrations up to date (checked in ${migrateMs} ms)`);
+            return;
+        }
+        await runMigrations(url);
+        migrateMs = Math.round(performance.now() - t);
+        log(`Migrations applied in ${migrateMs} ms`);
+    };
+    const result = (url, source, stop) => {
+        process.env.DATABASE_URL = url;
+        const totalMs = Math.round(performance.now() - began);
+        log(`Database ready in ${totalMs} ms (${source === 'env' ? 'DATABASE_URL' : `embedded, ${source}`}: ${redactUrl(url)})`);
+        let closed = false;
+        return {
+            url,
+            embedded: source !== 'env',
+            source,
+            timings: { startMs, migrateMs, totalMs },
+            close: async () => {
+                if (closed)
+                    return;
+                closed = true;
+                await stop?.();
+                if (process.env.DATABASE_URL === url && source !== 'env') {
+                    if (previousUrl === undefined)
+                        delete process.env.DATABASE_URL;
+                    else
+                        process.env.DATABASE_URL = previousUrl;
+                }
+            },
+        };
+    };
+    if (previousUrl) {
+        if (options.migrate === true)
+            await migrate(previousUrl);
+        return result(previousUrl, 'env');
+    }
+    const dataDir = options.dataDir === null
+        ? undefined
+        : options.dataDir === undefined
+            ? join(findProjectRoot(), DEFAULT_DATA_DIR)
+            : isAbsolute(options.dataDir)
+                ? options.dataDir
+                : join(process.cwd(), options.dataDir);
+    const waitMs = options.waitForStartingMs ?? 60_000;
+    for (let attempt = 0;; attempt++) {
+        if (dataDir) {
+            const running = await findRunningEmbedded(dataDir, { waitMs });
+            if (running) {
+                log(`Using the embedded PostgreSQL already running for ${dataDir} (process ${readState(dataDir)?.pid})`);
+                if (options.migrate === true)
+                    await migrate(running);
+                return result(running, 'reused');
+            }
+        }
+        const t = performance.now();
+        let embedded;
+        try {
+            embedded = await EmbeddedPostgres.start({ dataDir, announce: false });
+        }
+        catch (error) {
+            // Another process claimed the data directory between our look and our start: use it.
+            if (error instanceof EmbeddedPostgresBusyError && attempt < 3)
+                continue;
+            throw error;
+        }
+        startMs = Math.round(performance.now() - t);
+        log(`Embedded PostgreSQL (PGlite, ${dataDir ?? 'in memory'}) started in ${startMs} ms at ${embedded.url}`);
+        try {
+            if (options.migrate !== false)
+                await migrate(embedded.url);
+        }
+        catch (error) {
+            await embedded.stop().catch(() => undefined);
+            throw error;
+        }
+        embedded.announce();
+        return result(embedded.url, 'started', () => embedded.stop());
+    }
+}
+//# sourceMappingURL=prepare-database.js.map

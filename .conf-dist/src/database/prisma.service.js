@@ -1,0 +1,271 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+var __metadata = (this && this.__metadata) || function (k, v) {
+    if (typeof Reflect === "object" && typeof Reflect.metadata === "function") return Reflect.metadata(k, v);
+};
+import { Injectable } from '@nestjs/common';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { resourceChangesExtension } from '../streams/resource-changes.extension.js';
+import { channelStampExtension } from './channel-stamp.extension.js';
+import { asDatabaseUnavailable } from './database-unavailable.js';
+import { SqlTransaction, SqlTransactionScope, TransactionExpiredError } from './sql-transaction.js';
+import { TransactionRoutingPool } from './transaction-routing.pool.js';
+import { readEnvironment } from '../config/environment.js';
+/** Any query that fails because the database is unreachable throws `DatabaseUnavailableException` (503 + Retry-After). */
+const databaseUnavailableExtension = Prisma.defineExtension({
+    name: 'database-unavailable',
+    query: {
+        async $allOperations({ args, query }) {
+            try {
+                return await query(args);
+            }
+            catch (error) {
+                throw asDatabaseUnavailable(error);
+            }
+        },
+    },
+});
+/**
+ * The connection pool. A server that accepts no connection (down, cut, black-holed) fails the
+ * request after `DATABASE_CONNECT_TIMEOUT_MS` instead of holding it forever (pg's default is no
+ * limit). Broken connections leave the pool and new ones are made on demand: recovery needs no
+ * restart.
+ */
+function createPool(connectionString) {
+    const pool = new TransactionRoutingPool({
+        connectionString,
+        max: readEnvironment().databasePoolSize,
+        connectionTimeoutMillis: readEnvironment().databaseConnectTimeoutMs,
+    });
+    // An idle connection that dies is removed by the pool itself; this listener only keeps the
+    // process alive until the adapter adds its own.
+    pool.on('error', () => undefined);
+    releaseDeadConnections(pool);
+    return pool;
+}
+/**
+ * A connection that dies while checked out for a transaction may never be given back (Prisma
+ * releases the ones it checks out only after a successful COMMIT or ROLLBACK, which a dead
+ * connection cannot run). Each one would count against the pool size for good (after a few outages no
+ * connection could be opened at all) and `pool.end()` would wait for it forever. So a checked-out
+ * connection that errors or ends is released here, with its error (the pool then discards it);
+ * any later release of it is a no-op.
+ */
+function releaseDeadConnections(pool) {
+    const checkedOut = new Set();
+    pool.on('acquire', (client) => checkedOut.add(client));
+    pool.on('release', (_error, client) => checkedOut.delete(client));
+    pool.on('remove', (client) => checkedOut.delete(client));
+    pool.on('connect', (client) => {
+        let dead = false;
+        const onDead = (error) => {
+            if (dead)
+                return;
+            dead = true;
+            // After the callbacks of its failed queries, which may release it themselves.
+            setImmediate(() => {
+                if (!checkedOut.has(client))
+                    return;
+                checkedOut.delete(client);
+                const pooled = client;
+                const release = pooled.release;
+                pooled.release = () => undefined;
+                try {
+                    release(error);
+                }
+                catch {
+                    // released meanwhile
+                }
+            });
+        };
+        client.on('error', onDead);
+        client.once('end', () => onDead(new Error('Connection ended')));
+    });
+}
+function createClient(pool) {
+    const adapter = new PrismaPg(pool, { disposeExternalPool: true });
+    return new PrismaClient({ adapter })
+        .$extends(channelStampExtension)
+        .$extends(resourceChangesExtension)
+        .$extends(databaseUnavailableExtension);
+}
+/**
+ * The database. Services write through `db`; inside `transaction(…)` every query they make runs
+ * in that transaction (see `TransactionRoutingPool`), so a service's writes commit or roll back
+ * with the request's audit event.
+ */
+let PrismaService = class PrismaService {
+    client;
+    /** How long a transaction may stay open before it is rolled back (a stuck call must not hold a connection). */
+    transactionLimitMs = 15_000;
+    pool;
+    constructor() {
+        const url = readEnvironment().databaseUrl;
+        if (!url)
+            throw new Error('DATABASE_URL is not set: prepareDatabase() must run before the application is created');
+        this.pool = createPool(url);
+        this.client = createClient(this.pool);
+    }
+    /** The client services use: in a transaction when the calling code runs inside one. */
+    get db() {
+        return this.client;
+    }
+    /** Whether the calling code runs inside an open transaction. */
+    get inTransaction() {
+        return SqlTransactionScope.current() !== undefined;
+    }
+    /**
+     * One statement written with `Prisma.sql`, sent straight to the driver (in the open transaction,
+     * if any): for the layer's own statements on the hot path of every call (idempotency keys,
+     * audit rows), which do not need the ORM's per-query work. Rows come back as `pg` parses them.
+     */
+    async sql(statement) {
+        try {
+            const result = await this.pool.query({ text: statement.text, values: statement.values });
+            return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+        }
+        catch (error) {
+            throw asDatabaseUnavailable(error);
+        }
+    }
+    /**
+     * A write nobody reads back before the commit (an audit row, a stored answer): in a transaction
+     * it waits and is sent just before the COMMIT, together with the others waiting, as one
+     * statement (one round trip for all); outside one it runs at once. It commits or rolls back
+     * with the transaction like any other write; if it fails, the transaction fails at its end.
+     */
+    async sqlBeforeCommit(statement) {
+        const tx = SqlTransactionScope.current();
+        if (tx)
+            tx.beforeCommit.push({ text: statement.text, values: statement.values });
+        else
+            await this.sql(statement);
+    }
+    /**
+     * Runs `work` in one transaction bound to the calling context; nested calls join the open
+     * transaction instead of starting another. With `savepoint`, a nested call that fails rolls
+     * back only its own writes (a SAVEPOINT of the open transaction), and the outer work goes on.
+     * Held open longer than `transactionLimitMs`, it is rolled back and the work's later queries fail.
+     */
+    async transaction(work, options = {}) {
+        const open = SqlTransactionScope.current();
+        if (open)
+            return options.savepoint ? this.inSavepoint(open, work) : work(this.db);
+        const client = await this.pool.connect().catch((error) => {
+            throw asDatabaseUnavailable(error);
+        });
+        const tx = new SqlTransaction(client, this.transactionLimitMs);
+        const timer = setTimeout(() => {
+            tx.expired = true;
+            // Queued behind a query in flight, if any; the work's next query fails.
+            client.query('ROLLBACK').catch(() => undefined);
+        }, this.transactionLimitMs);
+        timer.unref();
+        let broken;
+        try {
+            await client.query('BEGIN');
+            // Awaited inside the scope: a Prisma query is lazy and runs in the context that awaits it.
+            const result = await SqlTransactionScope.run(tx, async () => await work(this.db));
+            if (tx.expired)
+                throw new TransactionExpiredError(this.transactionLimitMs);
+            if (tx.beforeCommit.length)
+                await client.query(combinedWrites(tx.beforeCommit));
+            await client.query('COMMIT');
+            for (const announce of tx.onCommit)
+                announce();
+            return result;
+        }
+        catch (error) {
+            // Expired: already rolled back by the timer; whatever the work's last query threw, say why.
+            if (tx.expired)
+                throw new TransactionExpiredError(this.transactionLimitMs);
+            // A connection that cannot even roll back is dropped from the pool, not reused.
+            await client.query('ROLLBACK').catch((rollbackError) => (broken = rollbackError));
+            throw asDatabaseUnavailable(error);
+        }
+        finally {
+            clearTimeout(timer);
+            tx.ended = true;
+            client.release(broken);
+            for (const after of tx.afterEnd)
+                await after();
+        }
+    }
+    /**
+     * Runs `work` once the open transaction has ended, whether it committed or rolled back; at
+     * once when none is open. For a write that must stick although the call it belongs to fails:
+     * written outside the transaction while it is open, it would need a second connection, which
+     * the embedded database (one connection at a time) cannot give until the transaction ends.
+     */
+    async afterTransaction(work) {
+        const tx = SqlTransactionScope.current();
+        if (tx)
+            tx.afterEnd.push(() => SqlTransactionScope.outside(work));
+        else
+            await work();
+    }
+    /**
+     * Runs `work` once the open transaction has committed, never if it rolls back; at once when
+     * none is open (the write before it is already committed). For announcing a change to others
+     * (e.g. resource-updated notifications), which must not announce what never happened. `work`
+     * must not throw; it is not awaited.
+     */
+    afterCommit(work) {
+        const tx = SqlTransactionScope.current();
+        if (tx)
+            tx.onCommit.push(work);
+        else
+            work();
+    }
+    async inSavepoint(tx, work) {
+        const name = tx.nextSavepoint();
+        const waiting = tx.beforeCommit.length;
+        await tx.client.query(`SAVEPOINT ${name}`);
+        try {
+            const result = await work(this.db);
+            await tx.client.query(`RELEASE SAVEPOINT ${name}`);
+            return result;
+        }
+        catch (error) {
+            await tx.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+            // The writes the rolled-back part left waiting for the commit go with it.
+            tx.beforeCommit.length = waiting;
+            throw error;
+        }
+    }
+    async onModuleDestroy() {
+        await this.client.$disconnect();
+    }
+};
+PrismaService = __decorate([
+    Injectable(),
+    __metadata("design:paramtypes", [])
+], PrismaService);
+export { PrismaService };
+/**
+ * Writes waiting for the commit as one statement: each a data-modifying `WITH` query, which
+ * PostgreSQL runs whether or not the outer query reads it. They must not touch the same rows
+ * (they all see the snapshot taken before any of them): the callers write separate tables.
+ * Placeholders are renumbered, as each write was written with its own `$1…` (so a write's text
+ * must hold no other `$<digits>`: they come from `Prisma.sql` templates, values are parameters).
+ */
+export function combinedWrites(writes) {
+    if (writes.length === 1)
+        return writes[0];
+    const values = [];
+    const parts = writes.map((write, i) => {
+        const part = `w${i} AS (${toNumbered(write.text, values.length)})`;
+        values.push(...write.values);
+        return part;
+    });
+    return { text: `WITH ${parts.join(', ')} SELECT 1`, values };
+}
+function toNumbered(text, offset) {
+    return offset ? text.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + offset}`) : text;
+}
+//# sourceMappingURL=prisma.service.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=prisma.types.js.map

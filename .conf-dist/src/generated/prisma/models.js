@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=models.js.map

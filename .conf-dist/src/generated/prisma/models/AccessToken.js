@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=AccessToken.js.map

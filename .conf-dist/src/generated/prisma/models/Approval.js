@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=Approval.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=Attachment.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=AuditEvent.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=Customer.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=IdempotencyRecord.js.map

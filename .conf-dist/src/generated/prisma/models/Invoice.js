@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=Invoice.js.map

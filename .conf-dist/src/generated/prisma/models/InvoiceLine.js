@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=InvoiceLine.js.map

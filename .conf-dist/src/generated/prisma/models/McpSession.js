@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=McpSession.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=McpStreamEvent.js.map

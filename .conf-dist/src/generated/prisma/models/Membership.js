@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=Membership.js.map

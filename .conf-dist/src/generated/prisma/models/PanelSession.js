@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=PanelSession.js.map

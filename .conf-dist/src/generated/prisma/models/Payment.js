@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=Payment.js.map

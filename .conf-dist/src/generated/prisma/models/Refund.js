@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=Refund.js.map

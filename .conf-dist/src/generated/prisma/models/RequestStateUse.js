@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=RequestStateUse.js.map

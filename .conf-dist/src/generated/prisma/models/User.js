@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=User.js.map

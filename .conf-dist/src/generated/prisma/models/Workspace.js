@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=Workspace.js.map

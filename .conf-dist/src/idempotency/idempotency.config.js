@@ -1,0 +1,23 @@
+import { rawEnvironment } from '../config/environment.js';
+export const IDEMPOTENCY_CONFIG = Symbol('IDEMPOTENCY_CONFIG');
+/**
+ * `IDEMPOTENCY_TTL_HOURS` (default 24, fractions allowed) and `IDEMPOTENCY_CLEANUP_MINUTES`
+ * (default 60; 0 turns it off; always off when NODE_ENV=test, so no timer runs beside a test).
+ * A bad value stops the boot: a silently wrong TTL would replay, or run twice, for hours.
+ */
+export function idempotencyConfigFromEnv(env = rawEnvironment()) {
+    const hours = positiveNumber(env, 'IDEMPOTENCY_TTL_HOURS', 24, false);
+    const minutes = env.NODE_ENV === 'test' ? 0 : positiveNumber(env, 'IDEMPOTENCY_CLEANUP_MINUTES', 60, true);
+    return { ttlSeconds: Math.max(1, Math.round(hours * 3600)), cleanupIntervalMs: Math.round(minutes * 60_000) };
+}
+function positiveNumber(env, name, fallback, zeroAllowed) {
+    const raw = env[name]?.trim();
+    if (!raw)
+        return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < 0 || (value === 0 && !zeroAllowed)) {
+        throw new Error(`${name} must be a ${zeroAllowed ? 'number ≥ 0' : 'number > 0'}, got "${raw}"`);
+    }
+    return value;
+}
+//# sourceMappingURL=idempotency.config.js.map

@@ -1,0 +1,59 @@
+/**
+ * Mints a personal access token:
+ *   npm run token -- --email <user> --scopes "<space separated>" [--workspace <slug>] [--expires <30d>] [--label <text>]
+ * The token is the last line of standard output; everything else goes to standard error. Works
+ * against DATABASE_URL, or the embedded database (also while `npm start` is running on it).
+ */
+// First: a bad environment variable stops the CLI here, naming it.
+import '../../config/environment.check.js';
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { RequestContext } from '../../context/request-context.js';
+import { demoModeFromEnv } from '../../database/demo-mode.js';
+import { seedDemo } from '../../database/demo-seed.js';
+import { prepareDatabase } from '../../database/prepare-database.js';
+import { PrismaService } from '../../database/prisma.service.js';
+import { parseDuration } from '../duration.js';
+import { PersonalTokenService } from '../personal-token.service.js';
+const USAGE = 'usage: npm run token -- --email <user> --scopes "<space separated>" [--workspace <slug>] [--expires <duration, e.g. 30d>] [--label <text>]';
+async function main() {
+    const { values } = parseArgs({
+        options: {
+            email: { type: 'string' },
+            scopes: { type: 'string' },
+            workspace: { type: 'string' },
+            expires: { type: 'string' },
+            label: { type: 'string' },
+        },
+    });
+    if (!values.email || !values.scopes)
+        throw new Error(USAGE);
+    const expiresInMs = values.expires ? parseDuration(values.expires) : undefined;
+    const demo = demoModeFromEnv();
+    const database = await prepareDatabase({ logger: (line) => console.error(line) });
+    const prisma = new PrismaService();
+    try {
+        // The demo users exist only in demo mode (DEMO), as with `npm start`.
+        if (database.embedded && demo)
+            await seedDemo(prisma);
+        const tokens = new PersonalTokenService(prisma);
+        const minted = await RequestContext.run({ channel: 'system' }, () => tokens.mint({
+            email: values.email,
+            scopes: values.scopes.split(/\s+/).filter(Boolean),
+            workspaceSlug: values.workspace,
+            expiresInMs,
+            label: values.label ?? 'cli',
+        }));
+        console.error(`Token ${minted.id} for ${values.email}, scopes "${values.scopes}"${minted.expiresAt ? `, expires ${minted.expiresAt.toISOString()}` : ', no expiry'}`);
+        console.log(minted.token);
+    }
+    finally {
+        await prisma.onModuleDestroy();
+        await database.close();
+    }
+}
+main().catch((error) => {
+    console.error(error.message);
+    process.exit(1);
+});
+//# sourceMappingURL=token.cli.js.map

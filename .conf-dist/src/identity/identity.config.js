@@ -1,0 +1,60 @@
+import { parseDuration } from './duration.js';
+import { rawEnvironment } from '../config/environment.js';
+export const IDENTITY_CONFIG = Symbol('IDENTITY_CONFIG');
+export const DEFAULT_JWT_MAX_AGE_MS = 24 * 3_600_000;
+/**
+ * Reads the identity settings; throws (the boot fails) on settings that would be unsafe, such as
+ * JWT mode without a fixed audience. `boundUrl` gives the base URL of the bound address, asked
+ * only when PUBLIC_URL is unset and only once (the answer is kept).
+ */
+export function identityConfigFromEnv(env = rawEnvironment(), boundUrl = unbound) {
+    const configuredPublicUrl = publicUrlFromEnv(env);
+    const jwtIssuer = env.AUTH_JWT_ISSUER || undefined;
+    const jwksUrl = env.AUTH_JWKS_URL || undefined;
+    const jwtAudience = env.AUTH_JWT_AUDIENCE || undefined;
+    if (jwtIssuer && jwksUrl && !jwtAudience && !configuredPublicUrl) {
+        throw new Error('JWT authentication (AUTH_JWT_ISSUER + AUTH_JWKS_URL) needs a fixed audience: set PUBLIC_URL to the URL clients use ' +
+            '(the audience is then <PUBLIC_URL>/mcp) or AUTH_JWT_AUDIENCE. It is never taken from the request.');
+    }
+    let derived;
+    return {
+        get publicUrl() {
+            return configuredPublicUrl ?? (derived ??= boundUrl());
+        },
+        configuredPublicUrl,
+        jwtIssuer,
+        jwksUrl,
+        jwtAudience,
+        jwtMaxAgeMs: env.AUTH_JWT_MAX_AGE ? parseMaxAge(env.AUTH_JWT_MAX_AGE) : DEFAULT_JWT_MAX_AGE_MS,
+    };
+}
+/** PUBLIC_URL, validated, without trailing slashes; undefined when unset. */
+export function publicUrlFromEnv(env = rawEnvironment()) {
+    const value = env.PUBLIC_URL?.trim();
+    if (!value)
+        return undefined;
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        throw new Error(`PUBLIC_URL "${value}" is not a URL: use the base URL clients reach this server at, e.g. https://billing.example.com`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        throw new Error(`PUBLIC_URL "${value}" must be an http(s) URL`);
+    if (url.search || url.hash)
+        throw new Error(`PUBLIC_URL "${value}" must not carry a query or a fragment`);
+    return value.replace(/\/+$/, '');
+}
+function parseMaxAge(text) {
+    try {
+        return parseDuration(text);
+    }
+    catch (error) {
+        throw new Error(`AUTH_JWT_MAX_AGE: ${error.message}`);
+    }
+}
+function unbound() {
+    throw new Error('The public URL is derived from the bound address, and the server is not listening yet: set PUBLIC_URL');
+}
+//# sourceMappingURL=identity.config.js.map

@@ -1,0 +1,127 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+var __metadata = (this && this.__metadata) || function (k, v) {
+    if (typeof Reflect === "object" && typeof Reflect.metadata === "function") return Reflect.metadata(k, v);
+};
+var __param = (this && this.__param) || function (paramIndex, decorator) {
+    return function (target, key) { decorator(target, key, paramIndex); }
+};
+import { Inject, Injectable } from '@nestjs/common';
+import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
+import { PrismaService } from '../database/prisma.service.js';
+import { IDENTITY_CONFIG } from './identity.config.js';
+import { readEnvironment } from '../config/environment.js';
+/**
+ * Access tokens issued by an external OAuth 2.1 authorization server (this server is only a
+ * resource server): signature checked against the issuer's JWKS (refetched when a new key id
+ * appears, so key rotation needs no restart), plus issuer, audience, a required expiry no further
+ * than AUTH_JWT_MAX_AGE from issuance, and a required subject: the token's identity is iss + sub.
+ */
+let JwtTokenVerifier = class JwtTokenVerifier {
+    config;
+    prisma;
+    jwks;
+    constructor(config, prisma) {
+        this.config = config;
+        this.prisma = prisma;
+        if (config.jwksUrl) {
+            this.jwks = createRemoteJWKSet(new URL(config.jwksUrl), {
+                cooldownDuration: readEnvironment().jwksCooldownMs,
+            });
+        }
+    }
+    get enabled() {
+        return !!this.jwks && !!this.config.jwtIssuer;
+    }
+    async check(token, expectedAudience) {
+        if (!this.jwks || !this.config.jwtIssuer)
+            return { ok: false, reason: 'The access token is not valid' };
+        let payload;
+        try {
+            ({ payload } = await jwtVerify(token, this.jwks, {
+                issuer: this.config.jwtIssuer,
+                audience: expectedAudience,
+                requiredClaims: ['exp'],
+            }));
+        }
+        catch (error) {
+            return { ok: false, reason: reasonOf(error) };
+        }
+        if (typeof payload.sub !== 'string' || !payload.sub) {
+            return { ok: false, reason: 'The access token has no subject (sub claim): this server needs one to tell callers apart' };
+        }
+        const tooLong = lifetimeBeyond(payload, this.config.jwtMaxAgeMs);
+        if (tooLong)
+            return { ok: false, reason: tooLong };
+        const email = typeof payload.email === 'string' ? payload.email : payload.sub;
+        const user = email
+            ? await this.prisma.client.user.findUnique({
+                where: { email: email.toLowerCase() },
+                include: { memberships: { include: { workspace: true } } },
+            })
+            : null;
+        if (!user)
+            return { ok: false, reason: 'The access token names no known user' };
+        const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
+        return {
+            ok: true,
+            principal: {
+                userId: user.id,
+                email: user.email,
+                tokenId: jwtTokenId(payload),
+                kind: 'jwt',
+                scopes,
+                memberships: user.memberships.map((m) => ({ workspaceId: m.workspaceId, slug: m.workspace.slug, role: m.role })),
+            },
+        };
+    }
+};
+JwtTokenVerifier = __decorate([
+    Injectable(),
+    __param(0, Inject(IDENTITY_CONFIG)),
+    __metadata("design:paramtypes", [Object, PrismaService])
+], JwtTokenVerifier);
+export { JwtTokenVerifier };
+/**
+ * The caller's token id: issuer and subject (two subjects never share one), plus `jti` when
+ * present so that the audit trail tells one token from the next. Parts are percent-encoded so
+ * that no subject can pass for a subject + jti.
+ */
+export function jwtTokenId(payload) {
+    const part = (value) => encodeURIComponent(value);
+    return `jwt:${payload.iss}#${part(payload.sub ?? '')}${typeof payload.jti === 'string' ? `#${part(payload.jti)}` : ''}`;
+}
+/**
+ * A token may live at most `maxAgeMs`, counted from `iat` (or from now when `iat` is absent or in
+ * the future): a long-lived token is refused for its whole life, not only until its last day.
+ */
+function lifetimeBeyond(payload, maxAgeMs) {
+    const now = Math.floor(Date.now() / 1000);
+    const from = typeof payload.iat === 'number' ? Math.min(payload.iat, now) : now;
+    if ((payload.exp - from) * 1000 <= maxAgeMs)
+        return undefined;
+    return `The access token's lifetime is longer than this server accepts (${formatHours(maxAgeMs)}, AUTH_JWT_MAX_AGE): ask for a shorter-lived token`;
+}
+function formatHours(ms) {
+    const hours = ms / 3_600_000;
+    return Number.isInteger(hours) ? `${hours} h` : `${Math.round(ms / 60_000)} min`;
+}
+function reasonOf(error) {
+    if (error instanceof errors.JWTExpired)
+        return 'The access token has expired';
+    if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'exp' && error.reason === 'missing') {
+        return 'The access token has no expiry (exp claim): this server only accepts tokens that expire';
+    }
+    if (error instanceof errors.JWTClaimValidationFailed) {
+        return error.claim === 'aud' ? 'The access token was issued for another resource (audience)' : `The access token's ${error.claim} claim is not accepted`;
+    }
+    if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JWKSNoMatchingKey) {
+        return 'The access token signature is not valid';
+    }
+    return 'The access token is not valid';
+}
+//# sourceMappingURL=jwt-token.verifier.js.map

@@ -1,0 +1,131 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+var __metadata = (this && this.__metadata) || function (k, v) {
+    if (typeof Reflect === "object" && typeof Reflect.metadata === "function") return Reflect.metadata(k, v);
+};
+var __param = (this && this.__param) || function (paramIndex, decorator) {
+    return function (target, key) { decorator(target, key, paramIndex); }
+};
+import { Injectable, Optional } from '@nestjs/common';
+import { asDatabaseUnavailable } from '../database/database-unavailable.js';
+import { PrismaService } from '../database/prisma.service.js';
+import { ALL_SCOPES } from './roles.js';
+import { TokenCache } from './token-cache.js';
+import { displayPrefix, generateTokenSecret, hashToken } from './token-secret.js';
+/** Personal access tokens: minted for a user, stored as a hash, checked on every request. */
+let PersonalTokenService = class PersonalTokenService {
+    prisma;
+    cache;
+    constructor(prisma, cache) {
+        this.prisma = prisma;
+        this.cache = cache;
+    }
+    async mint(request) {
+        const unknown = request.scopes.filter((scope) => !ALL_SCOPES.includes(scope));
+        if (unknown.length)
+            throw new Error(`Unknown scope(s): ${unknown.join(', ')}. Known: ${ALL_SCOPES.join(' ')}`);
+        if (!request.scopes.length)
+            throw new Error('A token needs at least one scope');
+        const user = await this.prisma.client.user.findUnique({
+            where: { email: request.email.toLowerCase() },
+            include: { memberships: { include: { workspace: true } } },
+        });
+        if (!user)
+            throw new Error(`No user with email ${request.email}`);
+        let workspaceId;
+        if (request.workspaceSlug) {
+            const membership = user.memberships.find((m) => m.workspace.slug === request.workspaceSlug);
+            if (!membership)
+                throw new Error(`${request.email} is not a member of workspace ${request.workspaceSlug}`);
+            workspaceId = membership.workspaceId;
+        }
+        const token = generateTokenSecret();
+        const expiresAt = request.expiresInMs ? new Date(Date.now() + request.expiresInMs) : null;
+        const record = await this.prisma.client.accessToken.create({
+            data: {
+                tokenHash: hashToken(token),
+                prefix: displayPrefix(token),
+                userId: user.id,
+                workspaceId,
+                scopes: request.scopes,
+                label: request.label,
+                expiresAt,
+            },
+        });
+        return { token, id: record.id, expiresAt };
+    }
+    /**
+     * The caller a token stands for. A verified token is answered from the cache (when it runs,
+     * see TokenCache) until its entry or the token expires; otherwise one query reads the token,
+     * its user and the user's memberships.
+     */
+    async check(token) {
+        const digest = hashToken(token);
+        const cached = this.cache?.get(digest);
+        if (cached)
+            return { ok: true, principal: cached };
+        const ticket = this.cache?.ticket() ?? 0;
+        const record = await this.lookup(digest);
+        if (!record)
+            return { ok: false, reason: 'The access token is not valid' };
+        if (record.revoked)
+            return { ok: false, reason: 'The access token has been revoked' };
+        if (record.expiresAtMs !== null && record.expiresAtMs <= Date.now())
+            return { ok: false, reason: 'The access token has expired' };
+        const principal = {
+            userId: record.userId,
+            email: record.email,
+            tokenId: record.id,
+            kind: 'personal',
+            scopes: record.scopes,
+            ...(record.workspaceId ? { workspaceId: record.workspaceId } : {}),
+            memberships: record.memberships.map((m) => ({ workspaceId: m.workspaceId, slug: m.slug, role: m.role })),
+        };
+        this.cache?.set(digest, principal, record.expiresAtMs, ticket);
+        return { ok: true, principal };
+    }
+    /**
+     * Token, user and memberships in ONE statement, looked up by the digest's unique index (a
+     * nested Prisma `include` would be one query per relation).
+     */
+    async lookup(digest) {
+        try {
+            const rows = await this.prisma.client.$queryRaw `
+        SELECT t.id::text AS "id", t.user_id::text AS "userId", t.workspace_id::text AS "workspaceId", t.scopes AS "scopes",
+               u.email AS "email", t.revoked_at IS NOT NULL AS "revoked",
+               (extract(epoch FROM t.expires_at) * 1000)::float8 AS "expiresAtMs",
+               COALESCE(
+                 json_agg(json_build_object('workspaceId', m.workspace_id, 'slug', w.slug, 'role', m.role) ORDER BY m.created_at, w.slug)
+                   FILTER (WHERE m.workspace_id IS NOT NULL),
+                 '[]'::json
+               ) AS "memberships"
+        FROM access_tokens t
+        JOIN users u ON u.id = t.user_id
+        LEFT JOIN memberships m ON m.user_id = t.user_id
+        LEFT JOIN workspaces w ON w.id = m.workspace_id
+        WHERE t.token_hash = ${digest}
+        GROUP BY t.id, u.id`;
+            return rows[0];
+        }
+        catch (error) {
+            throw asDatabaseUnavailable(error);
+        }
+    }
+    async revoke(id) {
+        await this.prisma.client.accessToken.update({ where: { id }, data: { revokedAt: new Date() } });
+        // Other replicas hear it from the database (identity_changed); this one forgets it at once.
+        this.cache?.clear();
+    }
+};
+PersonalTokenService = __decorate([
+    Injectable(),
+    __param(1, Optional()),
+    __metadata("design:paramtypes", [PrismaService,
+        TokenCache])
+], PersonalTokenService);
+export { PersonalTokenService };
+//# sourceMappingURL=personal-token.service.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=principal.js.map

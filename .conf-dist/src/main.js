@@ -1,0 +1,66 @@
+// First: a bad environment variable stops the boot here, naming it (see config/environment.ts).
+import './config/environment.check.js';
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from './app.module.js';
+import { configureApp } from './app.setup.js';
+import { readEnvironment } from './config/environment.js';
+import { demoModeFromEnv, startDemo } from './database/demo-mode.js';
+import { prepareDatabase } from './database/prepare-database.js';
+import { gracefulShutdown } from './health/graceful-shutdown.js';
+import { IDENTITY_CONFIG } from './identity/identity.config.js';
+import { installObservabilityLogger } from './observability/observability.logger.js';
+import { printReadyBanner } from './ready-banner.js';
+/** Without NEST_LOG_LEVEL: no debug lines (Nest's module and route listing is logged at debug). */
+const DEFAULT_LOG_LEVELS = ['fatal', 'error', 'warn', 'log'];
+async function bootstrap() {
+    const logger = new Logger('Bootstrap');
+    const environment = readEnvironment();
+    let stopping = false;
+    // Demo data, password and token only in demo mode (DEMO; see demo-mode.ts for the default).
+    const demoMode = demoModeFromEnv();
+    // A fresh DATABASE_URL gets the migrations too (idempotent); DATABASE_MIGRATE=false leaves them to a deploy step.
+    const database = await prepareDatabase({
+        logger: (line) => logger.log(line),
+        migrate: environment.migrateDatabase ? true : undefined,
+    });
+    const app = await NestFactory.create(AppModule, environment.nestLogLevel ? {} : { logger: DEFAULT_LOG_LEVELS });
+    configureApp(app);
+    const demo = demoMode ? await startDemo(app) : undefined;
+    await app.listen(environment.port, environment.host);
+    // On SIGINT/SIGTERM: readiness turns 503, the server stops accepting connections, requests in
+    // flight finish (SHUTDOWN_TIMEOUT_MS, default 10 s), Nest closes (the database pool with it),
+    // then the embedded database stops. A second signal exits at once.
+    const shutdown = gracefulShutdown(app, { afterClose: () => database.close() });
+    for (const signal of ['SIGINT', 'SIGTERM']) {
+        process.on(signal, () => {
+            if (stopping) {
+                logger.warn(`${signal} again: exiting without waiting`);
+                process.exit(1);
+            }
+            stopping = true;
+            logger.log(`${signal} received`);
+            shutdown().then((report) => process.exit(report.closed ? 0 : 1), (error) => {
+                logger.error(`Shutdown failed: ${error.stack ?? error.message}`);
+                process.exit(1);
+            });
+        });
+    }
+    // The public URL, fixed now that the server listens: PUBLIC_URL, else the address bound (PORT=0 picks a free port).
+    const base = app.get(IDENTITY_CONFIG).publicUrl;
+    if (!demo)
+        logger.log('Demo mode off (DEMO=true to seed the demo workspace and print a demo token)');
+    printReadyBanner({
+        format: installObservabilityLogger().format,
+        lines: [
+            ['Database', database.embedded ? 'embedded PostgreSQL (PGlite, .data/pglite)' : 'DATABASE_URL'],
+            ['REST API docs', `${base}/docs`],
+            ['Admin pages', `${base}/admin${demo ? ` ${demo.signInHint}` : ''}`],
+            ['MCP endpoint', `${base}/mcp`],
+        ],
+        secrets: () => demo?.print(),
+    });
+}
+void bootstrap();
+//# sourceMappingURL=main.js.map

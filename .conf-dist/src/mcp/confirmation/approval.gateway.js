@@ -1,0 +1,2 @@
+export const MCP_APPROVAL_GATEWAY = Symbol('MCP_APPROVAL_GATEWAY');
+//# sourceMappingURL=approval.gateway.js.map

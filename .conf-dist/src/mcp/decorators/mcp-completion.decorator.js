@@ -1,0 +1,17 @@
+import { MCP_COMPLETION_METADATA } from '../mcp.constants.js';
+/**
+ * Marks a method as the source of `completion/complete` suggestions for one prompt argument or
+ * one URI-template variable. The method receives `{ value, context }` and returns the candidates
+ * (`string[]`); the layer keeps those that start with the typed value (case-insensitive), in the order given, capped at 100.
+ */
+export function McpCompletion(options) {
+    const target = 'prompt' in options ? options.prompt : options.resourceTemplate;
+    if (!target || !options.argument) {
+        throw new Error('@McpCompletion: name the prompt (or resourceTemplate) and the argument it completes');
+    }
+    return (_target, _propertyKey, descriptor) => {
+        Reflect.defineMetadata(MCP_COMPLETION_METADATA, options, descriptor.value);
+        return descriptor;
+    };
+}
+//# sourceMappingURL=mcp-completion.decorator.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=mcp-decorator.options.js.map

@@ -1,0 +1,20 @@
+import { MCP_TOOL_METADATA } from '../mcp.constants.js';
+import { checkIcons } from './mcp-icons.js';
+import { resolveMcpName } from './mcp-name.js';
+/**
+ * Exposes a provider method or a controller route handler as an MCP tool. The input DTO is the
+ * tool's `inputSchema` and its validator; guards, interceptors and pipes run as they do over HTTP.
+ */
+export function McpTool(options) {
+    if (!options?.description?.trim()) {
+        throw new Error('@McpTool: a description is required; it is what the model reads to choose the tool');
+    }
+    return (target, propertyKey, descriptor) => {
+        const name = resolveMcpName('McpTool', options.name, propertyKey, target);
+        const icons = checkIcons(`@McpTool ${name}`, options.icons);
+        const metadata = { ...options, name, ...(icons ? { icons } : {}) };
+        Reflect.defineMetadata(MCP_TOOL_METADATA, metadata, descriptor.value);
+        return descriptor;
+    };
+}
+//# sourceMappingURL=mcp-tool.decorator.js.map

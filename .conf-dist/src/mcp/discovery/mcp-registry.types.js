@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=mcp-registry.types.js.map

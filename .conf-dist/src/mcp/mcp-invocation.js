@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=mcp-invocation.js.map

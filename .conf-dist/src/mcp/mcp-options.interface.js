@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=mcp-options.interface.js.map

@@ -1,0 +1,74 @@
+import { HttpStatus } from '@nestjs/common';
+import { McpErrorCode } from '../protocol/mcp-error-codes.js';
+import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { isPlainObject } from '../protocol/json-rpc-message.js';
+import { inputRequired } from './input-required.js';
+/**
+ * Thrown by `invocation.elicit/sample/listRoots` in the 2026-07-28 era when the answer is not
+ * there yet: the layer turns it into an `input_required` result (SEP-2322) and the client retries
+ * with the answer; the handler then runs again and the same question returns it.
+ */
+export class InputRequiredSignal extends Error {
+    key;
+    request;
+    answers;
+    constructor(key, request, answers) {
+        super(`Input required: ${request.method}`);
+        this.key = key;
+        this.request = request;
+        this.answers = answers;
+    }
+}
+const SHORT = { 'elicitation/create': 'elicit', 'sampling/createMessage': 'sample', 'roots/list': 'roots' };
+/**
+ * Questions a handler puts to the client, one API for both eras. Keys are `<kind>-<n>` by order
+ * of asking, so a handler that asks the same questions in the same order on every run finds each
+ * answer under its key: answers of earlier rounds travel in the sealed `requestState`, this round's
+ * in `inputResponses`.
+ */
+export class ClientQuestions {
+    invocation;
+    asked = 0;
+    answered = {};
+    constructor(invocation) {
+        this.invocation = invocation;
+    }
+    async ask(method, params) {
+        const invocation = this.invocation;
+        if (invocation.era === 'stateless')
+            return this.inRounds(method, params);
+        if (!invocation.stream?.hasSession) {
+            throw McpProtocolError.invalidRequest(`This call needs to ask the client (${method}), which in protocol ${invocation.protocolVersion} needs the server's stream mode ` +
+                'and a session. Nothing was done.', HttpStatus.OK);
+        }
+        const capability = capabilityOf(method);
+        if (!invocation.clientCapabilities[capability]) {
+            throw new McpProtocolError(McpErrorCode.MissingRequiredClientCapability, `This call needs the client capability "${capability}", which this client did not declare in initialize. Nothing was done.`, HttpStatus.OK, { requiredCapabilities: { [capability]: {} } });
+        }
+        return invocation.stream.ask(method, params);
+    }
+    inRounds(method, params) {
+        const key = `${SHORT[method] ?? 'input'}-${this.asked++}`;
+        const earlier = isAnswersState(this.invocation.state) ? this.invocation.state.answers : {};
+        const answer = Object.hasOwn(earlier, key) ? earlier[key] : this.invocation.inputResponses?.[key];
+        if (isPlainObject(answer)) {
+            this.answered[key] = answer;
+            return answer;
+        }
+        throw new InputRequiredSignal(key, { method, params }, { ...this.answered });
+    }
+}
+/** The `input_required` result for a question not answered yet, its state carrying the earlier answers. */
+export async function inputRequiredFor(signal, invocation, states) {
+    return inputRequired({
+        inputRequests: { [signal.key]: signal.request },
+        requestState: await states.seal({ answers: signal.answers }, invocation),
+    });
+}
+function isAnswersState(state) {
+    return isPlainObject(state) && isPlainObject(state.answers);
+}
+function capabilityOf(method) {
+    return method === 'sampling/createMessage' ? 'sampling' : method === 'roots/list' ? 'roots' : 'elicitation';
+}
+//# sourceMappingURL=client-questions.js.map

@@ -1,0 +1,18 @@
+import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+/**
+ * Cursor paging of list results. The cursor is opaque to clients (base64url of the offset); a
+ * cursor this server did not issue is `-32602`.
+ */
+export function paginate(items, cursor, pageSize) {
+    const offset = cursor === undefined || cursor === null ? 0 : decodeCursor(cursor);
+    const page = items.slice(offset, offset + pageSize);
+    const next = offset + pageSize;
+    return next < items.length ? { page, nextCursor: Buffer.from(`o:${next}`).toString('base64url') } : { page };
+}
+function decodeCursor(cursor) {
+    const match = typeof cursor === 'string' ? /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString()) : null;
+    if (!match)
+        throw McpProtocolError.invalidParams('Invalid cursor: pass the nextCursor of the previous page unchanged');
+    return Number(match[1]);
+}
+//# sourceMappingURL=list-pagination.js.map

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { resolveMcpOptions } from '../mcp-options.resolver.js';
+import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { ClientRequests, isJsonRpcResponse } from './client-requests.js';
+import { McpStreamBackends } from './stream-backends.provider.js';
+const options = (timeoutMs = 5_000) => resolveMcpOptions({ streams: { clientRequestTimeoutMs: timeoutMs }, requestState: { secret: 's'.repeat(32) } });
+/** A channel that records what was sent and can refuse to stream. */
+function channel(canStream = true) {
+    const sent = [];
+    const abort = new AbortController();
+    const fake = { signal: abort.signal, request: async (r) => (canStream ? (sent.push(r), true) : false) };
+    return { sent, abort, channel: fake };
+}
+function requests(timeoutMs) {
+    const resolved = options(timeoutMs);
+    return new ClientRequests(resolved, new McpStreamBackends(resolved));
+}
+async function refused(promise, message) {
+    await assert.rejects(promise, (error) => error instanceof McpProtocolError && message.test(error.message));
+}
+describe('ClientRequests', () => {
+    it('resolves with the answer delivered for its id in its session', async () => {
+        const r = requests();
+        const { sent, channel: c } = channel();
+        const asked = r.ask(c, 'session-1', 'roots/list', {});
+        while (!sent.length)
+            await new Promise((resolve) => setImmediate(resolve));
+        await r.deliver({ jsonrpc: '2.0', id: sent[0].id, result: { roots: [] } }, 'session-1');
+        assert.deepEqual(await asked, { roots: [] });
+    });
+    it("refuses an answer from another session, with an id it did not issue, or tampered with", async () => {
+        const r = requests();
+        const { sent, channel: c } = channel();
+        const asked = r.ask(c, 'session-1', 'roots/list', {});
+        while (!sent.length)
+            await new Promise((resolve) => setImmediate(resolve));
+        const id = String(sent[0].id);
+        await refused(r.deliver({ jsonrpc: '2.0', id, result: {} }, 'session-2'), /does not name a pending request/);
+        await refused(r.deliver({ jsonrpc: '2.0', id: id.replace(/.$/, (ch) => (ch === 'A' ? 'B' : 'A')), result: {} }, 'session-1'), /does not name/);
+        await refused(r.deliver({ jsonrpc: '2.0', id: 7, result: {} }, 'session-1'), /does not name/);
+        // An id issued under another secret (another deployment) is not this server's.
+        await refused(requests().deliver({ jsonrpc: '2.0', id: id.split('.').slice(0, 3).join('.') + '.forged', result: {} }, 'session-1'), /does not name/);
+        await r.deliver({ jsonrpc: '2.0', id, error: { code: -1, message: 'User rejected' } }, 'session-1');
+        await refused(asked, /The client refused roots\/list \(-1: User rejected\)/);
+    });
+    it('fails clearly when the client cannot be asked, does not answer in time, or the call is aborted', async () => {
+        await refused(requests().ask(channel(false).channel, 's', 'elicitation/create', {}), /needs an SSE answer/);
+        await refused(requests(50).ask(channel().channel, 's', 'elicitation/create', {}), /did not answer elicitation\/create within 50 ms/);
+        const { abort, channel: c } = channel();
+        const asked = requests().ask(c, 's', 'sampling/createMessage', {});
+        abort.abort(new Error('client gone'));
+        await assert.rejects(asked, /client gone/);
+    });
+    it('tells a JSON-RPC response from a request or notification', () => {
+        assert.equal(isJsonRpcResponse({ jsonrpc: '2.0', id: 1, result: {} }), true);
+        assert.equal(isJsonRpcResponse({ jsonrpc: '2.0', id: 1, error: { code: 1, message: 'x' } }), true);
+        assert.equal(isJsonRpcResponse({ jsonrpc: '2.0', id: 1, method: 'ping' }), false);
+        assert.equal(isJsonRpcResponse({ jsonrpc: '2.0', method: 'notifications/initialized' }), false);
+    });
+});
+//# sourceMappingURL=client-requests.spec.js.map

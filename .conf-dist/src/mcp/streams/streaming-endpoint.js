@@ -1,0 +1,175 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+var __metadata = (this && this.__metadata) || function (k, v) {
+    if (typeof Reflect === "object" && typeof Reflect.metadata === "function") return Reflect.metadata(k, v);
+};
+var __param = (this && this.__param) || function (paramIndex, decorator) {
+    return function (target, key) { decorator(target, key, paramIndex); }
+};
+import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import { MCP_OPTIONS } from '../mcp.constants.js';
+import { parseClientInfo } from '../protocol/client-info.js';
+import { isPlainObject, parseInboundMessage } from '../protocol/json-rpc-message.js';
+import { McpErrorCode } from '../protocol/mcp-error-codes.js';
+import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { negotiateProtocol } from '../protocol/protocol-negotiation.js';
+import { responseVersion } from '../protocol/protocol-version.js';
+import { McpDispatcher } from '../server/mcp.dispatcher.js';
+import { jsonRpcErrorOf } from '../server/mcp-exception.filter.js';
+import { setResponseVersion } from '../server/response-version.js';
+import { setMcpResponseHeaders } from '../transport/json-rpc-response.js';
+import { CallCancellations } from './call-cancellations.js';
+import { CallStream } from './call-stream.js';
+import { ClientRequests, isJsonRpcResponse } from './client-requests.js';
+import { McpSessions } from './mcp-sessions.js';
+import { acceptsEventStream, ResponseChannel } from './response-channel.js';
+import { StandaloneStreams } from './standalone-streams.js';
+import { McpStreamBackends } from './stream-backends.provider.js';
+import { StreamLimits } from './stream-limits.js';
+/**
+ * The endpoint in stream mode (`streams` option): POST answers that may become SSE streams,
+ * handshake-era sessions, clients' answers to server→client requests, `GET` streams and
+ * `DELETE`. The stateless default never comes here.
+ */
+let StreamingEndpoint = class StreamingEndpoint {
+    options;
+    dispatcher;
+    sessions;
+    clientRequests;
+    standalone;
+    limits;
+    backends;
+    cancellations;
+    logger = new Logger('McpEndpoint');
+    constructor(options, dispatcher, sessions, clientRequests, standalone, limits, backends, cancellations) {
+        this.options = options;
+        this.dispatcher = dispatcher;
+        this.sessions = sessions;
+        this.clientRequests = clientRequests;
+        this.standalone = standalone;
+        this.limits = limits;
+        this.backends = backends;
+        this.cancellations = cancellations;
+    }
+    async post(req, res) {
+        const callerKey = this.options.callerKey(req) ?? '';
+        if (isJsonRpcResponse(req.body)) {
+            // A client's answer to a server→client request: to the handler waiting for it, on whichever replica.
+            const session = await this.sessions.require(req, callerKey);
+            await this.clientRequests.deliver(req.body, session.id);
+            setMcpResponseHeaders(res, session.protocolVersion);
+            res.status(HttpStatus.ACCEPTED).end();
+            return undefined;
+        }
+        const message = parseInboundMessage(req.body);
+        const protocol = negotiateProtocol(message, req.headers, this.options);
+        setResponseVersion(req, protocol.version);
+        const session = protocol.era === 'handshake' && message.method !== 'initialize' ? await this.sessions.require(req, callerKey) : undefined;
+        if (message.id === undefined) {
+            if (session && message.method === 'notifications/cancelled')
+                await this.cancellations.cancel(session.id, message.params);
+            setMcpResponseHeaders(res, protocol.version);
+            res.status(HttpStatus.ACCEPTED).end();
+            return undefined;
+        }
+        const context = {
+            era: protocol.era,
+            protocolVersion: protocol.version,
+            method: message.method,
+            requestId: message.id,
+            // A handshake-era request says nothing about its client: the session remembers what initialize said.
+            clientCapabilities: session?.clientCapabilities ?? protocol.clientCapabilities,
+            meta: isPlainObject(message.params._meta) ? message.params._meta : {},
+            httpRequest: req,
+        };
+        const clientInfo = session?.clientInfo ?? protocol.clientInfo;
+        if (clientInfo)
+            context.clientInfo = clientInfo;
+        if (session)
+            context.session = session;
+        const channel = new ResponseChannel(req, res, () => context.protocolVersion, session?.id, {
+            events: this.backends.events,
+            acquireStream: () => this.limits.acquire(callerKey),
+        });
+        context.signal = channel.signal;
+        context.stream = new CallStream(channel, protocol.era, context.meta, session, this.clientRequests);
+        const untrack = session ? this.cancellations.track(session.id, message.id, (reason) => channel.cancel(reason)) : undefined;
+        try {
+            const result = await this.dispatcher.dispatch(message, context);
+            if (message.method === 'initialize') {
+                const created = await this.sessions.create({
+                    callerKey,
+                    protocolVersion: context.protocolVersion,
+                    clientCapabilities: isPlainObject(message.params.capabilities) ? message.params.capabilities : {},
+                    ...optionalClientInfo(message.params.clientInfo),
+                });
+                res.setHeader('Mcp-Session-Id', created.id);
+            }
+            setResponseVersion(req, context.protocolVersion);
+            if (!channel.streaming)
+                setMcpResponseHeaders(res, context.protocolVersion);
+            await channel.respond({ jsonrpc: '2.0', id: message.id, result });
+            return result;
+        }
+        catch (exception) {
+            // Before the stream opened, the exception filter answers with the right HTTP status.
+            if (!channel.streaming)
+                throw exception;
+            await channel.respond(jsonRpcErrorOf(exception, message.id, this.logger).body);
+            return undefined;
+        }
+        finally {
+            untrack?.();
+        }
+    }
+    /** `GET`: the session's standalone stream (Streamable HTTP, "Listening for Messages from the Server"). */
+    async get(req, res) {
+        const callerKey = this.options.callerKey(req) ?? '';
+        const session = await this.sessions.require(req, callerKey);
+        if (!acceptsEventStream(req.headers.accept)) {
+            throw new McpProtocolError(McpErrorCode.InvalidRequest, 'Not acceptable: a GET stream needs Accept: text/event-stream', HttpStatus.NOT_ACCEPTABLE);
+        }
+        const release = this.limits.acquire(callerKey);
+        if (!release) {
+            throw new McpProtocolError(McpErrorCode.InvalidRequest, 'Too many open streams: close one (or wait for one to end) before opening another', HttpStatus.TOO_MANY_REQUESTS, undefined, { 'Retry-After': '30' });
+        }
+        setResponseVersion(req, session.protocolVersion);
+        try {
+            await this.standalone.serve(req, res, session, session.protocolVersion, release);
+        }
+        catch (error) {
+            // The replay failed (event store down): the slot is not held by a stream.
+            release();
+            throw error;
+        }
+    }
+    /** `DELETE`: ends the session; its id is `404` from then on, on every replica. */
+    async delete(req, res) {
+        const session = await this.sessions.require(req, this.options.callerKey(req) ?? '');
+        await this.sessions.end(session);
+        this.standalone.closeSession(session.id);
+        setMcpResponseHeaders(res, responseVersion(req.headers, this.options));
+        res.status(HttpStatus.NO_CONTENT).end();
+    }
+};
+StreamingEndpoint = __decorate([
+    Injectable(),
+    __param(0, Inject(MCP_OPTIONS)),
+    __metadata("design:paramtypes", [Object, McpDispatcher,
+        McpSessions,
+        ClientRequests,
+        StandaloneStreams,
+        StreamLimits,
+        McpStreamBackends,
+        CallCancellations])
+], StreamingEndpoint);
+export { StreamingEndpoint };
+function optionalClientInfo(value) {
+    const clientInfo = parseClientInfo(value, 'params.clientInfo');
+    return clientInfo ? { clientInfo } : {};
+}
+//# sourceMappingURL=streaming-endpoint.js.map

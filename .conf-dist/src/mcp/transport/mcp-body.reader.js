@@ -1,0 +1,64 @@
+import { HttpStatus } from '@nestjs/common';
+import { MCP_BODY_READ } from '../mcp.constants.js';
+import { McpErrorCode } from '../protocol/mcp-error-codes.js';
+import { responseVersion } from '../protocol/protocol-version.js';
+import { jsonRpcError, sendJsonRpcError } from './json-rpc-response.js';
+import { isJsonContentType, readJsonBody } from './json-body.reader.js';
+import { checkHost, checkOrigin } from './request-origin.check.js';
+export { MAX_JSON_DEPTH } from './json-body.reader.js';
+/**
+ * Reads the MCP request body under the endpoint's own rules, before authentication or any other
+ * middleware sees it (SPEC §1): Host and Origin checks, `Content-Type: application/json`, then
+ * the shared JSON body rules (`readJsonBody`: size limit, slow-body `408`, depth and prototype
+ * keys), with a body above `largeBodyBytes` read only after `authenticate` accepted its sender.
+ * Failures are JSON-RPC errors with id null.
+ */
+export function createMcpBodyReader(options, authenticate) {
+    return (req, res, next) => {
+        const fail = (failure) => {
+            // Whatever is left of the body is not read: close the connection once the answer is out.
+            if (!req.complete)
+                res.setHeader('Connection', 'close');
+            sendJsonRpcError(res, failure.status, responseVersion(req.headers, options), jsonRpcError(null, failure.code, failure.message), failure.headers);
+        };
+        if (req.method !== 'POST') {
+            // Stream mode serves GET and DELETE: the same Host and Origin rules, and no body at all.
+            if (!options.streams || (req.method !== 'GET' && req.method !== 'DELETE'))
+                return next();
+            const refusal = checkHost(req, options) ?? checkOrigin(req, options);
+            if (refusal)
+                return fail({ status: HttpStatus.FORBIDDEN, code: McpErrorCode.InvalidRequest, message: refusal });
+            if (Number(req.headers['content-length']) > 0 || req.headers['transfer-encoding'] !== undefined) {
+                return fail({ status: HttpStatus.BAD_REQUEST, code: McpErrorCode.InvalidRequest, message: `A ${req.method} request to the MCP endpoint takes no body` });
+            }
+            return next();
+        }
+        const refusal = checkHost(req, options) ?? checkOrigin(req, options);
+        if (refusal)
+            return fail({ status: HttpStatus.FORBIDDEN, code: McpErrorCode.InvalidRequest, message: refusal });
+        const declared = Number(req.headers['content-length']);
+        if (Number.isFinite(declared) && declared > options.maxBodyBytes) {
+            return fail({ status: HttpStatus.PAYLOAD_TOO_LARGE, code: McpErrorCode.InvalidRequest, message: `Request body too large (limit ${options.maxBodyBytes} bytes)` });
+        }
+        if (!isJsonContentType(req.headers['content-type'])) {
+            return fail({ status: HttpStatus.UNSUPPORTED_MEDIA_TYPE, code: McpErrorCode.InvalidRequest, message: 'Content-Type must be application/json' });
+        }
+        const rules = {
+            limitBytes: options.maxBodyBytes,
+            timeoutMs: options.bodyTimeoutMs,
+            authenticateAboveBytes: options.largeBodyBytes,
+            authenticate,
+            emptyBody: 'refuse',
+        };
+        readJsonBody(req, rules, (result) => {
+            if ('failure' in result)
+                return fail(result.failure);
+            req.body = result.value;
+            // body-parser (registered later by Nest) skips requests whose body is already read.
+            req._body = true;
+            req[MCP_BODY_READ] = true;
+            next();
+        });
+    };
+}
+//# sourceMappingURL=mcp-body.reader.js.map

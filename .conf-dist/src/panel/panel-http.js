@@ -1,0 +1,69 @@
+import { PANEL_HEADERS } from './views/layout.js';
+import { publicUrlFromEnv } from '../identity/identity.config.js';
+export const SESSION_COOKIE = 'panel_session';
+/** The sign-in form's CSRF secret (double-submit: cookie and hidden field must match). */
+export const LOGIN_COOKIE = 'panel_login';
+const COOKIE_PATH = '/admin';
+/** Cookies of the request (no cookie-parser needed for two names). */
+export function cookie(req, name) {
+    const header = req.headers.cookie;
+    if (!header)
+        return undefined;
+    for (const part of header.split(';')) {
+        const eq = part.indexOf('=');
+        if (eq < 0)
+            continue;
+        if (part.slice(0, eq).trim() !== name)
+            continue;
+        const value = part.slice(eq + 1).trim();
+        try {
+            return decodeURIComponent(value);
+        }
+        catch {
+            return undefined;
+        }
+    }
+    return undefined;
+}
+/** Secure cookies when the panel is served over https (directly, or as PUBLIC_URL says). */
+function secure(req) {
+    return req.secure || (publicUrlFromEnv() ?? '').startsWith('https:');
+}
+export function setCookie(req, res, name, value, maxAgeMs) {
+    res.cookie(name, value, { httpOnly: true, sameSite: 'strict', secure: secure(req), path: COOKIE_PATH, maxAge: maxAgeMs });
+}
+export function clearCookie(req, res, name) {
+    res.clearCookie(name, { httpOnly: true, sameSite: 'strict', secure: secure(req), path: COOKIE_PATH });
+}
+export function panelSessionOf(req) {
+    return req.panelSession;
+}
+export function setPanelSession(req, session) {
+    req.panelSession = session;
+}
+/** A string field of an `application/x-www-form-urlencoded` body (anything else: undefined). */
+export function formField(req, name) {
+    const body = req.body;
+    const value = body && typeof body === 'object' ? body[name] : undefined;
+    return typeof value === 'string' ? value : undefined;
+}
+export function sendPage(res, status, page) {
+    res.status(status).set(PANEL_HEADERS).type('text/html; charset=utf-8').send(page);
+}
+const RETURN_PATH = /^\/admin(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*\/?$/;
+/**
+ * Where to go after sign-in: a same-origin panel path only (`/admin/...`, no scheme, no host, no
+ * `//`, no `..`, no query); anything else falls back to the approvals list.
+ */
+export function safeReturnPath(next) {
+    const fallback = '/admin/approvals';
+    if (typeof next !== 'string' || next.length > 200 || !RETURN_PATH.test(next))
+        return fallback;
+    if (/^\/admin\/log(?:in|out)\/?$/.test(next))
+        return fallback;
+    return next;
+}
+export function clientAddress(req) {
+    return req.socket.remoteAddress ?? 'unknown';
+}
+//# sourceMappingURL=panel-http.js.map

@@ -1,0 +1,174 @@
+import { Logger } from '@nestjs/common';
+import { createClient, ErrorReply } from '@redis/client';
+import { createHash } from 'node:crypto';
+import { MemoryRateLimitStore } from './memory-rate-limit.store.js';
+/**
+ * The GCRA of `gcra.ts` over every bucket of one request, in one script: Redis runs a script
+ * atomically, so two replicas charging the same bucket never both see the old value, and a
+ * request refused by one bucket is charged to none. The clock is Redis's (`TIME`), so replicas
+ * with drifting clocks still agree. TATs are integer microseconds (a limit so high that one unit
+ * is under a microsecond, e.g. the bench's 10^9 a minute, is effectively unlimited); a key
+ * expires when its bucket is full again, so idle callers cost no memory.
+ *
+ * KEYS: bucket keys. ARGV[1]: cost; ARGV[2i], ARGV[2i+1]: limit and period (µs) of KEYS[i].
+ * Reply: {1} when allowed; {0, i, µs to wait} when bucket i (1-based) refuses.
+ */
+export const GCRA_SCRIPT = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+local cost = tonumber(ARGV[1])
+local tats = {}
+local refused, wait = 0, 0
+for i, key in ipairs(KEYS) do
+  local limit = tonumber(ARGV[2 * i])
+  local period = tonumber(ARGV[2 * i + 1])
+  local tat = math.max(tonumber(redis.call('GET', key) or now), now) + math.min(cost, limit) * (period / limit)
+  local over = tat - now - period
+  if over > 0 and over > wait then
+    refused, wait = i, over
+  end
+  tats[i] = tat
+end
+if refused > 0 then
+  return {0, refused, math.ceil(wait)}
+end
+for i, key in ipairs(KEYS) do
+  redis.call('SET', key, string.format('%.0f', tats[i]), 'PX', math.max(1, math.ceil((tats[i] - now) / 1000)))
+end
+return {1}
+`;
+const GCRA_SHA = createHash('sha1').update(GCRA_SCRIPT).digest('hex');
+/**
+ * Buckets shared by every replica through Redis. When Redis cannot answer (down, unreachable,
+ * slower than the timeout) the limiter **fails open**, to this process's own buckets: requests
+ * keep being served, each replica still stops a runaway token on its own, and a warning is
+ * logged (at most once a minute while it lasts, and once when Redis answers again). An outage of
+ * the limiter's store must not become an outage of the API.
+ */
+export class RedisRateLimitStore {
+    options;
+    logger = new Logger('RateLimit');
+    client;
+    fallback;
+    retryAfterFailureMs;
+    skipUntil = 0;
+    degradedSince;
+    lastWarning = 0;
+    constructor(options) {
+        this.options = options;
+        this.fallback = options.fallback ?? new MemoryRateLimitStore();
+        this.retryAfterFailureMs = options.retryAfterFailureMs ?? 1000;
+        this.client = createClient({
+            url: options.url,
+            // Commands while disconnected fail at once (→ fallback) instead of queueing behind requests.
+            disableOfflineQueue: true,
+            commandOptions: { timeout: options.timeoutMs },
+            socket: {
+                connectTimeout: Math.max(options.timeoutMs, 1000),
+                reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2000) + Math.floor(Math.random() * 100),
+            },
+        });
+        // Without a listener an 'error' event would crash the process.
+        this.client.on('error', (error) => this.degraded(error.message));
+    }
+    /** Starts connecting; waits up to `waitMs` for Redis, then goes on (degraded) without it. */
+    async connect(waitMs) {
+        const connecting = this.client.connect().then(() => undefined, (error) => this.degraded(error.message));
+        let timer;
+        await Promise.race([connecting, new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+        clearTimeout(timer);
+        if (!this.client.isReady)
+            this.degraded(`no connection after ${waitMs} ms`);
+    }
+    get connected() {
+        return this.client.isReady;
+    }
+    async consume(buckets, cost) {
+        if (this.client.isReady && Date.now() >= this.skipUntil) {
+            try {
+                const decision = parseReply(await withTimeout(this.run(buckets, cost), this.options.timeoutMs));
+                this.recovered();
+                return decision;
+            }
+            catch (error) {
+                this.skipUntil = Date.now() + this.retryAfterFailureMs;
+                this.degraded(error.message);
+            }
+        }
+        else {
+            this.degraded('not connected');
+        }
+        return this.fallback.consume(buckets, cost);
+    }
+    async onModuleDestroy() {
+        if (this.client.isOpen)
+            this.client.destroy();
+        await this.fallback.onModuleDestroy?.();
+    }
+    async run(buckets, cost) {
+        const options = {
+            keys: buckets.map((bucket) => bucket.key),
+            arguments: [String(cost), ...buckets.flatMap((bucket) => [String(bucket.limit), String(bucket.periodMs * 1000)])],
+        };
+        try {
+            return await this.client.evalSha(GCRA_SHA, options);
+        }
+        catch (error) {
+            // First call on this server (or after SCRIPT FLUSH / a restart): send the script itself.
+            if (error instanceof ErrorReply && error.message.startsWith('NOSCRIPT'))
+                return this.client.eval(GCRA_SCRIPT, options);
+            throw error;
+        }
+    }
+    degraded(reason) {
+        const now = Date.now();
+        if (this.degradedSince === undefined)
+            this.degradedSince = now;
+        if (now - this.lastWarning < 60_000)
+            return;
+        this.lastWarning = now;
+        this.logger.warn(`Redis at ${redactUrl(this.options.url)} failed (${reason}): rate limits fail open to this process's ` +
+            'own counters (each replica enforces the limits alone) until it answers again');
+    }
+    recovered() {
+        if (this.degradedSince === undefined)
+            return;
+        const seconds = Math.round((Date.now() - this.degradedSince) / 1000);
+        this.degradedSince = undefined;
+        this.lastWarning = 0;
+        this.logger.log(`Redis at ${redactUrl(this.options.url)} answers again after ${seconds} s: rate limits are shared again`);
+    }
+}
+/**
+ * node-redis times a command out only until it is written; once sent it waits for the reply for as
+ * long as the connection lives (so that replies stay in order). A request must not wait on a Redis
+ * that stopped answering: past `ms` it goes on without the answer, which is read and dropped later.
+ */
+function withTimeout(work, ms) {
+    let timer;
+    const timeout = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    });
+    work.catch(() => undefined);
+    return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+function parseReply(reply) {
+    if (!Array.isArray(reply) || typeof reply[0] !== 'number')
+        throw new Error(`unexpected rate-limit script reply ${JSON.stringify(reply)}`);
+    if (reply[0] === 1)
+        return { allowed: true };
+    return { allowed: false, bucket: Number(reply[1]) - 1, retryAfterMs: Math.ceil(Number(reply[2]) / 1000) };
+}
+/** The URL without its password, for logs. */
+export function redactUrl(url) {
+    try {
+        const parsed = new URL(url);
+        if (parsed.password)
+            parsed.password = '***';
+        return parsed.toString();
+    }
+    catch {
+        return 'REDIS_URL';
+    }
+}
+//# sourceMappingURL=redis-rate-limit.store.js.map

@@ -1,0 +1,116 @@
+import { Logger } from '@nestjs/common';
+import pg from 'pg';
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more. */
+const MAX_NOTIFY_BYTES = 7999;
+const RECONNECT_MS = 1_000;
+/**
+ * The bus over LISTEN/NOTIFY, for replicas that share only the database. One PostgreSQL channel
+ * carries every bus channel (`{"c": channel, "p": payload}`): bus channel names are arbitrary
+ * strings, PostgreSQL's are identifiers of at most 63 bytes. One dedicated connection per replica
+ * listens (a pooled one would be handed to queries); it reconnects after a loss, and what was
+ * published meanwhile is lost, as the bus promises (at-most-once; the event store is for replay).
+ * A message must fit in a NOTIFY (under 8000 bytes); for larger ones use Redis (`REDIS_URL`).
+ */
+export class PostgresMessageBus {
+    url;
+    notify;
+    pgChannel;
+    logger = new Logger('McpStreamsBus');
+    listeners = new Map();
+    client;
+    listening;
+    retry;
+    stopped = false;
+    constructor(url, 
+    /** Runs `SELECT pg_notify($1, $2)` on a pooled connection (outside any request transaction). */
+    notify, pgChannel = 'mcp_bus') {
+        this.url = url;
+        this.notify = notify;
+        this.pgChannel = pgChannel;
+    }
+    async publish(channel, payload) {
+        const text = JSON.stringify({ c: channel, p: payload });
+        if (Buffer.byteLength(text) > MAX_NOTIFY_BYTES) {
+            throw new Error(`Bus message on "${channel}" is ${Buffer.byteLength(text)} bytes; PostgreSQL NOTIFY carries under 8000. Set REDIS_URL for larger messages.`);
+        }
+        await this.notify(this.pgChannel, text);
+    }
+    async subscribe(channel, onMessage) {
+        await this.listen();
+        let listeners = this.listeners.get(channel);
+        if (!listeners)
+            this.listeners.set(channel, (listeners = new Set()));
+        const listener = (payload) => onMessage(payload);
+        listeners.add(listener);
+        return async () => {
+            listeners.delete(listener);
+            if (!listeners.size && this.listeners.get(channel) === listeners)
+                this.listeners.delete(channel);
+        };
+    }
+    async close() {
+        this.stopped = true;
+        clearTimeout(this.retry);
+        const client = this.client;
+        this.client = undefined;
+        await client?.end().catch(() => undefined);
+    }
+    /** The listening connection, opened on first use; a subscribe waits until LISTEN is active. */
+    listen() {
+        this.listening ??= this.connect().catch((error) => {
+            this.listening = undefined;
+            throw error;
+        });
+        return this.listening;
+    }
+    async connect() {
+        if (this.stopped)
+            throw new Error('The message bus is closed');
+        const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 5_000 });
+        this.client = client;
+        let lost = false;
+        const onLost = (error) => {
+            if (lost)
+                return;
+            lost = true;
+            if (this.client === client)
+                this.client = undefined;
+            client.end().catch(() => undefined);
+            if (this.stopped)
+                return;
+            this.logger.warn(`Bus connection lost (${error.message}); reconnecting, messages published meanwhile are not received`);
+            this.retry = setTimeout(() => {
+                this.listening = undefined;
+                if (this.listeners.size)
+                    void this.listen().catch(() => undefined);
+            }, RECONNECT_MS);
+            this.retry.unref();
+        };
+        client.on('error', onLost);
+        client.on('end', () => onLost(new Error('the connection ended')));
+        client.on('notification', (message) => {
+            if (message.channel !== this.pgChannel || !message.payload)
+                return;
+            let parsed;
+            try {
+                parsed = JSON.parse(message.payload);
+            }
+            catch {
+                return; // not ours: someone else NOTIFYing on the channel
+            }
+            if (typeof parsed.c !== 'string')
+                return;
+            for (const listener of [...(this.listeners.get(parsed.c) ?? [])])
+                listener(parsed.p);
+        });
+        try {
+            await client.connect();
+            await client.query(`LISTEN ${pg.escapeIdentifier(this.pgChannel)}`);
+        }
+        catch (error) {
+            onLost(error);
+            throw error;
+        }
+    }
+}
+//# sourceMappingURL=postgres-message.bus.js.map

@@ -1,0 +1,82 @@
+import { Logger } from '@nestjs/common';
+import { createClient, ErrorReply } from '@redis/client';
+import { createHash } from 'node:crypto';
+/**
+ * The Redis connections of stream mode: one for commands, and one more for pub/sub (a subscribed
+ * connection cannot send other commands), opened when the first subscription is made. Commands
+ * while Redis is unreachable fail at once (no offline queue behind requests) and reconnects are
+ * automatic.
+ */
+export class RedisConnection {
+    url;
+    keyPrefix;
+    logger = new Logger('McpStreamsRedis');
+    commands;
+    subscriber;
+    lastWarning = 0;
+    constructor(url, keyPrefix) {
+        this.url = url;
+        this.keyPrefix = keyPrefix;
+        this.commands = createClient({
+            url,
+            disableOfflineQueue: true,
+            socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000) },
+        });
+        this.commands.on('error', (error) => this.warn(error));
+    }
+    /** Connects the command connection; resolves when Redis answers (it keeps retrying until then). */
+    async connect() {
+        if (!this.commands.isOpen)
+            await this.commands.connect();
+    }
+    /**
+     * Connects in the background: the application boots with Redis down, as with the rate limiter
+     * (stream mode is one feature; everything else must keep serving). Until Redis answers, stream
+     * mode's commands fail at once and a warning is logged.
+     */
+    connectInBackground() {
+        this.connect().catch((error) => this.warn(error));
+    }
+    key(...parts) {
+        return [this.keyPrefix, ...parts].join(':');
+    }
+    /** Runs a Lua script by its SHA, sending it the first time a server does not know it. */
+    async script(source, keys, args) {
+        const options = { keys, arguments: args };
+        try {
+            return await this.commands.evalSha(sha1(source), options);
+        }
+        catch (error) {
+            if (error instanceof ErrorReply && error.message.startsWith('NOSCRIPT'))
+                return this.commands.eval(source, options);
+            throw error;
+        }
+    }
+    subscriberConnection() {
+        this.subscriber ??= (async () => {
+            const client = this.commands.duplicate();
+            client.on('error', (error) => this.warn(error));
+            await client.connect();
+            return client;
+        })().catch((error) => {
+            this.subscriber = undefined;
+            throw error;
+        });
+        return this.subscriber;
+    }
+    async close() {
+        const subscriber = await this.subscriber?.catch(() => undefined);
+        if (subscriber?.isOpen)
+            subscriber.destroy();
+        if (this.commands.isOpen)
+            this.commands.destroy();
+    }
+    warn(error) {
+        if (Date.now() - this.lastWarning < 60_000)
+            return;
+        this.lastWarning = Date.now();
+        this.logger.warn(`Redis (stream mode): ${error.message}`);
+    }
+}
+const sha1 = (text) => createHash('sha1').update(text).digest('hex');
+//# sourceMappingURL=redis-connection.js.map

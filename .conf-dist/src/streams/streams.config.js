@@ -1,0 +1,32 @@
+export const STREAMS_CONFIG = Symbol('STREAMS_CONFIG');
+/**
+ * `REDIS_URL` (shared with the rate limiter), `MCP_STREAMS_KEY_PREFIX` (default `mcp`),
+ * `MCP_STREAM_EVENTS_RETENTION_SECONDS` (default 600), `MCP_STREAM_EVENTS_PER_STREAM` (default
+ * 1000), `MCP_STREAMS_CLEANUP_SECONDS` (default 60; 0 = off; always off when NODE_ENV=test).
+ * A bad value stops the boot, naming the variable.
+ */
+export function streamsConfigFromEnv(env = process.env) {
+    const redisUrl = env.REDIS_URL?.trim() || undefined;
+    if (redisUrl && !/^rediss?:\/\//.test(redisUrl))
+        throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got "${redisUrl}"`);
+    const keyPrefix = env.MCP_STREAMS_KEY_PREFIX?.trim() || 'mcp';
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(keyPrefix))
+        throw new Error(`MCP_STREAMS_KEY_PREFIX must be 1–64 characters of A-Z a-z 0-9 _ - ., got "${keyPrefix}"`);
+    return {
+        ...(redisUrl ? { redisUrl } : {}),
+        keyPrefix,
+        eventRetentionMs: integer(env, 'MCP_STREAM_EVENTS_RETENTION_SECONDS', 600, 1) * 1000,
+        maxEventsPerStream: integer(env, 'MCP_STREAM_EVENTS_PER_STREAM', 1000, 1),
+        cleanupIntervalMs: env.NODE_ENV === 'test' ? 0 : integer(env, 'MCP_STREAMS_CLEANUP_SECONDS', 60, 0) * 1000,
+    };
+}
+function integer(env, name, fallback, min) {
+    const raw = env[name]?.trim();
+    if (!raw)
+        return fallback;
+    const value = Number(raw);
+    if (!Number.isSafeInteger(value) || value < min)
+        throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+    return value;
+}
+//# sourceMappingURL=streams.config.js.map

@@ -1,0 +1,213 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+var __metadata = (this && this.__metadata) || function (k, v) {
+    if (typeof Reflect === "object" && typeof Reflect.metadata === "function") return Reflect.metadata(k, v);
+};
+var __param = (this && this.__param) || function (paramIndex, decorator) {
+    return function (target, key) { decorator(target, key, paramIndex); }
+};
+import { Injectable } from '@nestjs/common';
+import { acceptedContent, inputRequired, inputResponse, McpCtx, McpPrompt, McpRequestState, McpTool, } from '../../src/mcp/index.js';
+/**
+ * Multi round-trip fixtures of the conformance suite (SEP-2322, `input-required-result-*`):
+ * names, keys and literals are the suite's. Each tool asks, then completes when the client retries
+ * with `inputResponses` (and the sealed `requestState`, which the layer verifies before the method
+ * runs: a tampered one never reaches it).
+ */
+const text = (value) => ({ type: 'text', text: value });
+const NAME_SCHEMA = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+const askName = (message = 'What is your name?') => inputRequired.elicit({ message, requestedSchema: NAME_SCHEMA });
+const askOk = () => inputRequired.elicit({ message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } });
+const askCapital = () => inputRequired.createMessage({ messages: [{ role: 'user', content: text('What is the capital of France?') }], maxTokens: 100 });
+let InputRequiredFixtures = class InputRequiredFixtures {
+    states;
+    constructor(states) {
+        this.states = states;
+    }
+    elicitation(ctx) {
+        const answer = acceptedContent(ctx.inputResponses, 'user_name');
+        if (typeof answer?.name !== 'string')
+            return inputRequired({ inputRequests: { user_name: askName() } });
+        return { content: [text(`Hello, ${answer.name}!`)] };
+    }
+    sampling(ctx) {
+        const answer = inputResponse(ctx.inputResponses, 'capital_question');
+        if (answer.kind !== 'sampling')
+            return inputRequired({ inputRequests: { capital_question: askCapital() } });
+        const content = answer.result.content;
+        return { content: [text(`The model answered: ${!Array.isArray(content) && content.type === 'text' ? content.text : '(non-text)'}`)] };
+    }
+    listRoots(ctx) {
+        const answer = inputResponse(ctx.inputResponses, 'client_roots');
+        if (answer.kind !== 'roots')
+            return inputRequired({ inputRequests: { client_roots: inputRequired.listRoots() } });
+        return { content: [text(`Roots: ${answer.roots.map((root) => root.uri).join(', ')}`)] };
+    }
+    async requestState(ctx) {
+        const confirmed = acceptedContent(ctx.inputResponses, 'confirm');
+        if (ctx.state?.step === 'confirm' && typeof confirmed?.ok === 'boolean') {
+            return { content: [text(`state-ok: confirmed=${confirmed.ok}`)] };
+        }
+        return inputRequired({
+            inputRequests: {
+                confirm: askOk(),
+            },
+            requestState: await this.states.seal({ step: 'confirm' }, ctx),
+        });
+    }
+    async multipleInputs(ctx) {
+        const name = acceptedContent(ctx.inputResponses, 'user_name');
+        const greeting = inputResponse(ctx.inputResponses, 'greeting');
+        const roots = inputResponse(ctx.inputResponses, 'client_roots');
+        if (ctx.state && typeof name?.name === 'string' && greeting.kind === 'sampling' && roots.kind === 'roots') {
+            return { content: [text(`Hello ${name.name}; ${roots.roots.length} root(s); greeting received.`)] };
+        }
+        return inputRequired({
+            inputRequests: {
+                user_name: askName(),
+                greeting: inputRequired.createMessage({ messages: [{ role: 'user', content: text('Generate a greeting') }], maxTokens: 50 }),
+                client_roots: inputRequired.listRoots(),
+            },
+            requestState: await this.states.seal({ step: 'all' }, ctx),
+        });
+    }
+    async multiRound(ctx) {
+        const state = ctx.state;
+        const step1 = acceptedContent(ctx.inputResponses, 'step1');
+        const step2 = acceptedContent(ctx.inputResponses, 'step2');
+        if (state?.name && typeof step2?.color === 'string') {
+            return { content: [text(`${state.name} likes ${step2.color}.`)] };
+        }
+        if (state && typeof step1?.name === 'string') {
+            return inputRequired({
+                inputRequests: {
+                    step2: inputRequired.elicit({
+                        message: 'Step 2: What is your favorite color?',
+                        requestedSchema: { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] },
+                    }),
+                },
+                requestState: await this.states.seal({ name: step1.name }, ctx),
+            });
+        }
+        return inputRequired({
+            inputRequests: { step1: askName('Step 1: What is your name?') },
+            requestState: await this.states.seal({ round: 1 }, ctx),
+        });
+    }
+    async tamperedState(ctx) {
+        if (ctx.state && acceptedContent(ctx.inputResponses, 'confirm'))
+            return { content: [text('state verified')] };
+        return inputRequired({
+            inputRequests: {
+                confirm: askOk(),
+            },
+            requestState: await this.states.seal({ step: 'confirm' }, ctx),
+        });
+    }
+    /** Asks only for what the client declared it can answer. */
+    capabilities(ctx) {
+        const caps = ctx.clientCapabilities;
+        const requests = {
+            ...(caps.elicitation ? { user_name: askName() } : {}),
+            ...(caps.sampling ? { capital_question: askCapital() } : {}),
+            ...(caps.roots ? { client_roots: inputRequired.listRoots() } : {}),
+        };
+        const answered = Object.keys(requests).some((key) => inputResponse(ctx.inputResponses, key).kind !== 'missing');
+        if (answered || !Object.keys(requests).length)
+            return { content: [text('Done with what the client could answer.')] };
+        return inputRequired({ inputRequests: requests });
+    }
+};
+__decorate([
+    McpTool({ name: 'test_input_required_result_elicitation', description: 'Asks the user for their name, then greets them' }),
+    __param(0, McpCtx()),
+    __metadata("design:type", Function),
+    __metadata("design:paramtypes", [Object]),
+    __metadata("design:returntype", void 0)
+], InputRequiredFixtures.prototype, "elicitation", null);
+__decorate([
+    McpTool({ name: 'test_input_required_result_sampling', description: 'Asks the client model a question' }),
+    __param(0, McpCtx()),
+    __metadata("design:type", Function),
+    __metadata("design:paramtypes", [Object]),
+    __metadata("design:returntype", void 0)
+], InputRequiredFixtures.prototype, "sampling", null);
+__decorate([
+    McpTool({ name: 'test_input_required_result_list_roots', description: 'Asks the client for its roots' }),
+    __param(0, McpCtx()),
+    __metadata("design:type", Function),
+    __metadata("design:paramtypes", [Object]),
+    __metadata("design:returntype", void 0)
+], InputRequiredFixtures.prototype, "listRoots", null);
+__decorate([
+    McpTool({ name: 'test_input_required_result_request_state', description: 'Round-trips a sealed requestState' }),
+    __param(0, McpCtx()),
+    __metadata("design:type", Function),
+    __metadata("design:paramtypes", [Object]),
+    __metadata("design:returntype", Promise)
+], InputRequiredFixtures.prototype, "requestState", null);
+__decorate([
+    McpTool({ name: 'test_input_required_result_multiple_inputs', description: 'Asks for elicitation, sampling and roots at once' }),
+    __param(0, McpCtx()),
+    __metadata("design:type", Function),
+    __metadata("design:paramtypes", [Object]),
+    __metadata("design:returntype", Promise)
+], InputRequiredFixtures.prototype, "multipleInputs", null);
+__decorate([
+    McpTool({ name: 'test_input_required_result_multi_round', description: 'Asks two questions, one per round' }),
+    __param(0, McpCtx()),
+    __metadata("design:type", Function),
+    __metadata("design:paramtypes", [Object]),
+    __metadata("design:returntype", Promise)
+], InputRequiredFixtures.prototype, "multiRound", null);
+__decorate([
+    McpTool({ name: 'test_input_required_result_tampered_state', description: 'Refuses a requestState it did not seal' }),
+    __param(0, McpCtx()),
+    __metadata("design:type", Function),
+    __metadata("design:paramtypes", [Object]),
+    __metadata("design:returntype", Promise)
+], InputRequiredFixtures.prototype, "tamperedState", null);
+__decorate([
+    McpTool({ name: 'test_input_required_result_capabilities', description: 'Asks through the capabilities the client declared' }),
+    __param(0, McpCtx()),
+    __metadata("design:type", Function),
+    __metadata("design:paramtypes", [Object]),
+    __metadata("design:returntype", void 0)
+], InputRequiredFixtures.prototype, "capabilities", null);
+InputRequiredFixtures = __decorate([
+    Injectable(),
+    __metadata("design:paramtypes", [McpRequestState])
+], InputRequiredFixtures);
+export { InputRequiredFixtures };
+let InputRequiredPromptFixtures = class InputRequiredPromptFixtures {
+    prompt(ctx) {
+        const answer = acceptedContent(ctx.inputResponses, 'user_context');
+        if (typeof answer?.context !== 'string') {
+            return inputRequired({
+                inputRequests: {
+                    user_context: inputRequired.elicit({
+                        message: 'What context should the prompt use?',
+                        requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
+                    }),
+                },
+            });
+        }
+        return [{ role: 'user', content: text(`Use this context: ${answer.context}`) }];
+    }
+};
+__decorate([
+    McpPrompt({ name: 'test_input_required_result_prompt', description: 'A prompt that asks the user for context first' }),
+    __param(0, McpCtx()),
+    __metadata("design:type", Function),
+    __metadata("design:paramtypes", [Object]),
+    __metadata("design:returntype", void 0)
+], InputRequiredPromptFixtures.prototype, "prompt", null);
+InputRequiredPromptFixtures = __decorate([
+    Injectable()
+], InputRequiredPromptFixtures);
+export { InputRequiredPromptFixtures };
+//# sourceMappingURL=input-required.fixture.js.map

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { DEMO_TOKEN_LABEL } from '../../src/database/demo-mode.js';
+import { startAppProcess } from '../support/app-process.js';
+import { createTestDatabase, queryRows } from '../support/test-database.js';
+/**
+ * Demo mode of the real server process (`node dist/main.js`): no demo data, password or token in
+ * production; one live demo token at a time in demo mode; a DEMO that is not true/false stops the boot.
+ */
+const customersWith = (app, token) => fetch(`${app.baseUrl}/v1/customers`, { headers: { authorization: `Bearer ${token}` } }).then((response) => response.status);
+describe('demo mode of the server process', { timeout: 180_000 }, () => {
+    let database;
+    const running = [];
+    before(async () => {
+        database = await createTestDatabase();
+    });
+    after(async () => {
+        await Promise.all(running.map((app) => app.stop()));
+        await database?.close();
+    });
+    it('NODE_ENV=production with a DATABASE_URL seeds, mints and prints nothing demo (not the token, the password or the sign-in hint)', async () => {
+        const app = await startAppProcess({
+            databaseUrl: database.url,
+            name: 'production',
+            expectDemoToken: false,
+            startTimeoutMs: 30_000,
+            env: { NODE_ENV: 'production', MCP_STATE_SECRET: randomBytes(32).toString('hex') },
+        });
+        running.push(app);
+        await app.stop();
+        const output = app.output();
+        assert.doesNotMatch(output, /Demo token/);
+        assert.doesNotMatch(output, /Demo admin password|sign in as|@demo\.test/);
+        assert.match(output, /Demo mode off/);
+        assert.deepEqual(await queryRows(database.url, `SELECT email FROM users`), [], 'no demo users');
+        assert.deepEqual(await queryRows(database.url, `SELECT slug FROM workspaces`), [], 'no demo workspace');
+        assert.deepEqual(await queryRows(database.url, `SELECT id FROM access_tokens`), [], 'no token minted');
+    });
+    it('a second demo boot revokes the first boot\'s token (401) and leaves exactly one unrevoked demo token', async () => {
+        const first = await startAppProcess({ databaseUrl: database.url, name: 'demo-1' });
+        running.push(first);
+        assert.equal(await customersWith(first, first.token), 200);
+        await first.stop();
+        const second = await startAppProcess({ databaseUrl: database.url, name: 'demo-2' });
+        running.push(second);
+        assert.notEqual(second.token, first.token);
+        assert.equal(await customersWith(second, first.token), 401, "the first boot's token is refused");
+        assert.equal(await customersWith(second, second.token), 200);
+        const live = await queryRows(database.url, `SELECT count(*)::int AS count FROM access_tokens WHERE label = $1 AND revoked_at IS NULL`, [DEMO_TOKEN_LABEL]);
+        assert.deepEqual(live, [{ count: 1 }]);
+        await second.stop();
+    });
+    it('DEMO other than true/false stops the boot with a message naming DEMO', async () => {
+        await assert.rejects(startAppProcess({ databaseUrl: database.url, name: 'bad-demo', startTimeoutMs: 30_000, env: { DEMO: 'yes' } }), /exited during start[\s\S]*DEMO must be "true" or "false" \(got "yes"\)/);
+    });
+});
+//# sourceMappingURL=demo-mode.e2e-spec.js.map

@@ -1,0 +1,228 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+var __metadata = (this && this.__metadata) || function (k, v) {
+    if (typeof Reflect === "object" && typeof Reflect.metadata === "function") return Reflect.metadata(k, v);
+};
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Global, Injectable, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { MCP_APPROVAL_GATEWAY, McpModule, McpTool, } from '../../src/mcp/index.js';
+import { resolveMcpOptions } from '../../src/mcp/mcp-options.resolver.js';
+import { callHandshake, envelope, post, statelessRequest } from '../support/mcp-http.js';
+import { startTestApp } from '../support/test-app.js';
+/**
+ * The layer's confirmation of destructive tools (SPEC §4), without a database: the decision
+ * between asking in the chat, issuing an approval link and refusing, and that a tool runs only
+ * after a yes.
+ */
+const runs = [];
+let DangerousTools = class DangerousTools {
+    wipe() {
+        runs.push('wipe');
+        return { wiped: true };
+    }
+    look() {
+        return { looked: true };
+    }
+};
+__decorate([
+    McpTool({ title: 'Wipe the cache', description: 'Deletes every cached entry.', annotations: { destructiveHint: true } }),
+    __metadata("design:type", Function),
+    __metadata("design:paramtypes", []),
+    __metadata("design:returntype", void 0)
+], DangerousTools.prototype, "wipe", null);
+__decorate([
+    McpTool({ description: 'Harmless.', annotations: { readOnlyHint: true } }),
+    __metadata("design:type", Function),
+    __metadata("design:paramtypes", []),
+    __metadata("design:returntype", void 0)
+], DangerousTools.prototype, "look", null);
+DangerousTools = __decorate([
+    Injectable()
+], DangerousTools);
+/** A money-moving tool that requires the approval page whatever the client can do. */
+let MoneyTools = class MoneyTools {
+    refund() {
+        runs.push('refund');
+        return { refunded: true };
+    }
+};
+__decorate([
+    McpTool({ description: 'Sends money back.', annotations: { destructiveHint: true }, confirmation: 'link' }),
+    __metadata("design:type", Function),
+    __metadata("design:paramtypes", []),
+    __metadata("design:returntype", void 0)
+], MoneyTools.prototype, "refund", null);
+MoneyTools = __decorate([
+    Injectable()
+], MoneyTools);
+/** A mistake the boot must catch: confirmation on a tool that is not destructive. */
+let MisconfiguredTools = class MisconfiguredTools {
+    peek() {
+        return {};
+    }
+};
+__decorate([
+    McpTool({ description: 'Harmless.', annotations: { readOnlyHint: true }, confirmation: 'link' }),
+    __metadata("design:type", Function),
+    __metadata("design:paramtypes", []),
+    __metadata("design:returntype", void 0)
+], MisconfiguredTools.prototype, "peek", null);
+MisconfiguredTools = __decorate([
+    Injectable()
+], MisconfiguredTools);
+/** A gateway that records what it was asked and answers what the test sets. */
+class RecordingGateway {
+    asked = [];
+    next;
+    async request(request) {
+        this.asked.push(request);
+        return this.next;
+    }
+}
+const gateway = new RecordingGateway();
+let GatewayModule = class GatewayModule {
+};
+GatewayModule = __decorate([
+    Global(),
+    Module({ providers: [{ provide: MCP_APPROVAL_GATEWAY, useValue: gateway }], exports: [MCP_APPROVAL_GATEWAY] })
+], GatewayModule);
+function appWith(options, withGateway, providers = [DangerousTools, MoneyTools]) {
+    let App = class App {
+    };
+    App = __decorate([
+        Module({ imports: [McpModule.forRoot(options), ...(withGateway ? [GatewayModule] : [])], providers })
+    ], App);
+    return App;
+}
+async function call(url, capabilities, extra = {}, name = 'wipe') {
+    const request = statelessRequest('tools/call', { name, arguments: {}, ...extra });
+    request.body.params._meta = envelope(capabilities);
+    return (await post(url, request.body, request.headers)).body;
+}
+const envelopeOf = (body) => JSON.parse(body.result.content[0].text);
+describe('confirmation of destructive tools (MCP layer)', () => {
+    let confirm;
+    let refuse;
+    let linkOnly;
+    before(async () => {
+        confirm = await startTestApp(appWith({ requestState: { secret: 'x'.repeat(32) } }, true));
+        refuse = await startTestApp(appWith({ destructiveTools: 'refuse' }, true));
+        linkOnly = await startTestApp(appWith({ destructiveConfirmation: 'link' }, true));
+    });
+    after(async () => {
+        await confirm.close();
+        await refuse.close();
+        await linkOnly.close();
+    });
+    const pending = { status: 'pending', approvalId: 'a9', url: 'https://example.test/admin/approvals/a9', expiresAt: new Date('2030-01-01T00:00:00Z') };
+    it('asks a 2026 client that declared elicitation in the chat, and runs on an accepted yes only', async () => {
+        runs.length = 0;
+        const first = await call(confirm.mcpUrl, { elicitation: {} });
+        assert.equal(first.result.resultType, 'input_required');
+        const question = first.result.inputRequests.confirm;
+        assert.equal(question.method, 'elicitation/create');
+        assert.match(question.params.message, /Wipe the cache/);
+        assert.deepEqual(question.params.requestedSchema.required, ['confirm']);
+        assert.deepEqual(runs, []);
+        const no = await call(confirm.mcpUrl, { elicitation: {} }, {
+            requestState: first.result.requestState,
+            inputResponses: { confirm: { action: 'accept', content: { confirm: false } } },
+        });
+        assert.equal(envelopeOf(no).errors[0].code, 'confirmation_declined');
+        assert.deepEqual(runs, []);
+        const again = await call(confirm.mcpUrl, { elicitation: { form: {} } });
+        const yes = await call(confirm.mcpUrl, { elicitation: { form: {} } }, {
+            requestState: again.result.requestState,
+            inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+        });
+        assert.equal(yes.result.resultType, 'complete');
+        assert.equal(envelopeOf(yes).status, 'success');
+        assert.deepEqual(runs, ['wipe']);
+    });
+    it('re-asks when the retry carries the state but no answer to the question', async () => {
+        const first = await call(confirm.mcpUrl, { elicitation: {} });
+        const retry = await call(confirm.mcpUrl, { elicitation: {} }, { requestState: first.result.requestState, inputResponses: { other: {} } });
+        assert.equal(retry.result.resultType, 'input_required');
+        assert.notEqual(retry.result.requestState, first.result.requestState);
+    });
+    it('a client with URL-only elicitation cannot answer a form: it gets the approval link', async () => {
+        gateway.next = { status: 'pending', approvalId: 'a1', url: 'https://example.test/admin/approvals/a1', expiresAt: new Date('2030-01-01T00:00:00Z') };
+        runs.length = 0;
+        const body = await call(confirm.mcpUrl, { elicitation: { url: {} } });
+        const answer = envelopeOf(body);
+        assert.equal(body.result.isError, undefined);
+        assert.deepEqual([answer.status, answer.ok, answer.approval], [
+            'pending_confirmation',
+            false,
+            { id: 'a1', url: 'https://example.test/admin/approvals/a1', expires_at: '2030-01-01T00:00:00.000Z' },
+        ]);
+        assert.equal(gateway.asked.at(-1).tool.title, 'Wipe the cache');
+        assert.deepEqual(runs, []);
+    });
+    it('hands a 2025-era client the gateway outcome: a completed approval answers the stored result', async () => {
+        const stored = { content: [{ type: 'text', text: '{"ok":true,"status":"success"}' }] };
+        gateway.next = { status: 'completed', approvalId: 'a2', result: stored };
+        runs.length = 0;
+        const { body } = await callHandshake(confirm.mcpUrl, 'tools/call', { name: 'wipe', arguments: {} });
+        assert.deepEqual(body.result, stored);
+        assert.deepEqual(runs, [], 'the stored answer, not a second run');
+    });
+    it("'refuse' still asks in the chat, but refuses clients that cannot confirm instead of issuing links", async () => {
+        runs.length = 0;
+        const asked = gateway.asked.length;
+        const inChat = await call(refuse.mcpUrl, { elicitation: {} });
+        assert.equal(inChat.result.resultType, 'input_required');
+        const refused = await call(refuse.mcpUrl, {});
+        assert.equal(refused.result.isError, true);
+        assert.equal(envelopeOf(refused).errors[0].code, 'confirmation_required');
+        assert.equal(gateway.asked.length, asked, 'no approval was requested');
+        assert.deepEqual(runs, []);
+    });
+    it("a tool with confirmation: 'link' gives a 2026 client that declared elicitation an approval link, not input_required", async () => {
+        gateway.next = pending;
+        runs.length = 0;
+        const body = await call(confirm.mcpUrl, { elicitation: { form: {} } }, {}, 'refund');
+        assert.equal(body.result.resultType, 'complete');
+        assert.equal(envelopeOf(body).status, 'pending_confirmation');
+        assert.equal(envelopeOf(body).approval.url, pending.url);
+        assert.equal(gateway.asked.at(-1).tool.name, 'refund');
+        assert.deepEqual(runs, []);
+    });
+    it("destructiveConfirmation: 'link' sends every destructive tool to the approval link, even for clients that can elicit", async () => {
+        gateway.next = pending;
+        runs.length = 0;
+        const body = await call(linkOnly.mcpUrl, { elicitation: {} });
+        assert.equal(body.result.resultType, 'complete');
+        assert.equal(envelopeOf(body).status, 'pending_confirmation');
+        assert.equal(gateway.asked.at(-1).tool.name, 'wipe');
+        const stale = await call(linkOnly.mcpUrl, { elicitation: {} }, { inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } });
+        assert.equal(envelopeOf(stale).status, 'pending_confirmation', 'an in-chat yes is not obeyed');
+        assert.deepEqual(runs, []);
+    });
+    it("'refuse' with a 'link' tool: nobody can confirm it over MCP, so it is refused even for a client that can elicit", async () => {
+        runs.length = 0;
+        const asked = gateway.asked.length;
+        const body = await call(refuse.mcpUrl, { elicitation: {} }, {}, 'refund');
+        assert.equal(body.result.isError, true);
+        assert.equal(envelopeOf(body).errors[0].code, 'confirmation_required');
+        assert.match(envelopeOf(body).errors[0].message, /approval page/);
+        assert.equal(gateway.asked.length, asked);
+        assert.deepEqual(runs, []);
+    });
+    it('refuses to boot with confirmation on a tool that is not destructive, or an unknown destructiveConfirmation', async () => {
+        await assert.rejects(NestFactory.create(appWith({}, true, [MisconfiguredTools]), { logger: false, abortOnError: false }).then((app) => app.init()), /MisconfiguredTools\.peek: confirmation applies to destructive tools only/);
+        assert.throws(() => resolveMcpOptions({ destructiveConfirmation: 'chat' }), /destructiveConfirmation must be/);
+    });
+    it('leaves tools without destructiveHint alone', async () => {
+        const request = statelessRequest('tools/call', { name: 'look', arguments: {} });
+        const { body } = await post(confirm.mcpUrl, request.body, request.headers);
+        assert.equal(envelopeOf(body).status, 'success');
+    });
+});
+//# sourceMappingURL=mcp-confirmation.e2e-spec.js.map

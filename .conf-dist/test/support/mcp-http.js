@@ -1,0 +1,39 @@
+/** Hand-made MCP requests for tests that check the wire rules byte by byte. */
+export const STATELESS_VERSION = '2026-07-28';
+export async function post(url, body, headers = {}) {
+    const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
+}
+/** The per-request `_meta` envelope of the 2026-07-28 era. */
+export function envelope(capabilities = {}, clientInfo = { name: 'test-client', version: '1.0.0' }) {
+    return {
+        'io.modelcontextprotocol/protocolVersion': STATELESS_VERSION,
+        'io.modelcontextprotocol/clientCapabilities': capabilities,
+        'io.modelcontextprotocol/clientInfo': clientInfo,
+    };
+}
+/** A well-formed 2026-era request: envelope in the body, the same facts in the headers. */
+export function statelessRequest(method, params = {}, id = 1) {
+    const name = method === 'resources/read' ? params.uri : params.name;
+    return {
+        body: { jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope() } },
+        headers: {
+            'mcp-protocol-version': STATELESS_VERSION,
+            'mcp-method': method,
+            ...(typeof name === 'string' && /^[\x20-\x7e]*$/.test(name) ? { 'mcp-name': name } : {}),
+        },
+    };
+}
+export async function callStateless(url, method, params = {}, id = 1) {
+    const request = statelessRequest(method, params, id);
+    return post(url, request.body, request.headers);
+}
+export async function callHandshake(url, method, params = {}, version = '2025-06-18', id = 1) {
+    return post(url, { jsonrpc: '2.0', id, method, params }, { 'mcp-protocol-version': version });
+}
+//# sourceMappingURL=mcp-http.js.map

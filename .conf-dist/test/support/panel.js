@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { RequestContext } from '../../src/context/request-context.js';
+import { hashPanelPassword } from '../../src/panel/panel-password.js';
+import { bearer } from './billing-app.js';
+import { post, statelessRequest } from './mcp-http.js';
+/** A browser-less visitor of the admin pages: a cookie jar, form posts, no redirect following. */
+export class PanelVisitor {
+    baseUrl;
+    localAddress;
+    cookies = new Map();
+    /** `localAddress`: the loopback address to connect from (e.g. `127.0.0.2`), the panel's client address. */
+    constructor(baseUrl, localAddress) {
+        this.baseUrl = baseUrl;
+        this.localAddress = localAddress;
+    }
+    async get(path, headers = {}) {
+        return this.send('GET', path, undefined, headers);
+    }
+    async post(path, form, headers = {}) {
+        return this.send('POST', path, new URLSearchParams(form).toString(), { 'content-type': 'application/x-www-form-urlencoded', ...headers });
+    }
+    /** Gets the sign-in form and posts it; returns the POST's answer. */
+    async signIn(email, password, next) {
+        const form = await this.get(`/admin/login${next ? `?next=${encodeURIComponent(next)}` : ''}`);
+        assert.equal(form.status, 200, form.text);
+        return this.post('/admin/login', { _csrf: csrfOf(form.text), email, password, ...(next ? { next } : {}) });
+    }
+    async send(method, path, body, headers) {
+        const jar = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+        const init = { method, headers: { ...(jar ? { cookie: jar } : {}), ...headers }, body };
+        const response = this.localAddress
+            ? await requestFrom(this.localAddress, `${this.baseUrl}${path}`, init)
+            : await fetch(`${this.baseUrl}${path}`, { ...init, redirect: 'manual' });
+        const setCookies = response.headers.getSetCookie();
+        for (const line of setCookies) {
+            const [pair, ...attributes] = line.split(';');
+            const eq = pair.indexOf('=');
+            const name = pair.slice(0, eq).trim();
+            const value = pair.slice(eq + 1).trim();
+            const expired = attributes.some((a) => /^\s*expires=Thu, 01 Jan 1970/i.test(a)) || !value;
+            if (expired)
+                this.cookies.delete(name);
+            else
+                this.cookies.set(name, value);
+        }
+        return { status: response.status, headers: response.headers, text: await response.text(), location: response.headers.get('location') ?? undefined, setCookies };
+    }
+}
+/** One request over node:http from `localAddress` (fetch cannot choose it), as a fetch Response. */
+function requestFrom(localAddress, url, init) {
+    return new Promise((resolve, reject) => {
+        const req = httpRequest(url, { method: init.method, headers: init.headers, localAddress, agent: false }, (res) => {
+            const chunks = [];
+            res.on('data', (chunk) => chunks.push(chunk));
+            res.on('end', () => {
+                const headers = new Headers();
+                for (const [name, value] of Object.entries(res.headers)) {
+                    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+                        headers.append(name, one);
+                }
+                resolve(new Response(Buffer.concat(chunks), { status: res.statusCode, headers }));
+            });
+        });
+        req.on('error', reject);
+        req.end(init.body);
+    });
+}
+/** The `_csrf` hidden field of the (first) form on a page. */
+export function csrfOf(page) {
+    const match = /name="_csrf" value="([^"]+)"/.exec(page);
+    assert.ok(match, `no _csrf field in: ${page.slice(0, 500)}`);
+    return match[1];
+}
+/** Gives a user a panel password (Argon2id hash), as an operator would. */
+export async function setPanelPassword(t, email, password) {
+    await t.prisma.client.user.update({ where: { email }, data: { passwordHash: await hashPanelPassword(password) } });
+}
+/** A user with a role in a workspace (both created when missing), optionally with a panel password. */
+export async function addMember(t, user) {
+    return RequestContext.run({ channel: 'system' }, async () => {
+        const workspace = await t.prisma.client.workspace.upsert({ where: { slug: user.workspace }, create: { slug: user.workspace, name: `Workspace ${user.workspace}` }, update: {} });
+        const row = await t.prisma.client.user.upsert({
+            where: { email: user.email },
+            create: { email: user.email, name: user.name, ...(user.password ? { passwordHash: await hashPanelPassword(user.password) } : {}) },
+            update: user.password ? { passwordHash: await hashPanelPassword(user.password) } : {},
+        });
+        await t.prisma.client.membership.upsert({
+            where: { userId_workspaceId: { userId: row.id, workspaceId: workspace.id } },
+            create: { userId: row.id, workspaceId: workspace.id, role: user.role },
+            update: { role: user.role },
+        });
+        return { userId: row.id, workspaceId: workspace.id };
+    });
+}
+/**
+ * An agent's `tools/call` from a 2026-era client that declared no elicitation (so destructive
+ * tools answer with an approval link): the parsed JSON envelope and the raw result.
+ */
+export async function agentCall(t, token, name, args, clientInfo = { name: 'Invoice Assistant', version: '3.1.0' }) {
+    const request = statelessRequest('tools/call', { name, arguments: args });
+    request.body.params._meta = { ...request.body.params._meta, 'io.modelcontextprotocol/clientInfo': clientInfo };
+    const answer = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
+    assert.equal(answer.status, 200, answer.text);
+    assert.ok(answer.body.result, answer.text);
+    return { envelope: JSON.parse(answer.body.result.content[0].text), result: answer.body.result };
+}
+/** A REST call with a bearer token and a JSON body. */
+export async function restCall(t, token, method, path, body) {
+    const response = await fetch(`${t.baseUrl}${path}`, {
+        method,
+        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...bearer(token) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+/** A customer and an unpaid invoice of the demo workspace, created over REST. */
+export async function unpaidInvoice(t, token, customer = { name: 'Acme Logistics', email: `billing-${Math.random().toString(36).slice(2, 8)}@acme.test` }) {
+    const created = await restCall(t, token, 'POST', '/v1/customers', customer);
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const invoice = await restCall(t, token, 'POST', '/v1/invoices', {
+        customer_id: created.body.id,
+        currency: 'MXN',
+        issue_date: day(-2),
+        due_date: day(28),
+        lines: [{ description: 'Consulting', quantity: 3, unit_price_minor: 125_000 }],
+    });
+    assert.equal(invoice.status, 201, JSON.stringify(invoice.body));
+    return invoice.body;
+}
+/** Moves an approval's expiry into the past (as the system, like a clock that moved on). */
+export async function expireApproval(t, id) {
+    // Awaited inside the context: a Prisma query runs when awaited, and the stamp needs the channel.
+    await RequestContext.run({ channel: 'system' }, async () => {
+        await t.prisma.client.approval.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    });
+}
+//# sourceMappingURL=panel.js.map

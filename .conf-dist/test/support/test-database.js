@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { openAsBlob } from 'node:fs';
+import pg from 'pg';
+import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
+import { runMigrations } from '../../src/database/migrations.js';
+/**
+ * The PostgreSQL server the tests run against: DATABASE_URL as it was when this module loaded
+ * (tests set process.env.DATABASE_URL to their own database afterwards), or undefined → embedded.
+ */
+const SERVER_URL = process.env.DATABASE_URL || undefined;
+/**
+ * A fresh, migrated database for one test file (call it again for another one); sets nothing
+ * global. `scripts/run-tests.mjs` prepares the migrated state once per run:
+ * - DATABASE_URL set: a database `mcp_test_<pid>_<random>` on that server, copied from the
+ *   template database named by TEST_DATABASE_TEMPLATE (`CREATE DATABASE … TEMPLATE …`, ~0.1 s),
+ *   dropped by close();
+ * - DATABASE_URL unset: an in-memory embedded PostgreSQL (PGlite) loaded from the snapshot file
+ *   named by TEST_PGLITE_SNAPSHOT (~1 s), served on a free loopback port, stopped by close().
+ * Without those variables (tests started without run-tests.mjs) it applies the migrations itself
+ * instead, a few seconds more.
+ */
+export async function createTestDatabase() {
+    return SERVER_URL ? createOnServer(SERVER_URL) : createEmbedded();
+}
+async function createEmbedded() {
+    const snapshot = process.env.TEST_PGLITE_SNAPSHOT;
+    const embedded = await EmbeddedPostgres.start(snapshot ? { loadDataDir: await openAsBlob(snapshot) } : {});
+    try {
+        if (!snapshot)
+            await runMigrations(embedded.url);
+    }
+    catch (error) {
+        await embedded.stop();
+        throw error;
+    }
+    return { url: embedded.url, close: () => embedded.stop() };
+}
+async function createOnServer(serverUrl) {
+    const name = `mcp_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const template = process.env.TEST_DATABASE_TEMPLATE;
+    const url = databaseUrl(serverUrl, name);
+    await withClient(serverUrl, async (client) => {
+        for (let attempt = 1;; attempt++) {
+            try {
+                await client.query(`CREATE DATABASE ${quoteIdent(name)}${template ? ` TEMPLATE ${quoteIdent(template)}` : ''}`);
+                return;
+            }
+            catch (error) {
+                // 55006: the template is being accessed by another session (e.g. a migration just ended).
+                if (error.code !== '55006' || attempt >= 20)
+                    throw error;
+                await new Promise((ok) => setTimeout(ok, 100 * attempt));
+            }
+        }
+    });
+    const drop = () => withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`));
+    try {
+        if (!template)
+            await runMigrations(url);
+    }
+    catch (error) {
+        await drop();
+        throw error;
+    }
+    let closed = false;
+    return {
+        url,
+        close: async () => {
+            if (closed)
+                return;
+            closed = true;
+            await drop();
+        },
+    };
+}
+/** `serverUrl` pointing at database `name` (same host, user, options). */
+export function databaseUrl(serverUrl, name) {
+    const url = new URL(serverUrl);
+    url.pathname = `/${encodeURIComponent(name)}`;
+    return url.toString();
+}
+/** The rows of one statement, on a connection of its own (for tests that look into a database directly). */
+export async function queryRows(url, text, values = []) {
+    return withClient(url, async (client) => (await client.query(text, values)).rows);
+}
+async function withClient(url, work) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+        return await work(client);
+    }
+    finally {
+        await client.end();
+    }
+}
+function quoteIdent(name) {
+    return `"${name.replaceAll('"', '""')}"`;
+}
+//# sourceMappingURL=test-database.js.map
