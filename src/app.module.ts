@@ -22,18 +22,25 @@ import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { PrismaRequestStateStore } from './request-state/prisma-request-state.store.js';
 import { RequestStateModule } from './request-state/request-state.module.js';
 import { StatusModule } from './status/status.module.js';
+import { StreamBackends } from './streams/stream-backends.factory.js';
 import { StreamsModule } from './streams/streams.module.js';
 
 @Module({
   imports: [
     McpModule.forRoot({
       // The layer's extension points, filled by this app's modules (Postgres, the scope policy).
-      imports: [IdentityModule, AuditModule, IdempotencyModule, RequestStateModule, ApprovalsModule],
+      imports: [IdentityModule, AuditModule, IdempotencyModule, RequestStateModule, ApprovalsModule, StreamsModule],
       accessPolicy: { useExisting: ScopePolicy },
       callHook: { useExisting: AuditCallHook },
       idempotencyStore: { useExisting: PrismaIdempotencyStore },
       requestStateStore: { useExisting: PrismaRequestStateStore },
       approvalLinks: { useExisting: PrismaApprovalLinks },
+      // Stream mode (MCP_STREAMS=true, docs/streams.md): sessions, replayable events and the bus
+      // between replicas in Redis (REDIS_URL) or PostgreSQL.
+      streams: readEnvironment().mcpStreams,
+      sessionStore: { useFactory: (backends: StreamBackends) => backends.sessions, inject: [StreamBackends] },
+      eventStore: { useFactory: (backends: StreamBackends) => backends.events, inject: [StreamBackends] },
+      messageBus: { useFactory: (backends: StreamBackends) => backends.bus, inject: [StreamBackends] },
       maxBodyBytes: BODY_LIMIT_BYTES,
       // Shared by every replica; see requestStateSecret for the default.
       requestState: { secret: requestStateSecret(readEnvironment()) },

@@ -25,6 +25,8 @@ export interface Environment {
   readonly jwksCooldownMs: number;
   readonly mcpStateSecret?: string;
   readonly mcpDestructiveConfirmation?: 'elicitation-or-link' | 'link';
+  /** `MCP_STREAMS`: the MCP endpoint's opt-in stream mode (docs/streams.md). Default off. */
+  readonly mcpStreams: boolean;
 }
 
 /** A variable with a value the server cannot use: the boot stops with this message. */
@@ -53,6 +55,7 @@ const NAMES: readonly string[] = [
   'AUTH_JWKS_COOLDOWN_MS',
   'MCP_STATE_SECRET',
   'MCP_DESTRUCTIVE_CONFIRMATION',
+  'MCP_STREAMS',
 ];
 
 let last: { source: NodeJS.ProcessEnv; fingerprint: string; environment: Environment } | undefined;
@@ -107,6 +110,7 @@ function validate(source: NodeJS.ProcessEnv): Environment {
     jwksCooldownMs: variables.AUTH_JWKS_COOLDOWN_MS ?? 30_000,
     mcpStateSecret: variables.MCP_STATE_SECRET,
     mcpDestructiveConfirmation: variables.MCP_DESTRUCTIVE_CONFIRMATION,
+    mcpStreams: variables.MCP_STREAMS ?? false,
   };
 }
 

@@ -96,6 +96,8 @@ export class EnvironmentVariables {
   @MinLength(32, { message: 'MCP_STATE_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)' })
   MCP_STATE_SECRET?: string;
 
+  @IsOptional() @toBoolean() @IsIn([true, false], { message: 'MCP_STREAMS must be true or false' }) MCP_STREAMS?: boolean;
+
   @IsOptional()
   @blankIsUnset()
   @IsIn(['elicitation-or-link', 'link'], { message: 'MCP_DESTRUCTIVE_CONFIRMATION must be elicitation-or-link or link' })

@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { MCP_MESSAGE_BUS, MCP_RESOURCE_UPDATED_CHANNEL, type McpMessageBus, type McpResourceUpdatedEvent } from '../mcp/streams/stream-backends.js';
+import { readEnvironment } from '../config/environment.js';
+import { MCP_RESOURCE_UPDATED_CHANNEL, type McpResourceUpdatedEvent } from '../mcp/index.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { setResourceChangeSink, type ResourceChange } from './resource-changes.extension.js';
+import { StreamBackends } from './stream-backends.factory.js';
 
 export const invoiceUri = (id: string) => `billing://invoices/${id}`;
 export const customerUri = (id: string) => `billing://customers/${id}`;
@@ -18,10 +20,12 @@ export class ResourceUpdatesPublisher implements OnModuleInit, OnApplicationShut
 
   constructor(
     private readonly prisma: PrismaService,
-    @Inject(MCP_MESSAGE_BUS) private readonly bus: McpMessageBus,
+    @Inject(StreamBackends) private readonly backends: StreamBackends,
   ) {}
 
   onModuleInit(): void {
+    // Nobody can subscribe without stream mode: no lookup, no publish on every write.
+    if (!readEnvironment().mcpStreams) return;
     setResourceChangeSink((change) => this.prisma.afterCommit(() => void this.publish(change)));
   }
 
@@ -33,11 +37,16 @@ export class ResourceUpdatesPublisher implements OnModuleInit, OnApplicationShut
     try {
       const customerIds = new Set(change.customerIds);
       if (change.invoicesWithoutCustomer.length) {
-        const rows = await this.prisma.client.invoice.findMany({ where: { id: { in: change.invoicesWithoutCustomer } }, select: { customerId: true } });
+        const rows = await this.prisma.client.invoice.findMany({
+          where: { id: { in: change.invoicesWithoutCustomer } },
+          select: { customerId: true },
+        });
         for (const row of rows) customerIds.add(row.customerId);
       }
       const uris = [...new Set(change.invoiceIds)].map(invoiceUri).concat([...customerIds].map(customerUri));
-      await Promise.all(uris.map((uri) => this.bus.publish(MCP_RESOURCE_UPDATED_CHANNEL, { uri } satisfies McpResourceUpdatedEvent)));
+      await Promise.all(
+        uris.map((uri) => this.backends.bus.publish(MCP_RESOURCE_UPDATED_CHANNEL, { uri } satisfies McpResourceUpdatedEvent)),
+      );
     } catch (error) {
       this.logger.warn(`Resource-updated notification not published: ${(error as Error).message}`);
     }

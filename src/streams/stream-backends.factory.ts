@@ -1,8 +1,13 @@
 import { Logger } from '@nestjs/common';
-import type { McpEventStore, McpMessageBus, McpSessionStore } from '../mcp/streams/stream-backends.js';
+import {
+  InMemoryEventStore,
+  InMemorySessionStore,
+  InProcessMessageBus,
+  type McpEventStore,
+  type McpMessageBus,
+  type McpSessionStore,
+} from '../mcp/index.js';
 import type { PrismaService } from '../database/prisma.service.js';
-import { InProcessEventStore } from './in-process/in-process-event.store.js';
-import { InProcessMessageBus } from './in-process/in-process-message.bus.js';
 import { PostgresEventStore } from './postgres/postgres-event.store.js';
 import { PostgresMessageBus } from './postgres/postgres-message.bus.js';
 import { PostgresSessionStore } from './postgres/postgres-session.store.js';
@@ -27,6 +32,11 @@ export class StreamBackends {
    * for the bus. On the embedded database (PGlite: one process, one transaction at a time, no
    * NOTIFY to other connections) sessions stay in their table, events and the bus in-process.
    */
+  /** For an application with stream mode off: nothing to share, no connection. */
+  static inProcess(): StreamBackends {
+    return new StreamBackends(new InMemorySessionStore(), new InMemoryEventStore(), new InProcessMessageBus(), async () => undefined);
+  }
+
   static async create(config: StreamsConfig, prisma: PrismaService): Promise<StreamBackends> {
     const logger = new Logger('McpStreams');
     const limits = { retentionMs: config.eventRetentionMs, maxPerStream: config.maxEventsPerStream };
@@ -34,13 +44,26 @@ export class StreamBackends {
     if (config.redisUrl) {
       const redis = new RedisConnection(config.redisUrl, config.keyPrefix);
       redis.connectInBackground();
-      backends = new StreamBackends(new RedisSessionStore(redis), new RedisEventStore(redis, limits), new RedisMessageBus(redis), () => redis.close());
+      backends = new StreamBackends(new RedisSessionStore(redis), new RedisEventStore(redis, limits), new RedisMessageBus(redis), () =>
+        redis.close(),
+      );
       logger.log(`Shared stream state in Redis ${redactUrl(config.redisUrl)} (sessions, events: Redis Streams, bus: pub/sub)`);
     } else if (await isEmbedded(prisma)) {
-      backends = new StreamBackends(new PostgresSessionStore(prisma), new InProcessEventStore(limits), new InProcessMessageBus(), async () => undefined);
-      logger.log('Shared stream state: sessions in the embedded database; events and bus in-process (the embedded database serves one process)');
+      backends = new StreamBackends(
+        new PostgresSessionStore(prisma),
+        new InMemoryEventStore(10_000, limits.retentionMs),
+        new InProcessMessageBus(),
+        async () => undefined,
+      );
+      logger.log(
+        'Shared stream state: sessions in the embedded database; events and bus in-process (the embedded database serves one process)',
+      );
     } else {
-      const bus = new PostgresMessageBus(process.env.DATABASE_URL!, (channel, payload) => prisma.client.$executeRaw`SELECT pg_notify(${channel}, ${payload})`, `${config.keyPrefix}_bus`);
+      const bus = new PostgresMessageBus(
+        process.env.DATABASE_URL!,
+        (channel, payload) => prisma.client.$executeRaw`SELECT pg_notify(${channel}, ${payload})`,
+        `${config.keyPrefix}_bus`,
+      );
       backends = new StreamBackends(new PostgresSessionStore(prisma), new PostgresEventStore(prisma, config), bus, () => bus.close());
       logger.log('Shared stream state in PostgreSQL (sessions: mcp_sessions, events: mcp_stream_events, bus: LISTEN/NOTIFY)');
     }

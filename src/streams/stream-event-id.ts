@@ -14,8 +14,5 @@ export function parseEventId(id: string): { streamId: string; position: string }
   return { streamId: id.slice(0, colon), position: id.slice(colon + 1) };
 }
 
-/** The session of a stream: what precedes the first `/` (the layer's session ids never contain one). */
-export function sessionOfStream(streamId: string): string {
-  const slash = streamId.indexOf('/');
-  return slash < 0 ? '' : streamId.slice(0, slash);
-}
+/** The session of a stream: the layer's own reading of its stream ids. */
+export { sessionOfStream } from '../mcp/index.js';

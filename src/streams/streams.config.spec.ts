@@ -4,7 +4,12 @@ import { streamsConfigFromEnv } from './streams.config.js';
 
 describe('streamsConfigFromEnv', () => {
   it('defaults: PostgreSQL, prefix mcp, 10 minutes and 1000 events per stream, cleanup every minute (off in tests)', () => {
-    assert.deepEqual(streamsConfigFromEnv({}), { keyPrefix: 'mcp', eventRetentionMs: 600_000, maxEventsPerStream: 1000, cleanupIntervalMs: 60_000 });
+    assert.deepEqual(streamsConfigFromEnv({}), {
+      keyPrefix: 'mcp',
+      eventRetentionMs: 600_000,
+      maxEventsPerStream: 1000,
+      cleanupIntervalMs: 60_000,
+    });
     assert.equal(streamsConfigFromEnv({ NODE_ENV: 'test' }).cleanupIntervalMs, 0);
   });
 
@@ -16,7 +21,13 @@ describe('streamsConfigFromEnv', () => {
       MCP_STREAM_EVENTS_PER_STREAM: '10',
       MCP_STREAMS_CLEANUP_SECONDS: '0',
     });
-    assert.deepEqual(config, { redisUrl: 'redis://cache:6379', keyPrefix: 'billing', eventRetentionMs: 30_000, maxEventsPerStream: 10, cleanupIntervalMs: 0 });
+    assert.deepEqual(config, {
+      redisUrl: 'redis://cache:6379',
+      keyPrefix: 'billing',
+      eventRetentionMs: 30_000,
+      maxEventsPerStream: 10,
+      cleanupIntervalMs: 0,
+    });
   });
 
   for (const [name, value, pattern] of [

@@ -24,7 +24,8 @@ export function streamsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Stre
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got "${redisUrl}"`);
   const keyPrefix = env.MCP_STREAMS_KEY_PREFIX?.trim() || 'mcp';
-  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(keyPrefix)) throw new Error(`MCP_STREAMS_KEY_PREFIX must be 1–64 characters of A-Z a-z 0-9 _ - ., got "${keyPrefix}"`);
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(keyPrefix))
+    throw new Error(`MCP_STREAMS_KEY_PREFIX must be 1–64 characters of A-Z a-z 0-9 _ - ., got "${keyPrefix}"`);
   return {
     ...(redisUrl ? { redisUrl } : {}),
     keyPrefix,

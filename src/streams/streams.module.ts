@@ -1,5 +1,5 @@
-import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { MCP_EVENT_STORE, MCP_MESSAGE_BUS, MCP_SESSION_STORE } from '../mcp/streams/stream-backends.js';
+import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { readEnvironment } from '../config/environment.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { StreamRowsCleanup } from './postgres/stream-rows.cleanup.js';
 import { ResourceUpdatesPublisher } from './resource-updates.publisher.js';
@@ -19,25 +19,23 @@ class StreamBackendsShutdown implements OnApplicationShutdown {
 /**
  * Stream mode's shared backends for the MCP layer (sessions, replayable events, the bus between
  * replicas), in Redis or PostgreSQL, and the resource-updated announcements of billing writes.
- * Global so that the MCP layer finds the backends under its tokens, as it finds the idempotency
- * store.
+ * The app hands `StreamBackends` to `McpModule.forRoot` (`sessionStore`, `eventStore`,
+ * `messageBus`). With stream mode off (`MCP_STREAMS`) it opens no connection and announces nothing.
  */
-@Global()
 @Module({
   providers: [
     { provide: STREAMS_CONFIG, useFactory: () => streamsConfigFromEnv() },
     {
       provide: StreamBackends,
-      useFactory: (config: StreamsConfig, prisma: PrismaService) => StreamBackends.create(config, prisma),
+      // Stream mode off: nothing can use the backends, so they open no connection.
+      useFactory: (config: StreamsConfig, prisma: PrismaService) =>
+        readEnvironment().mcpStreams ? StreamBackends.create(config, prisma) : StreamBackends.inProcess(),
       inject: [STREAMS_CONFIG, PrismaService],
     },
-    { provide: MCP_SESSION_STORE, useFactory: (backends: StreamBackends) => backends.sessions, inject: [StreamBackends] },
-    { provide: MCP_EVENT_STORE, useFactory: (backends: StreamBackends) => backends.events, inject: [StreamBackends] },
-    { provide: MCP_MESSAGE_BUS, useFactory: (backends: StreamBackends) => backends.bus, inject: [StreamBackends] },
     StreamBackendsShutdown,
     StreamRowsCleanup,
     ResourceUpdatesPublisher,
   ],
-  exports: [MCP_SESSION_STORE, MCP_EVENT_STORE, MCP_MESSAGE_BUS],
+  exports: [StreamBackends],
 })
 export class StreamsModule {}

@@ -1,6 +1,7 @@
+import '../support/enable-stream-mode.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MCP_MESSAGE_BUS, MCP_RESOURCE_UPDATED_CHANNEL, type McpMessageBus } from '../../src/mcp/streams/stream-backends.js';
+import { MCP_MESSAGE_BUS, MCP_RESOURCE_UPDATED_CHANNEL, type McpMessageBus } from '../../src/mcp/index.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { post, statelessRequest } from '../support/mcp-http.js';
 
@@ -16,7 +17,9 @@ describe('resource-updated announcements of billing writes', () => {
   before(async () => {
     t = await startBillingApp();
     token = await t.token();
-    stop = await t.app.get<McpMessageBus>(MCP_MESSAGE_BUS).subscribe(MCP_RESOURCE_UPDATED_CHANNEL, (payload) => heard.push((payload as { uri: string }).uri));
+    stop = await t.app
+      .get<McpMessageBus>(MCP_MESSAGE_BUS)
+      .subscribe(MCP_RESOURCE_UPDATED_CHANNEL, (payload) => heard.push((payload as { uri: string }).uri));
   });
   after(async () => {
     await stop?.();
@@ -63,7 +66,10 @@ describe('resource-updated announcements of billing writes', () => {
   });
 
   it('an MCP tool call (its write and audit row in one transaction) announces once committed', async () => {
-    const request = statelessRequest('tools/call', { name: 'billing_customer_create', arguments: { name: 'Via MCP', email: `mcp-${Date.now()}@acme.example` } });
+    const request = statelessRequest('tools/call', {
+      name: 'billing_customer_create',
+      arguments: { name: 'Via MCP', email: `mcp-${Date.now()}@acme.example` },
+    });
     const { body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
     const id = body.result?.structuredContent?.data?.id as string;
     assert.ok(id, JSON.stringify(body));

@@ -4,8 +4,6 @@ import { after, before, describe, it } from 'node:test';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { McpEventStore, McpMessageBus, McpSession, McpSessionStore } from '../../src/mcp/streams/stream-backends.js';
 import { PrismaService } from '../../src/database/prisma.service.js';
-import { InProcessEventStore } from '../../src/streams/in-process/in-process-event.store.js';
-import { InProcessMessageBus } from '../../src/streams/in-process/in-process-message.bus.js';
 import { PostgresEventStore } from '../../src/streams/postgres/postgres-event.store.js';
 import { PostgresMessageBus } from '../../src/streams/postgres/postgres-message.bus.js';
 import { PostgresSessionStore } from '../../src/streams/postgres/postgres-session.store.js';
@@ -39,7 +37,11 @@ interface Backends {
   otherBus: McpMessageBus;
 }
 
-const message = (n: number): JSONRPCMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n } });
+const message = (n: number): JSONRPCMessage => ({
+  jsonrpc: '2.0',
+  method: 'notifications/progress',
+  params: { progressToken: 't', progress: n },
+});
 const session = (overrides: Partial<McpSession> = {}): McpSession => ({
   id: randomUUID(),
   callerKey: 'caller-a',
@@ -67,50 +69,62 @@ function contract(name: string, open: () => Promise<Backends & { close(): Promis
     });
     after(() => b?.close());
 
-    it('sessions: create, get, update each field, delete', { skip: !name.includes('in-process') ? false : 'sessions stay in the database' }, async () => {
-      const store = b.sessions!;
-      const s = session();
-      await store.create(s);
-      assert.deepEqual(await store.get(s.id), s);
-      const later = new Date(Math.floor(Date.now() / 1000) * 1000 + 120_000);
-      await store.update(s.id, { logLevel: 'debug' });
-      await store.update(s.id, { subscriptions: ['billing://invoices/1'], expiresAt: later });
-      assert.deepEqual(await store.get(s.id), { ...s, logLevel: 'debug', subscriptions: ['billing://invoices/1'], expiresAt: later });
-      await store.update(s.id, { logLevel: undefined });
-      assert.equal((await store.get(s.id))?.logLevel, undefined);
-      await store.delete(s.id);
-      assert.equal(await store.get(s.id), undefined);
-      await store.update(s.id, { logLevel: 'info' }); // unknown id: no-op, and nothing is recreated
-      assert.equal(await store.get(s.id), undefined);
-      assert.equal(await store.get('no-such-session'), undefined);
-    });
+    it(
+      'sessions: create, get, update each field, delete',
+      { skip: !name.includes('in-process') ? false : 'sessions stay in the database' },
+      async () => {
+        const store = b.sessions!;
+        const s = session();
+        await store.create(s);
+        assert.deepEqual(await store.get(s.id), s);
+        const later = new Date(Math.floor(Date.now() / 1000) * 1000 + 120_000);
+        await store.update(s.id, { logLevel: 'debug' });
+        await store.update(s.id, { subscriptions: ['billing://invoices/1'], expiresAt: later });
+        assert.deepEqual(await store.get(s.id), { ...s, logLevel: 'debug', subscriptions: ['billing://invoices/1'], expiresAt: later });
+        await store.update(s.id, { logLevel: undefined });
+        assert.equal((await store.get(s.id))?.logLevel, undefined);
+        await store.delete(s.id);
+        assert.equal(await store.get(s.id), undefined);
+        await store.update(s.id, { logLevel: 'info' }); // unknown id: no-op, and nothing is recreated
+        assert.equal(await store.get(s.id), undefined);
+        assert.equal(await store.get('no-such-session'), undefined);
+      },
+    );
 
-    it('sessions: an expired session is unknown and never a subscriber', { skip: name.includes('in-process') && 'sessions stay in the database' }, async () => {
-      const store = b.sessions!;
-      const uri = `billing://invoices/${randomUUID()}`;
-      const s = session({ subscriptions: [uri], expiresAt: new Date(Date.now() + 300) });
-      await store.create(s);
-      assert.deepEqual(await store.subscribersOf(uri), [s.id]);
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      assert.equal(await store.get(s.id), undefined);
-      assert.deepEqual(await store.subscribersOf(uri), []);
-    });
+    it(
+      'sessions: an expired session is unknown and never a subscriber',
+      { skip: name.includes('in-process') && 'sessions stay in the database' },
+      async () => {
+        const store = b.sessions!;
+        const uri = `billing://invoices/${randomUUID()}`;
+        const s = session({ subscriptions: [uri], expiresAt: new Date(Date.now() + 300) });
+        await store.create(s);
+        assert.deepEqual(await store.subscribersOf(uri), [s.id]);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        assert.equal(await store.get(s.id), undefined);
+        assert.deepEqual(await store.subscribersOf(uri), []);
+      },
+    );
 
-    it('sessions: subscribersOf follows subscribe and unsubscribe, per URI', { skip: name.includes('in-process') && 'sessions stay in the database' }, async () => {
-      const store = b.sessions!;
-      const [u1, u2] = [`billing://invoices/${randomUUID()}`, `billing://customers/${randomUUID()}`];
-      const a = session();
-      const c = session({ subscriptions: [u1] });
-      await store.create(a);
-      await store.create(c);
-      await store.update(a.id, { subscriptions: [u1, u2] });
-      assert.deepEqual((await store.subscribersOf(u1)).sort(), [a.id, c.id].sort());
-      assert.deepEqual(await store.subscribersOf(u2), [a.id]);
-      await store.update(a.id, { subscriptions: [u2] });
-      assert.deepEqual(await store.subscribersOf(u1), [c.id]);
-      await store.delete(c.id);
-      assert.deepEqual(await store.subscribersOf(u1), []);
-    });
+    it(
+      'sessions: subscribersOf follows subscribe and unsubscribe, per URI',
+      { skip: name.includes('in-process') && 'sessions stay in the database' },
+      async () => {
+        const store = b.sessions!;
+        const [u1, u2] = [`billing://invoices/${randomUUID()}`, `billing://customers/${randomUUID()}`];
+        const a = session();
+        const c = session({ subscriptions: [u1] });
+        await store.create(a);
+        await store.create(c);
+        await store.update(a.id, { subscriptions: [u1, u2] });
+        assert.deepEqual((await store.subscribersOf(u1)).sort(), [a.id, c.id].sort());
+        assert.deepEqual(await store.subscribersOf(u2), [a.id]);
+        await store.update(a.id, { subscriptions: [u2] });
+        assert.deepEqual(await store.subscribersOf(u1), [c.id]);
+        await store.delete(c.id);
+        assert.deepEqual(await store.subscribersOf(u1), []);
+      },
+    );
 
     it('events: append gives ids unique across calls that name their stream; replay returns what followed, in order', async () => {
       const sessionId = randomUUID();
@@ -152,7 +166,10 @@ function contract(name: string, open: () => Promise<Backends & { close(): Promis
       assert.equal(await b.events.replayAfter(ids[0], sessionId), undefined);
       const kept = ids.length - MAX_PER_STREAM;
       const replay = await b.events.replayAfter(ids[kept], sessionId);
-      assert.deepEqual(replay?.events.map((event) => event.id), ids.slice(kept + 1));
+      assert.deepEqual(
+        replay?.events.map((event) => event.id),
+        ids.slice(kept + 1),
+      );
     });
 
     it('bus: a message published on one replica reaches a subscriber on another, and stops after unsubscribe', async () => {
@@ -196,11 +213,6 @@ contract('Redis', async () => {
   };
 });
 
-contract('in-process (embedded database)', async () => {
-  const bus = new InProcessMessageBus();
-  return { events: new InProcessEventStore(limits), bus, otherBus: bus, close: async () => undefined };
-});
-
 describe('stream backends: PostgreSQL', { skip: !REAL_POSTGRES && 'LISTEN/NOTIFY needs a real PostgreSQL (DATABASE_URL)' }, () => {
   let database: TestDatabase;
   let prisma: PrismaService;
@@ -217,7 +229,10 @@ describe('stream backends: PostgreSQL', { skip: !REAL_POSTGRES && 'LISTEN/NOTIFY
   });
 
   const busOf = () => {
-    const bus = new PostgresMessageBus(database.url, (channel, payload) => prisma.client.$executeRaw`SELECT pg_notify(${channel}, ${payload})`);
+    const bus = new PostgresMessageBus(
+      database.url,
+      (channel, payload) => prisma.client.$executeRaw`SELECT pg_notify(${channel}, ${payload})`,
+    );
     buses.push(bus);
     return bus;
   };

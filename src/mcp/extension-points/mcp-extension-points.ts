@@ -5,6 +5,10 @@ import { MCP_IDEMPOTENCY_STORE } from '../idempotency/idempotency.store.js';
 import { InMemoryRequestStateStore, MCP_REQUEST_STATE_STORE } from '../multi-round/request-state.store.js';
 import { AllowAllAccessPolicy, MCP_ACCESS_POLICY } from '../server/mcp-access.policy.js';
 import { MCP_CALL_HOOK, PassThroughCallHook } from '../server/mcp-call.hook.js';
+import { InMemoryEventStore } from '../streams/in-process/in-memory-event.store.js';
+import { InMemorySessionStore } from '../streams/in-process/in-memory-session.store.js';
+import { InProcessMessageBus } from '../streams/in-process/in-process-message.bus.js';
+import { MCP_EVENT_STORE, MCP_MESSAGE_BUS, MCP_SESSION_STORE } from '../streams/stream-backends.js';
 import type { McpExtensionOptions, McpExtensionPointName } from './mcp-extension.types.js';
 
 interface ExtensionPoint {
@@ -26,6 +30,9 @@ export const MCP_EXTENSION_POINTS: Record<McpExtensionPointName, ExtensionPoint>
   idempotencyStore: { token: MCP_IDEMPOTENCY_STORE, fallback: InMemoryIdempotencyStore, fallbackNote: 'in memory, one process only' },
   requestStateStore: { token: MCP_REQUEST_STATE_STORE, fallback: InMemoryRequestStateStore, fallbackNote: 'in memory, one process only' },
   approvalLinks: { token: MCP_APPROVAL_LINKS, fallbackNote: 'none: destructive tools are confirmed in the chat or refused' },
+  sessionStore: { token: MCP_SESSION_STORE, fallback: InMemorySessionStore, fallbackNote: 'in memory, one replica only (stream mode)' },
+  eventStore: { token: MCP_EVENT_STORE, fallback: InMemoryEventStore, fallbackNote: 'in memory, one replica only (stream mode)' },
+  messageBus: { token: MCP_MESSAGE_BUS, fallback: InProcessMessageBus, fallbackNote: 'in-process, one replica only (stream mode)' },
 };
 
 export const MCP_EXTENSION_POINT_NAMES = Object.keys(MCP_EXTENSION_POINTS) as McpExtensionPointName[];

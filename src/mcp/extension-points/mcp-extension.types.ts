@@ -4,6 +4,7 @@ import type { McpIdempotencyStore } from '../idempotency/idempotency.store.js';
 import type { McpRequestStateStore } from '../multi-round/request-state.store.js';
 import type { McpAccessPolicy } from '../server/mcp-access.policy.js';
 import type { McpCallHook } from '../server/mcp-call.hook.js';
+import type { McpEventStore, McpMessageBus, McpSessionStore } from '../streams/stream-backends.js';
 
 /**
  * How an application fills one extension point: a Nest provider without `provide` (the layer
@@ -46,6 +47,12 @@ export interface McpExtensionOptions {
    * confirmed in the chat or refused, and the boot fails when a tool can only be confirmed by link.
    */
   approvalLinks?: McpExtension<McpApprovalLinks>;
+  /** Stream mode: handshake-era sessions. Default: in this process's memory (one replica). */
+  sessionStore?: McpExtension<McpSessionStore>;
+  /** Stream mode: replayable SSE events (`Last-Event-ID`). Default: in this process's memory. */
+  eventStore?: McpExtension<McpEventStore>;
+  /** Stream mode: messages between replicas (client answers, resource updates). Default: in-process. */
+  messageBus?: McpExtension<McpMessageBus>;
 }
 
 /** The names of the extension points (the option keys). */

@@ -56,7 +56,11 @@ export class CallCancellations implements OnApplicationBootstrap, OnModuleDestro
   async cancel(sessionId: string, params: Record<string, unknown>): Promise<void> {
     const { requestId, reason } = params;
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-    await this.backends.bus.publish(CHANNEL, { sessionId, requestId, ...(typeof reason === 'string' ? { reason } : {}) } satisfies Cancellation);
+    await this.backends.bus.publish(CHANNEL, {
+      sessionId,
+      requestId,
+      ...(typeof reason === 'string' ? { reason } : {}),
+    } satisfies Cancellation);
   }
 }
 

@@ -5,6 +5,9 @@ import { resolveMcpOptions } from '../mcp-options.resolver.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { ClientRequests, isJsonRpcResponse } from './client-requests.js';
 import type { ResponseChannel } from './response-channel.js';
+import { InMemoryEventStore } from './in-process/in-memory-event.store.js';
+import { InMemorySessionStore } from './in-process/in-memory-session.store.js';
+import { InProcessMessageBus } from './in-process/in-process-message.bus.js';
 import { McpStreamBackends } from './stream-backends.provider.js';
 
 const options = (timeoutMs = 5_000) =>
@@ -20,7 +23,10 @@ function channel(canStream = true) {
 
 function requests(timeoutMs?: number) {
   const resolved = options(timeoutMs);
-  return new ClientRequests(resolved, new McpStreamBackends(resolved));
+  return new ClientRequests(
+    resolved,
+    new McpStreamBackends(new InMemorySessionStore(), new InMemoryEventStore(), new InProcessMessageBus()),
+  );
 }
 
 async function refused(promise: Promise<unknown>, message: RegExp) {
@@ -37,17 +43,23 @@ describe('ClientRequests', () => {
     assert.deepEqual(await asked, { roots: [] });
   });
 
-  it("refuses an answer from another session, with an id it did not issue, or tampered with", async () => {
+  it('refuses an answer from another session, with an id it did not issue, or tampered with', async () => {
     const r = requests();
     const { sent, channel: c } = channel();
     const asked = r.ask(c, 'session-1', 'roots/list', {});
     while (!sent.length) await new Promise((resolve) => setImmediate(resolve));
     const id = String(sent[0].id);
     await refused(r.deliver({ jsonrpc: '2.0', id, result: {} }, 'session-2'), /does not name a pending request/);
-    await refused(r.deliver({ jsonrpc: '2.0', id: id.replace(/.$/, (ch) => (ch === 'A' ? 'B' : 'A')), result: {} }, 'session-1'), /does not name/);
+    await refused(
+      r.deliver({ jsonrpc: '2.0', id: id.replace(/.$/, (ch) => (ch === 'A' ? 'B' : 'A')), result: {} }, 'session-1'),
+      /does not name/,
+    );
     await refused(r.deliver({ jsonrpc: '2.0', id: 7, result: {} }, 'session-1'), /does not name/);
     // An id issued under another secret (another deployment) is not this server's.
-    await refused(requests().deliver({ jsonrpc: '2.0', id: id.split('.').slice(0, 3).join('.') + '.forged', result: {} }, 'session-1'), /does not name/);
+    await refused(
+      requests().deliver({ jsonrpc: '2.0', id: id.split('.').slice(0, 3).join('.') + '.forged', result: {} }, 'session-1'),
+      /does not name/,
+    );
     await r.deliver({ jsonrpc: '2.0', id, error: { code: -1, message: 'User rejected' } }, 'session-1');
     await refused(asked, /The client refused roots\/list \(-1: User rejected\)/);
   });

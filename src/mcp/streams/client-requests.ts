@@ -38,7 +38,12 @@ export class ClientRequests {
    * error when the client cannot be asked, answers with an error, does not answer in time, or the
    * call is aborted (the client disconnected).
    */
-  async ask(channel: ResponseChannel, sessionId: string, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async ask(
+    channel: ResponseChannel,
+    sessionId: string,
+    method: string,
+    params: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     const timeoutMs = this.options.streams!.clientRequestTimeoutMs;
     const id = this.issueId(sessionId, Date.now() + timeoutMs);
     let settle!: (answer: ClientAnswer | Error) => void;
@@ -46,7 +51,14 @@ export class ClientRequests {
     // Listen before asking: an answer may come back before `request` returns.
     const unsubscribe = await this.backends.bus.subscribe(answerChannel(id), (payload) => settle(payload as ClientAnswer));
     const timer = setTimeout(
-      () => settle(new McpProtocolError(McpErrorCode.InternalError, `The client did not answer ${method} within ${timeoutMs} ms. Nothing was done.`, HttpStatus.OK)),
+      () =>
+        settle(
+          new McpProtocolError(
+            McpErrorCode.InternalError,
+            `The client did not answer ${method} within ${timeoutMs} ms. Nothing was done.`,
+            HttpStatus.OK,
+          ),
+        ),
       timeoutMs,
     );
     const onAbort = () => settle(channel.signal.reason instanceof Error ? channel.signal.reason : new Error('Call aborted'));

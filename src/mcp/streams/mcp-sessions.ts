@@ -26,7 +26,12 @@ export class McpSessions {
     private readonly backends: McpStreamBackends,
   ) {}
 
-  async create(fields: { callerKey: string; protocolVersion: string; clientInfo?: Implementation; clientCapabilities: ClientCapabilities }): Promise<McpSession> {
+  async create(fields: {
+    callerKey: string;
+    protocolVersion: string;
+    clientInfo?: Implementation;
+    clientCapabilities: ClientCapabilities;
+  }): Promise<McpSession> {
     const now = Date.now();
     const session: McpSession = {
       id: randomUUID(),

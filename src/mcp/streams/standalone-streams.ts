@@ -38,7 +38,8 @@ export class StandaloneStreams implements OnApplicationBootstrap, OnModuleDestro
     if (!this.options.streams) return;
     this.unsubscribe = await this.backends.bus.subscribe(MCP_RESOURCE_UPDATED_CHANNEL, (payload) => {
       const uri = (payload as { uri?: unknown } | null)?.uri;
-      if (typeof uri === 'string') this.resourceUpdated(uri).catch((error: Error) => this.logger.warn(`resource update of ${uri} not delivered: ${error.message}`));
+      if (typeof uri === 'string')
+        this.resourceUpdated(uri).catch((error: Error) => this.logger.warn(`resource update of ${uri} not delivered: ${error.message}`));
     });
   }
 
@@ -54,7 +55,8 @@ export class StandaloneStreams implements OnApplicationBootstrap, OnModuleDestro
    */
   async serve(req: Request, res: Response, session: McpSession, protocolVersion: string, release: () => void): Promise<void> {
     const lastEventId = req.headers['last-event-id'];
-    const replay = typeof lastEventId === 'string' && lastEventId ? await this.backends.events.replayAfter(lastEventId, session.id) : undefined;
+    const replay =
+      typeof lastEventId === 'string' && lastEventId ? await this.backends.events.replayAfter(lastEventId, session.id) : undefined;
     const sse = new SseWriter(res);
     sse.open(protocolVersion, { 'Mcp-Session-Id': session.id });
     for (const event of replay?.events ?? []) sse.send(event.message, event.id);

@@ -57,7 +57,8 @@ export class StreamingEndpoint {
     const message = parseInboundMessage(req.body);
     const protocol = negotiateProtocol(message, req.headers, this.options);
     setResponseVersion(req, protocol.version);
-    const session = protocol.era === 'handshake' && message.method !== 'initialize' ? await this.sessions.require(req, callerKey) : undefined;
+    const session =
+      protocol.era === 'handshake' && message.method !== 'initialize' ? await this.sessions.require(req, callerKey) : undefined;
     if (message.id === undefined) {
       if (session && message.method === 'notifications/cancelled') await this.cancellations.cancel(session.id, message.params);
       setMcpResponseHeaders(res, protocol.version);
@@ -114,7 +115,11 @@ export class StreamingEndpoint {
     const callerKey = this.options.callerKey(req) ?? '';
     const session = await this.sessions.require(req, callerKey);
     if (!acceptsEventStream(req.headers.accept)) {
-      throw new McpProtocolError(McpErrorCode.InvalidRequest, 'Not acceptable: a GET stream needs Accept: text/event-stream', HttpStatus.NOT_ACCEPTABLE);
+      throw new McpProtocolError(
+        McpErrorCode.InvalidRequest,
+        'Not acceptable: a GET stream needs Accept: text/event-stream',
+        HttpStatus.NOT_ACCEPTABLE,
+      );
     }
     const release = this.limits.acquire(callerKey);
     if (!release) {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import type { McpEventStore } from '../../mcp/streams/stream-backends.js';
+import type { McpEventStore } from '../../mcp/index.js';
 import { PrismaService } from '../../database/prisma.service.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { eventId, parseEventId, sessionOfStream } from '../stream-event-id.js';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
-import type { McpMessageBus } from '../../mcp/streams/stream-backends.js';
+import type { McpMessageBus } from '../../mcp/index.js';
 
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more. */
 const MAX_NOTIFY_BYTES = 7999;
@@ -32,7 +32,9 @@ export class PostgresMessageBus implements McpMessageBus {
   async publish(channel: string, payload: unknown): Promise<void> {
     const text = JSON.stringify({ c: channel, p: payload });
     if (Buffer.byteLength(text) > MAX_NOTIFY_BYTES) {
-      throw new Error(`Bus message on "${channel}" is ${Buffer.byteLength(text)} bytes; PostgreSQL NOTIFY carries under 8000. Set REDIS_URL for larger messages.`);
+      throw new Error(
+        `Bus message on "${channel}" is ${Buffer.byteLength(text)} bytes; PostgreSQL NOTIFY carries under 8000. Set REDIS_URL for larger messages.`,
+      );
     }
     await this.notify(this.pgChannel, text);
   }

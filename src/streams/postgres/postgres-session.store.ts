@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '@modelcontextprotocol/server';
-import type { McpSession, McpSessionStore } from '../../mcp/streams/stream-backends.js';
+import type { McpSession, McpSessionStore } from '../../mcp/index.js';
 import { PrismaService } from '../../database/prisma.service.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 

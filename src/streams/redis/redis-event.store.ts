@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import type { McpEventStore } from '../../mcp/streams/stream-backends.js';
+import type { McpEventStore } from '../../mcp/index.js';
 import { eventId, parseEventId, sessionOfStream } from '../stream-event-id.js';
 import type { RedisConnection } from './redis-connection.js';
 
@@ -30,11 +30,11 @@ export class RedisEventStore implements McpEventStore {
   ) {}
 
   async append(streamId: string, message: JSONRPCMessage): Promise<string> {
-    const id = (await this.redis.script(APPEND, [this.streamKey(streamId)], [
-      JSON.stringify(message),
-      String(this.limits.maxPerStream),
-      String(this.limits.retentionMs),
-    ])) as string;
+    const id = (await this.redis.script(
+      APPEND,
+      [this.streamKey(streamId)],
+      [JSON.stringify(message), String(this.limits.maxPerStream), String(this.limits.retentionMs)],
+    )) as string;
     return eventId(streamId, id);
   }
 

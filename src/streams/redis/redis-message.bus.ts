@@ -1,4 +1,4 @@
-import type { McpMessageBus } from '../../mcp/streams/stream-backends.js';
+import type { McpMessageBus } from '../../mcp/index.js';
 import type { RedisConnection } from './redis-connection.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { McpSession, McpSessionStore } from '../../mcp/streams/stream-backends.js';
+import type { McpSession, McpSessionStore } from '../../mcp/index.js';
 import type { RedisConnection } from './redis-connection.js';
 
 /**
@@ -50,12 +50,17 @@ export class RedisSessionStore implements McpSessionStore {
       clientCapabilities: session.clientCapabilities,
       createdAt: session.createdAt.getTime(),
     };
-    await this.write('create', session.id, {
-      data: JSON.stringify(data),
-      logLevel: session.logLevel ?? false,
-      subscriptions: JSON.stringify(session.subscriptions),
-      expiresAt: String(session.expiresAt.getTime()),
-    }, session.subscriptions);
+    await this.write(
+      'create',
+      session.id,
+      {
+        data: JSON.stringify(data),
+        logLevel: session.logLevel ?? false,
+        subscriptions: JSON.stringify(session.subscriptions),
+        expiresAt: String(session.expiresAt.getTime()),
+      },
+      session.subscriptions,
+    );
   }
 
   async get(id: string): Promise<McpSession | undefined> {
@@ -92,9 +97,18 @@ export class RedisSessionStore implements McpSessionStore {
     return (await this.redis.script(SUBSCRIBERS, [this.subscribersKey(uri)], [uri, this.sessionKey('')])) as string[];
   }
 
-  private async write(mode: 'create' | 'update', id: string, fields: Record<string, string | false>, subscriptions: string[]): Promise<void> {
+  private async write(
+    mode: 'create' | 'update',
+    id: string,
+    fields: Record<string, string | false>,
+    subscriptions: string[],
+  ): Promise<void> {
     const pairs = Object.entries(fields).flat();
-    await this.redis.script(WRITE, [this.sessionKey(id), ...subscriptions.map((uri) => this.subscribersKey(uri))], [JSON.stringify(pairs), id, '', mode]);
+    await this.redis.script(
+      WRITE,
+      [this.sessionKey(id), ...subscriptions.map((uri) => this.subscribersKey(uri))],
+      [JSON.stringify(pairs), id, '', mode],
+    );
   }
 
   private sessionKey(id: string): string {

@@ -17,7 +17,11 @@ const session = (id: string, overrides: Partial<McpSession> = {}): McpSession =>
   expiresAt: new Date(Date.now() + 60_000),
   ...overrides,
 });
-const note = (n: number): JSONRPCMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n } });
+const note = (n: number): JSONRPCMessage => ({
+  jsonrpc: '2.0',
+  method: 'notifications/progress',
+  params: { progressToken: 't', progress: n },
+});
 
 describe('InMemorySessionStore', () => {
   it('creates, reads, updates and deletes; an expired session reads as unknown', async () => {
