@@ -2,7 +2,7 @@ import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
-import { resourceChangesExtension } from '../streams/resource-changes.extension.js';
+import { resourceChangesExtension } from './resource-changes.extension.js';
 import { channelStampExtension } from './channel-stamp.extension.js';
 import { asDatabaseUnavailable } from './database-unavailable.js';
 import type { TransactionClient } from './prisma.types.js';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import { readEnvironment } from '../config/environment.js';
 import { MCP_RESOURCE_UPDATED_CHANNEL, type McpResourceUpdatedEvent } from '../mcp/index.js';
 import { PrismaService } from '../database/prisma.service.js';
-import { setResourceChangeSink, type ResourceChange } from './resource-changes.extension.js';
+import { setResourceChangeSink, type ResourceChange } from '../database/resource-changes.extension.js';
 import { StreamBackends } from './stream-backends.factory.js';
 
 export const invoiceUri = (id: string) => `billing://invoices/${id}`;

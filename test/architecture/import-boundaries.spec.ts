@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
  */
 
 // Compiled to <out>/test/architecture/: the sources are read from the repository itself.
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const src = join(root, 'src');
 const mcp = join(src, 'mcp');
 
@@ -59,7 +59,7 @@ describe('import boundaries', () => {
     assert.deepEqual(outside.map(show), []);
   });
 
-  it("the MCP layer imports only node: modules and packages its manifest (src/mcp/package.json) declares", () => {
+  it('the MCP layer imports only node: modules and packages its manifest (src/mcp/package.json) declares', () => {
     const manifest = JSON.parse(readFileSync(join(mcp, 'package.json'), 'utf8'));
     const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
     const undeclared = layerFiles
@@ -76,17 +76,21 @@ describe('import boundaries', () => {
     assert.deepEqual(deep.map(show), []);
   });
 
-  it('lower app layers do not import higher ones (context ↛ database, database ↛ anything but context and common)', () => {
+  it('lower app layers do not import higher ones (context ↛ database, database ↛ anything but context, common and config)', () => {
     const rules: Array<{ layer: string; mayImport: string[] }> = [
       { layer: 'context', mayImport: ['context', 'generated', 'identity', 'mcp'] },
-      { layer: 'database', mayImport: ['database', 'context', 'common', 'generated'] },
+      { layer: 'database', mayImport: ['database', 'context', 'common', 'config', 'generated'] },
       { layer: 'common', mayImport: ['common'] },
+      // The environment is read by every layer: it imports nothing of the app.
+      { layer: 'config', mayImport: ['config'] },
     ];
     const upward = rules.flatMap(({ layer, mayImport }) =>
       appFiles
         .filter((file) => inside(file, join(src, layer)) && !isSpec(file))
         .flatMap(importsOf)
-        .filter((site) => site.target && inside(site.target, src) && !mayImport.some((allowed) => inside(site.target!, join(src, allowed)))),
+        .filter(
+          (site) => site.target && inside(site.target, src) && !mayImport.some((allowed) => inside(site.target!, join(src, allowed))),
+        ),
     );
     assert.deepEqual(upward.map(show), []);
   });
