@@ -38,6 +38,8 @@ export const VERIFY = {
   'rest-created': (body) => body.includes('"id"') && body.includes('"created_via":"api"'),
   // A JSON-RPC success (JSON or one SSE event) whose tool result is not an error.
   'mcp-result': (body) => body.includes('"result"') && !body.includes('"isError":true') && !body.includes('"error":{'),
+  // An SSE answer of stream mode: progress notifications, then a successful tool result.
+  'mcp-progress': (body) => body.includes('notifications/progress') && VERIFY['mcp-result'](body),
   // A tools/list result.
   'tools-list': (body) => body.includes('"tools":['),
 };

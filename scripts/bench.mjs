@@ -45,7 +45,7 @@ const config = {
   // A fresh server process for every row (full run); the smoke run keeps one per case when the
   // next row runs the same server, to stay within CI's minute. BENCH_FRESH_SERVERS=1|0 overrides.
   freshServers: process.env.BENCH_FRESH_SERVERS ? process.env.BENCH_FRESH_SERVERS === '1' : !smoke,
-  cases: new Set((process.env.BENCH_CASES ?? '1,2,3,4,5,6').split(',').map((c) => c.trim())),
+  cases: new Set((process.env.BENCH_CASES ?? '1,2,3,4,5,6,7').split(',').map((c) => c.trim())),
   peerEra: process.env.BENCH_PEER_ERA === '2025' || process.env.BENCH_PEER_ERA === ERA_2025 ? ERA_2025 : ERA_2026,
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
   skipBuild: process.env.BENCH_SKIP_BUILD === '1',
@@ -167,7 +167,7 @@ function build() {
   if (tsc.status !== 0) {
     const files = [...output.matchAll(/^(\S+?\.ts)\(\d+,\d+\): error/gm)].map((m) => m[1].replaceAll('\\', '/'));
     const ours = files.filter((file) => /(^|\/)bench\//.test(file));
-    const entries = ['billing-app', 'echo-ours', 'echo-sdk', 'echo-mcp-nest', 'tools-scale', 'floor'].map((s) => join(outDir, 'bench', 'servers', `${s}.js`));
+    const entries = ['billing-app', 'echo-ours', 'echo-sdk', 'echo-mcp-nest', 'tools-scale', 'floor', 'stream-ours'].map((s) => join(outDir, 'bench', 'servers', `${s}.js`));
     if (ours.length || !files.length || entries.some((file) => !existsSync(file))) {
       console.error(output);
       throw new Error('tsc failed on the bench sources');
@@ -641,6 +641,44 @@ async function case6(db) {
   }
 }
 
+/**
+ * Case 7: stream mode, 2025 era (a session from `initialize`). The same echo tool asked twice on
+ * the same server: without a progress token (nothing is emitted: a plain JSON answer, what stream
+ * mode costs a call that streams nothing) and with one (three `notifications/progress`, then the
+ * result, as one SSE answer).
+ */
+async function case7() {
+  let session;
+  const openSession = async (server) => {
+    const url = `${server.base}/mcp`;
+    const headers = mcpHeaders(ERA_2025, 'initialize');
+    const init = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: mcpBody(ERA_2025, 'initialize', { protocolVersion: ERA_2025, capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } }),
+    });
+    session = init.headers.get('mcp-session-id');
+    await init.text();
+    if (!session) throw new Error(`initialize answered ${init.status} without a session id`);
+    const ready = await fetch(url, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    await ready.text();
+  };
+  const call = (meta) => ({
+    url: '{base}/mcp',
+    method: 'POST',
+    headers: () => ({ ...mcpHeaders(ERA_2025, 'tools/call', 'echo'), 'mcp-session-id': session }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello, bench' }, ...meta } }),
+  });
+  await measureRow(
+    { case: 7, key: 'json', variant: 'stream mode, echo without a progress token (plain JSON answer)', era: ERA_2025 },
+    { entry: 'stream-ours', before: openSession, spec: { ...call({}), verify: 'mcp-result' } },
+  );
+  await measureRow(
+    { case: 7, key: 'progress', variant: 'stream mode, echo with 3 progress notifications (SSE answer)', era: ERA_2025 },
+    { entry: 'stream-ours', before: openSession, spec: { ...call({ _meta: { progressToken: 'bench' } }), verify: 'mcp-progress' } },
+  );
+}
+
 async function case5() {
   const era = ERA_2026;
   return measureRow(
@@ -831,6 +869,7 @@ try {
   if (config.cases.has('2')) await case2();
   if (config.cases.has('3')) await case3();
   if (config.cases.has('4')) writeCheck = await case4(db);
+  if (config.cases.has('7')) await case7();
   if (config.cases.has('5')) await case5();
   await releaseKept();
   const targetList = targets(writeCheck);

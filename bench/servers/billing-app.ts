@@ -5,7 +5,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/app.setup.js';
-import { DEMO_WORKSPACE, seedDemo } from '../../src/database/demo-seed.js';
+import { DEMO_WORKSPACE, seedDemo } from '../../src/demo/demo-seed.js';
 import { PrismaService } from '../../src/database/prisma.service.js';
 import { PersonalTokenService } from '../../src/identity/personal-token.service.js';
 import { ALL_SCOPES } from '../../src/identity/roles.js';
