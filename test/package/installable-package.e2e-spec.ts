@@ -17,7 +17,7 @@ import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprot
  */
 
 // Compiled to <out>/test/package/: the repository is three levels up.
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const installed = (name: string): string => JSON.parse(readFileSync(join(repo, 'node_modules', name, 'package.json'), 'utf8')).version;
 
 /** The app's peers, at the versions the repository runs (so npm's cache usually has them). */

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=prisma.types.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=models.js.map

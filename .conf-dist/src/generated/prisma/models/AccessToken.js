@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=AccessToken.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=Approval.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=Attachment.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=AuditEvent.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=Customer.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=IdempotencyRecord.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=Invoice.js.map

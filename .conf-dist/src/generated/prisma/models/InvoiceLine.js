@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=InvoiceLine.js.map

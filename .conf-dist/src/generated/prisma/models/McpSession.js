@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=McpSession.js.map

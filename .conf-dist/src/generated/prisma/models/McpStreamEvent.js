@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=McpStreamEvent.js.map

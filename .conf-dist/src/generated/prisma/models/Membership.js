@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=Membership.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=PanelSession.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=Payment.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=Refund.js.map

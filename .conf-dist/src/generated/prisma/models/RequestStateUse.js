@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=RequestStateUse.js.map

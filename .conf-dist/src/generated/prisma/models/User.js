@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=User.js.map

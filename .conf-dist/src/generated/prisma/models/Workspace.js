@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=Workspace.js.map

@@ -1,2 +1,0 @@
-export const MCP_APPROVAL_GATEWAY = Symbol('MCP_APPROVAL_GATEWAY');
-//# sourceMappingURL=approval.gateway.js.map

@@ -1,8 +1,0 @@
-import { createParamDecorator } from '@nestjs/common';
-import { McpExecutionContext } from '../mcp-execution-context.js';
-/**
- * Injects the `McpInvocation` into a controller route handler that is also an MCP tool;
- * `undefined` when the route is called over plain HTTP.
- */
-export const McpCtx = createParamDecorator((_data, context) => McpExecutionContext.invocation(context));
-//# sourceMappingURL=mcp-ctx.decorator.js.map

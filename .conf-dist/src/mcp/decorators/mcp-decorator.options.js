@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=mcp-decorator.options.js.map

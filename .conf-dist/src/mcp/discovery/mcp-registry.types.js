@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=mcp-registry.types.js.map

@@ -1,2 +1,0 @@
-export const MCP_IDEMPOTENCY_STORE = Symbol('MCP_IDEMPOTENCY_STORE');
-//# sourceMappingURL=idempotency.store.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=mcp-invocation.js.map

@@ -1,2 +1,0 @@
-export const MCP_CALL_HOOK = Symbol('MCP_CALL_HOOK');
-//# sourceMappingURL=mcp-call.hook.js.map
