@@ -1,6 +1,7 @@
 import { MCP_RESOURCE_METADATA } from '../mcp.constants.js';
 import type { McpResourceMetadata, McpResourceOptions } from './mcp-decorator.options.js';
 import { resolveMcpName } from './mcp-name.js';
+import { declareMethodScopes } from './scopes-metadata.js';
 
 /**
  * Exposes a method as an MCP resource: a fixed URI, or an RFC 6570 URI template whose variables
@@ -16,6 +17,7 @@ export function McpResource(options: McpResourceOptions): MethodDecorator {
       name: resolveMcpName('McpResource', options.name, propertyKey),
     };
     Reflect.defineMetadata(MCP_RESOURCE_METADATA, metadata, descriptor.value as object);
+    declareMethodScopes('McpResource', descriptor.value as object, options.scopes);
     return descriptor;
   };
 }

@@ -1,6 +1,7 @@
 import { MCP_TOOL_METADATA } from '../mcp.constants.js';
 import type { McpToolMetadata, McpToolOptions } from './mcp-decorator.options.js';
 import { resolveMcpName } from './mcp-name.js';
+import { declareMethodScopes } from './scopes-metadata.js';
 
 /**
  * Exposes a provider method or a controller route handler as an MCP tool. The input DTO is the
@@ -13,6 +14,7 @@ export function McpTool(options: McpToolOptions): MethodDecorator {
   return (_target, propertyKey, descriptor) => {
     const metadata: McpToolMetadata = { ...options, name: resolveMcpName('McpTool', options.name, propertyKey) };
     Reflect.defineMetadata(MCP_TOOL_METADATA, metadata, descriptor.value as object);
+    declareMethodScopes('McpTool', descriptor.value as object, options.scopes);
     return descriptor;
   };
 }
