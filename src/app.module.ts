@@ -1,5 +1,6 @@
 import { Module, RequestMethod, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { BODY_LIMIT_BYTES } from './app.setup.js';
+import { APP_ROLE_SCOPES } from './app.scopes.js';
 import { ApprovalsModule } from './approvals/approvals.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { BillingModule } from './billing/billing.module.js';
@@ -37,7 +38,7 @@ import { StatusModule } from './status/status.module.js';
     }),
     ObservabilityModule,
     DatabaseModule,
-    IdentityModule,
+    IdentityModule.forRoot({ roleScopes: APP_ROLE_SCOPES }),
     RateLimitModule,
     HealthModule,
     AuditModule,

@@ -23,7 +23,7 @@ import { MCP_ACCESS_POLICY, type McpAccessPolicy } from '../server/mcp-access.po
 import { envelopeSchema } from '../server/tool-result.envelope.js';
 import { McpHandlerFactory } from './mcp-handler.factory.js';
 import { completionKey, McpRegistry } from './mcp.registry.js';
-import type { BoundHandler } from './mcp-registry.types.js';
+import type { BoundHandler, ToolEntry } from './mcp-registry.types.js';
 import { RawJson } from '../server/raw-json.js';
 import { McpConfirmationInterceptor } from '../confirmation/confirmation.interceptor.js';
 import { McpIdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
@@ -87,6 +87,7 @@ export class McpExplorer implements OnModuleInit {
     const toolInput = tool ? resolveToolInput(target, methodName, source, tool.input) : undefined;
     const promptInput = prompt ? resolveToolInput(target, methodName, source, prompt.args) : undefined;
     const handler = this.handlers.create(wrapper, methodName, around, (toolInput ?? promptInput)?.slices);
+    const origin = { class: target, method: method as Function };
     const routeScopes: string[] | undefined = Reflect.getMetadata(MCP_SCOPES_METADATA, method);
     for (const [decorator, own] of [['McpTool', tool?.scopes], ['McpResource', resource?.scopes], ['McpPrompt', prompt?.scopes]] as const) {
       if (own && routeScopes && !sameScopes(own, routeScopes)) {
@@ -97,9 +98,9 @@ export class McpExplorer implements OnModuleInit {
       }
     }
     const declaredScopes: string[] = routeScopes ?? Reflect.getMetadata(MCP_SCOPES_METADATA, target) ?? [];
-    if (tool) this.addTool({ ...tool, scopes: tool.scopes ?? declaredScopes }, toolInput!, source, handler);
-    if (resource) this.addResource({ ...resource, scopes: resource.scopes ?? declaredScopes }, source, handler);
-    if (prompt) this.addPrompt({ ...prompt, scopes: prompt.scopes ?? declaredScopes }, promptInput!, source, handler);
+    if (tool) this.addTool({ ...tool, scopes: tool.scopes ?? declaredScopes }, toolInput!, { source, origin, handler });
+    if (resource) this.addResource({ ...resource, scopes: resource.scopes ?? declaredScopes }, { source, origin, handler });
+    if (prompt) this.addPrompt({ ...prompt, scopes: prompt.scopes ?? declaredScopes }, promptInput!, { source, origin, handler });
     if (completion) {
       const ref = 'prompt' in completion
         ? { type: 'prompt' as const, name: completion.prompt }
@@ -108,7 +109,8 @@ export class McpExplorer implements OnModuleInit {
     }
   }
 
-  private addTool(meta: McpToolMetadata, { dto: input }: ToolInput, source: string, handler: BoundHandler): void {
+  private addTool(meta: McpToolMetadata, { dto: input }: ToolInput, bound: BoundMethod): void {
+    const { source } = bound;
     const closed = this.options.forbidUnknownArguments;
     const inputSchema = input ? schemaOf(source, input, { mode: 'input', closed }) : { type: 'object' as const, properties: {}, ...(closed ? { additionalProperties: false } : {}) };
     const annotations = {
@@ -137,8 +139,7 @@ export class McpExplorer implements OnModuleInit {
     this.registry.addTool({
       name: meta.name,
       scopes: meta.scopes ?? [],
-      handler,
-      source,
+      ...bound,
       definition,
       encodedDefinition: RawJson.of(definition),
       annotations,
@@ -148,14 +149,14 @@ export class McpExplorer implements OnModuleInit {
     });
   }
 
-  private addResource(meta: McpResourceMetadata, source: string, handler: BoundHandler): void {
+  private addResource(meta: McpResourceMetadata, bound: BoundMethod): void {
     const common = {
       name: meta.name,
       ...(meta.title ? { title: meta.title } : {}),
       ...(meta.description ? { description: meta.description } : {}),
       ...(meta.mimeType ? { mimeType: meta.mimeType } : {}),
     };
-    const entry = { name: meta.name, scopes: meta.scopes ?? [], handler, source };
+    const entry = { name: meta.name, scopes: meta.scopes ?? [], ...bound };
     if (UriTemplate.isTemplate(meta.uri)) {
       this.registry.addTemplate({ ...entry, template: new UriTemplate(meta.uri), definition: { uriTemplate: meta.uri, ...common } });
     } else {
@@ -163,8 +164,8 @@ export class McpExplorer implements OnModuleInit {
     }
   }
 
-  private addPrompt(meta: McpPromptMetadata, { dto: args }: ToolInput, source: string, handler: BoundHandler): void {
-    const schema = args ? schemaOf(source, args, { mode: 'input', closed: this.options.forbidUnknownArguments }) : undefined;
+  private addPrompt(meta: McpPromptMetadata, { dto: args }: ToolInput, bound: BoundMethod): void {
+    const schema = args ? schemaOf(bound.source, args, { mode: 'input', closed: this.options.forbidUnknownArguments }) : undefined;
     const required = new Set(schema?.required ?? []);
     const promptArguments = Object.entries(schema?.properties ?? {}).map(([name, property]) => ({
       name,
@@ -174,8 +175,7 @@ export class McpExplorer implements OnModuleInit {
     this.registry.addPrompt({
       name: meta.name,
       scopes: meta.scopes ?? [],
-      handler,
-      source,
+      ...bound,
       args: args as Type<object> | undefined,
       definition: {
         name: meta.name,
@@ -186,6 +186,9 @@ export class McpExplorer implements OnModuleInit {
     });
   }
 }
+
+/** What every registry entry of one decorated method shares. */
+type BoundMethod = Pick<ToolEntry, 'source' | 'origin' | 'handler'>;
 
 /** A DTO's schema; an error names the method it was built for. */
 function schemaOf(source: string, dto: Type<unknown>, options: DtoSchemaOptions): JsonSchema {
