@@ -5,7 +5,6 @@ import { NestFactory } from '@nestjs/core';
 import { IsString, MaxLength } from 'class-validator';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/app.setup.js';
-import { WorkspaceScoped } from '../../src/identity/workspace-scoped.decorator.js';
 import { McpTool } from '../../src/mcp/index.js';
 import { post, statelessRequest } from '../support/mcp-http.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
@@ -55,18 +54,6 @@ class UnscopedDestructiveTools {
 
 @Module({ providers: [UnscopedDestructiveTools] })
 class UnscopedDestructiveModule {}
-
-@Injectable()
-@WorkspaceScoped()
-class WorkspaceToolWithoutArgument {
-  @McpTool({ description: 'Reopens a ticket.' })
-  reopenTicket(input: CloseTicketDto) {
-    return input;
-  }
-}
-
-@Module({ providers: [WorkspaceToolWithoutArgument] })
-class WorkspaceToolWithoutArgumentModule {}
 
 /** Boots the real application with `extra` on a database of its own; returns the boot error. */
 async function appBootError(extra: Type<unknown>): Promise<string> {
@@ -138,12 +125,5 @@ describe('decorator checks of the billing application at boot', () => {
     const message = await appBootError(UnscopedDestructiveModule);
     assert.match(message, /UnscopedDestructiveTools\.deleteTicket/);
     assert.match(message, /@WorkspaceScoped\(\)/);
-  });
-
-  it('5: a @WorkspaceScoped() tool whose input has no workspace_id fails the boot', async () => {
-    const message = await appBootError(WorkspaceToolWithoutArgumentModule);
-    assert.match(message, /WorkspaceToolWithoutArgument\.reopenTicket/);
-    assert.match(message, /workspace_id/);
-    assert.match(message, /WorkspaceScopedDto/);
   });
 });

@@ -28,7 +28,7 @@ import { RawJson } from '../server/raw-json.js';
 import { McpConfirmationInterceptor } from '../confirmation/confirmation.interceptor.js';
 import { McpIdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
 import { resolveToolInput, type ToolInput } from './route-input.js';
-import { checkScopeNames, type ScopeUsage } from './scope-names.check.js';
+import { assertScopesAgree, checkScopeNames, type ScopeUsage } from './scope-declarations.check.js';
 
 /**
  * Finds every `@McpTool`, `@McpResource`, `@McpPrompt` and `@McpCompletion` method once, at
@@ -89,14 +89,7 @@ export class McpExplorer implements OnModuleInit {
     const handler = this.handlers.create(wrapper, methodName, around, (toolInput ?? promptInput)?.slices);
     const origin = { class: target, method: method as Function };
     const routeScopes: string[] | undefined = Reflect.getMetadata(MCP_SCOPES_METADATA, method);
-    for (const [decorator, own] of [['McpTool', tool?.scopes], ['McpResource', resource?.scopes], ['McpPrompt', prompt?.scopes]] as const) {
-      if (own && routeScopes && !sameScopes(own, routeScopes)) {
-        throw new Error(
-          `${source}: @RequiredScopes(${routeScopes.join(', ')}) and @${decorator}({ scopes: [${own.join(', ')}] }) disagree. ` +
-            `One declaration protects both the route and the MCP capability: keep one of them`,
-        );
-      }
-    }
+    assertScopesAgree(source, routeScopes, { McpTool: tool?.scopes, McpResource: resource?.scopes, McpPrompt: prompt?.scopes });
     const declaredScopes: string[] = routeScopes ?? Reflect.getMetadata(MCP_SCOPES_METADATA, target) ?? [];
     if (tool) this.addTool({ ...tool, scopes: tool.scopes ?? declaredScopes }, toolInput!, { source, origin, handler });
     if (resource) this.addResource({ ...resource, scopes: resource.scopes ?? declaredScopes }, { source, origin, handler });
@@ -197,8 +190,4 @@ function schemaOf(source: string, dto: Type<unknown>, options: DtoSchemaOptions)
   } catch (error) {
     throw new Error(`${source}: ${(error as Error).message}`);
   }
-}
-
-function sameScopes(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((scope) => b.includes(scope));
 }

@@ -44,20 +44,20 @@ export function resolveToolInput(target: Type<unknown>, methodName: string, sour
     return { dto: dto === undefined ? undefined : asDto(dto, source, 'its first parameter'), slices };
   }
 
-  const wholes: Array<{ source: ArgumentSource; dto: Type<object>; label: string }> = [];
-  const named: NamedScalar[] = [];
+  const wholes: Array<{ source: ArgumentSource; type: unknown; label: string }> = [];
+  const named: Array<NamedScalar & { source: ArgumentSource }> = [];
   for (const [key, { index, data }] of Object.entries(args)) {
     const kind = SOURCES.find(([, type]) => key === `${type}:${index}`);
     if (!kind) continue;
     const [argumentSource, , decorator] = kind;
     if (typeof data === 'string') {
-      named.push({ key: data, type: paramTypes[index], label: `${decorator}('${data}')` });
+      named.push({ key: data, type: paramTypes[index], label: `${decorator}('${data}')`, source: argumentSource });
     } else if (data === undefined) {
-      const label = `${decorator}()`;
-      wholes.push({ source: argumentSource, dto: asDto(paramTypes[index], source, label), label: `${label} ${nameOf(paramTypes[index])}` });
+      wholes.push({ source: argumentSource, type: paramTypes[index], label: `${decorator}() ${nameOf(paramTypes[index])}` });
     }
   }
-  slices.named = named.map((n) => n.key);
+  // A whole @Body() keeps a field also read with @Body('field'): it is part of the body.
+  slices.named = named.filter((n) => n.source !== 'body').map((n) => n.key);
 
   if (explicit) {
     const dto = asDto(explicit, source, '`input`');
@@ -72,7 +72,8 @@ export function resolveToolInput(target: Type<unknown>, methodName: string, sour
     return { dto, slices };
   }
   if (!wholes.length && !named.length) return { slices };
-  if (wholes.length === 1 && !named.length) return { dto: wholes[0].dto, slices };
+  const dtos = wholes.map((whole) => ({ ...whole, dto: asDto(whole.type, source, whole.label) }));
+  if (dtos.length === 1 && !named.length) return { dto: dtos[0].dto, slices };
 
   const owners = new Map<string, string>();
   const claim = (key: string, label: string) => {
@@ -86,13 +87,13 @@ export function resolveToolInput(target: Type<unknown>, methodName: string, sour
     owners.set(key, label);
   };
   for (const n of named) claim(n.key, n.label);
-  for (const whole of wholes) {
+  for (const whole of dtos) {
     const keys = validatedProperties(whole.dto);
     for (const key of keys) claim(key, whole.label);
     slices.whole[whole.source] = { dto: whole.dto, keys };
   }
   // The body's DTO (else the query's) is the base: its instances are what REST hands the handler.
-  const ordered = SOURCES.flatMap(([kind]) => wholes.filter((w) => w.source === kind).map((w) => w.dto));
+  const ordered = SOURCES.flatMap(([kind]) => dtos.filter((w) => w.source === kind).map((w) => w.dto));
   const dto = withSource(source, () => composeDto(`${target.name}_${methodName}_Input`, ordered, named));
   return { dto, slices };
 }

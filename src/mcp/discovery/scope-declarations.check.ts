@@ -28,6 +28,23 @@ export function checkScopeNames(declared: readonly string[] | undefined, usages:
   }
 }
 
+/**
+ * A method's `@RequiredScopes()` (which decorator `scopes` also write, see `declareMethodScopes`)
+ * and each decorator's own `scopes` must say the same: otherwise REST and MCP would protect one
+ * method differently.
+ */
+export function assertScopesAgree(source: string, routeScopes: readonly string[] | undefined, own: Record<string, readonly string[] | undefined>): void {
+  if (!routeScopes) return;
+  for (const [decorator, scopes] of Object.entries(own)) {
+    if (scopes && !(scopes.length === routeScopes.length && scopes.every((scope) => routeScopes.includes(scope)))) {
+      throw new Error(
+        `${source}: @RequiredScopes(${routeScopes.join(', ')}) and @${decorator}({ scopes: [${scopes.join(', ')}] }) disagree. ` +
+          'One declaration protects both the route and the MCP capability: keep one of them',
+      );
+    }
+  }
+}
+
 /** The declared scope within two edits of `scope`, if any. */
 function closest(scope: string, declared: readonly string[]): string | undefined {
   let best: { name: string; distance: number } | undefined;
