@@ -1,5 +1,6 @@
 import { Module, RequestMethod, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { BODY_LIMIT_BYTES } from './app.setup.js';
+import { APP_ROLE_SCOPES } from './app.scopes.js';
 import { ApprovalsModule } from './approvals/approvals.module.js';
 import { PrismaApprovalLinks } from './approvals/prisma-approval-links.js';
 import { AuditCallHook } from './audit/audit-call.hook.js';
@@ -29,7 +30,7 @@ import { StreamsModule } from './streams/streams.module.js';
   imports: [
     McpModule.forRoot({
       // The layer's extension points, filled by this app's modules (Postgres, the scope policy).
-      imports: [IdentityModule, AuditModule, IdempotencyModule, RequestStateModule, ApprovalsModule, StreamsModule],
+      imports: [AuditModule, IdempotencyModule, RequestStateModule, ApprovalsModule, StreamsModule],
       accessPolicy: { useExisting: ScopePolicy },
       callHook: { useExisting: AuditCallHook },
       idempotencyStore: { useExisting: PrismaIdempotencyStore },
@@ -60,7 +61,7 @@ import { StreamsModule } from './streams/streams.module.js';
     }),
     ObservabilityModule,
     DatabaseModule,
-    IdentityModule,
+    IdentityModule.forRoot({ roleScopes: APP_ROLE_SCOPES }),
     RateLimitModule,
     HealthModule,
     AuditModule,

@@ -8,7 +8,7 @@ import { PrismaService } from '../database/prisma.service.js';
 import type { Approval, Prisma, User, Workspace } from '../generated/prisma/client.js';
 import type { Principal } from '../identity/principal.js';
 import { setPrincipal } from '../identity/request-principal.js';
-import { ALL_SCOPES } from '../identity/roles.js';
+import { ALL_SCOPES } from '../app.scopes.js';
 import { McpDispatcher, McpRegistry } from '../mcp/index.js';
 import { APPROVALS_CONFIG, type ApprovalsConfig } from './approvals.config.js';
 import type { ApprovalView, DecisionOutcome } from './approval.view.js';

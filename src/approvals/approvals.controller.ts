@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { currentWorkspaceId } from '../billing/common/current-workspace.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from '../identity/identity.config.js';
 import { principalOf } from '../identity/request-principal.js';
-import { SCOPES } from '../identity/roles.js';
+import { SCOPES } from '../app.scopes.js';
 import { WorkspaceScoped } from '../identity/workspace-scoped.decorator.js';
 import { McpTool, RequiredScopes } from '../mcp/index.js';
 import { ApprovalIdDto, ApprovalStatusDto } from './approval-status.dto.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { RequestContext } from '../context/request-context.js';
 import { PersonalTokenService } from '../identity/personal-token.service.js';
-import { ALL_SCOPES } from '../identity/roles.js';
+import { ALL_SCOPES } from '../app.scopes.js';
 import { DEMO_ADMIN_EMAIL, DEMO_WORKSPACE, seedDemo } from './demo-seed.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { rawEnvironment } from '../config/environment.js';

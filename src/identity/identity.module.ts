@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { APP_GUARD, HttpAdapterHost } from '@nestjs/core';
 import { AuthenticationGuard } from './authentication.guard.js';
 import { AuthenticationService } from './authentication.service.js';
@@ -7,6 +7,7 @@ import { IDENTITY_CONFIG, identityConfigFromEnv } from './identity.config.js';
 import { JwtTokenVerifier } from './jwt-token.verifier.js';
 import { IdentityChangeListener } from './identity-change.listener.js';
 import { PersonalTokenService } from './personal-token.service.js';
+import { assertRoleScopes, ROLE_SCOPES, type RoleScopes } from './role-scopes.js';
 import { ProtectedResourceController } from './protected-resource.controller.js';
 import { ScopeGuard } from './scope.guard.js';
 import { ScopePolicy } from './scope.policy.js';
@@ -14,35 +15,51 @@ import { TokenCache, tokenCacheOptionsFromEnv } from './token-cache.js';
 import { WorkspaceGuard } from './workspace.guard.js';
 import { WorkspaceResolver } from './workspace.resolver.js';
 import { rawEnvironment } from '../config/environment.js';
+import { WorkspaceToolsCheck } from './workspace-tools.check.js';
+
+export interface IdentityModuleOptions {
+  /** What each workspace role may do; the scopes named here are the ones that exist. */
+  roleScopes: RoleScopes;
+}
+
+/** Order of the guards matters: who is calling, then in which workspace, then may they do this there. */
+const PROVIDERS: Provider[] = [
+  {
+    provide: IDENTITY_CONFIG,
+    // Without PUBLIC_URL, the public URL is the address the server listens on (PORT=0 included).
+    useFactory: (adapter: HttpAdapterHost) =>
+      identityConfigFromEnv(rawEnvironment(), () => boundBaseUrl(adapter.httpAdapter?.getHttpServer()?.address())),
+    inject: [HttpAdapterHost],
+  },
+  { provide: TokenCache, useFactory: () => new TokenCache(tokenCacheOptionsFromEnv()) },
+  IdentityChangeListener,
+  PersonalTokenService,
+  JwtTokenVerifier,
+  AuthenticationService,
+  WorkspaceResolver,
+  ScopePolicy,
+  { provide: APP_GUARD, useClass: AuthenticationGuard },
+  { provide: APP_GUARD, useClass: WorkspaceGuard },
+  { provide: APP_GUARD, useClass: ScopeGuard },
+  WorkspaceToolsCheck,
+];
 
 /**
  * Who is calling and what they may do: token authentication (personal tokens, external JWTs),
  * workspace resolution and the scope policy, for REST routes and MCP alike (`ScopePolicy` is the
- * MCP layer's `accessPolicy`). Global because every module's routes are guarded by it.
+ * MCP layer's `accessPolicy`). Global because every module's routes are guarded by it. The
+ * application says which scopes exist and what each role may do: `IdentityModule.forRoot({ roleScopes })`.
  */
-@Global()
-@Module({
-  controllers: [ProtectedResourceController],
-  providers: [
-    {
-      provide: IDENTITY_CONFIG,
-      // Without PUBLIC_URL, the public URL is the address the server listens on (PORT=0 included).
-      useFactory: (adapter: HttpAdapterHost) =>
-        identityConfigFromEnv(rawEnvironment(), () => boundBaseUrl(adapter.httpAdapter?.getHttpServer()?.address())),
-      inject: [HttpAdapterHost],
-    },
-    { provide: TokenCache, useFactory: () => new TokenCache(tokenCacheOptionsFromEnv()) },
-    IdentityChangeListener,
-    PersonalTokenService,
-    JwtTokenVerifier,
-    AuthenticationService,
-    WorkspaceResolver,
-    ScopePolicy,
-    // Order matters: who is calling, then in which workspace, then may they do this there.
-    { provide: APP_GUARD, useClass: AuthenticationGuard },
-    { provide: APP_GUARD, useClass: WorkspaceGuard },
-    { provide: APP_GUARD, useClass: ScopeGuard },
-  ],
-  exports: [PersonalTokenService, ScopePolicy, WorkspaceResolver, IDENTITY_CONFIG],
-})
-export class IdentityModule {}
+@Module({})
+export class IdentityModule {
+  static forRoot(options: IdentityModuleOptions): DynamicModule {
+    assertRoleScopes(options.roleScopes);
+    return {
+      module: IdentityModule,
+      global: true,
+      controllers: [ProtectedResourceController],
+      providers: [{ provide: ROLE_SCOPES, useValue: options.roleScopes }, ...PROVIDERS],
+      exports: [PersonalTokenService, ScopePolicy, WorkspaceResolver, IDENTITY_CONFIG, ROLE_SCOPES],
+    };
+  }
+}

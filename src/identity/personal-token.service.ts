@@ -1,9 +1,9 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { asDatabaseUnavailable } from '../database/database-unavailable.js';
 import { PrismaService } from '../database/prisma.service.js';
 import type { Role } from '../generated/prisma/client.js';
 import type { Principal, PrincipalMembership } from './principal.js';
-import { ALL_SCOPES } from './roles.js';
+import { declaredScopes, ROLE_SCOPES, type RoleScopes } from './role-scopes.js';
 import { TokenCache } from './token-cache.js';
 import { displayPrefix, generateTokenSecret, hashToken } from './token-secret.js';
 
@@ -33,15 +33,21 @@ interface TokenRow {
 /** Personal access tokens: minted for a user, stored as a hash, checked on every request. */
 @Injectable()
 export class PersonalTokenService {
+  private readonly knownScopes: readonly string[];
+
   constructor(
     private readonly prisma: PrismaService,
+    /** The application's role mapping: a token may only carry scopes it declares. */
+    @Inject(ROLE_SCOPES) roleScopes: RoleScopes,
     /** Absent outside the application (the token CLI): every check reads the database. */
     @Optional() private readonly cache?: TokenCache,
-  ) {}
+  ) {
+    this.knownScopes = declaredScopes(roleScopes);
+  }
 
   async mint(request: MintRequest): Promise<{ token: string; id: string; expiresAt: Date | null }> {
-    const unknown = request.scopes.filter((scope) => !ALL_SCOPES.includes(scope));
-    if (unknown.length) throw new Error(`Unknown scope(s): ${unknown.join(', ')}. Known: ${ALL_SCOPES.join(' ')}`);
+    const unknown = request.scopes.filter((scope) => !this.knownScopes.includes(scope));
+    if (unknown.length) throw new Error(`Unknown scope(s): ${unknown.join(', ')}. Known: ${this.knownScopes.join(' ')}`);
     if (!request.scopes.length) throw new Error('A token needs at least one scope');
     const user = await this.prisma.client.user.findUnique({
       where: { email: request.email.toLowerCase() },

@@ -4,7 +4,7 @@ import { McpRegistry } from '../mcp/index.js';
 import { AuthenticationService } from './authentication.service.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from './identity.config.js';
 import { Public } from './public.decorator.js';
-import { ALL_SCOPES } from './roles.js';
+import { ScopePolicy } from './scope.policy.js';
 
 /**
  * OAuth 2.0 Protected Resource Metadata (RFC 9728): tells an MCP client which authorization
@@ -19,6 +19,7 @@ export class ProtectedResourceController {
     private readonly authentication: AuthenticationService,
     private readonly registry: McpRegistry,
     @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
+    private readonly scopes: ScopePolicy,
   ) {}
 
   @Get(['oauth-protected-resource', 'oauth-protected-resource/*path'])
@@ -29,7 +30,7 @@ export class ProtectedResourceController {
     return {
       resource: this.authentication.resourceUrl,
       authorization_servers: this.config.jwtIssuer ? [this.config.jwtIssuer] : [],
-      scopes_supported: [...new Set([...ALL_SCOPES, ...declared])].sort(),
+      scopes_supported: [...new Set([...this.scopes.declaredScopes(), ...declared])].sort(),
       bearer_methods_supported: ['header'],
       resource_name: 'Billing MCP server',
     };

@@ -10,7 +10,7 @@ import { InsufficientScopeException, resourceMetadataUrl } from './auth-challeng
 import { IDENTITY_CONFIG, type IdentityConfig } from './identity.config.js';
 import type { Principal } from './principal.js';
 import { principalOf, requestWorkspace } from './request-principal.js';
-import { highestRole, ROLE_SCOPES } from './roles.js';
+import { declaredScopes, highestRole, ROLE_SCOPES, type RoleScopes } from './role-scopes.js';
 import { WorkspaceResolver } from './workspace.resolver.js';
 
 export type ScopeDecision = { allowed: true } | { allowed: false; missingFromToken: string[]; deniedByRole: string[] };
@@ -27,7 +27,13 @@ export class ScopePolicy implements McpAccessPolicy {
   constructor(
     private readonly workspaces: WorkspaceResolver,
     @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
+    @Inject(ROLE_SCOPES) private readonly roles: RoleScopes,
   ) {}
+
+  /** The scopes the application declared (its role mapping): the MCP layer checks every scope name against them at boot. */
+  declaredScopes(): readonly string[] {
+    return declaredScopes(this.roles);
+  }
 
   decide(principal: Principal, required: string[], req: Request): ScopeDecision {
     if (!required.length) return { allowed: true };
@@ -75,9 +81,9 @@ export class ScopePolicy implements McpAccessPolicy {
     const named = requestWorkspace(req)?.id ?? this.workspaces.connectionWorkspace(req, principal);
     if (named) {
       const membership = this.workspaces.membership(principal, named);
-      return membership ? ROLE_SCOPES[membership.role] : [];
+      return membership ? this.roles[membership.role] : [];
     }
     const role = highestRole(principal.memberships.map((m) => m.role));
-    return role ? ROLE_SCOPES[role] : [];
+    return role ? this.roles[role] : [];
   }
 }

@@ -22,7 +22,7 @@ describe('personal token check', () => {
         },
       },
     } as unknown as PrismaService;
-    const tokens = new PersonalTokenService(prisma);
+    const tokens = new PersonalTokenService(prisma, { viewer: [], accountant: [], admin: [] });
     const token = generateTokenSecret();
 
     assert.deepEqual(await tokens.check(token), { ok: false, reason: 'The access token is not valid' });

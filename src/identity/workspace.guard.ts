@@ -2,7 +2,7 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { RequestContext } from '../context/request-context.js';
-import { McpExecutionContext } from '../mcp/index.js';
+import { McpExecutionContext, McpRegistry, type McpInvocation } from '../mcp/index.js';
 import { principalOf, setRequestWorkspace } from './request-principal.js';
 import { WORKSPACE_SCOPED } from './workspace-scoped.decorator.js';
 import { WorkspaceResolver } from './workspace.resolver.js';
@@ -13,6 +13,7 @@ export class WorkspaceGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly resolver: WorkspaceResolver,
+    private readonly registry: McpRegistry,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -21,12 +22,18 @@ export class WorkspaceGuard implements CanActivate {
     const principal = principalOf(req);
     if (!principal) return false;
     // MCP: the tool's validated arguments; REST: the JSON body.
-    const args = (McpExecutionContext.invocation(context)?.input ?? req.body) as { workspace_id?: unknown } | undefined;
-    const membership = this.resolver.resolve(req, principal, args?.workspace_id);
+    const invocation = McpExecutionContext.invocation(context);
+    const args = (invocation?.input ?? req.body) as { workspace_id?: unknown } | undefined;
+    const membership = this.resolver.resolve(req, principal, args?.workspace_id, !invocation || this.takesWorkspaceArgument(invocation));
     const workspace = { id: membership.workspaceId, slug: membership.slug };
     setRequestWorkspace(req, workspace);
     const state = RequestContext.current();
     if (state) state.workspace = workspace;
     return true;
+  }
+
+  private takesWorkspaceArgument(invocation: McpInvocation): boolean {
+    const tool = invocation.kind === 'tool' ? this.registry.tool(invocation.name) : undefined;
+    return !tool || Object.hasOwn(tool.definition.inputSchema.properties ?? {}, 'workspace_id');
   }
 }

@@ -15,7 +15,12 @@ export class WorkspaceResolver {
     return principal.workspaceId ?? headerValue(req) ?? queryValue(req);
   }
 
-  resolve(req: Request, principal: Principal, argument?: unknown): PrincipalMembership {
+  /**
+   * @param takesArgument false for a tool whose input has no `workspace_id`: the refusal then
+   * names only the ways that caller has (a bound token, `X-Workspace-Id`), never an argument the
+   * tool would refuse.
+   */
+  resolve(req: Request, principal: Principal, argument?: unknown, takesArgument = true): PrincipalMembership {
     const named = typeof argument === 'string' && argument ? argument : (headerValue(req) ?? queryValue(req));
     if (principal.workspaceId) {
       const bound = principal.memberships.find((m) => m.workspaceId === principal.workspaceId);
@@ -27,9 +32,12 @@ export class WorkspaceResolver {
     }
     if (!named) {
       if (principal.memberships.length === 1) return principal.memberships[0];
+      const yours = `Yours: ${principal.memberships.map((m) => m.slug).join(', ') || 'none'}`;
       throw new BadRequestException(
-        'Name the workspace: pass workspace_id (id or slug) as an argument, the X-Workspace-Id header or ?workspace_id=. ' +
-          `Yours: ${principal.memberships.map((m) => m.slug).join(', ') || 'none'}`,
+        takesArgument
+          ? `Name the workspace: pass workspace_id (id or slug) as an argument, the X-Workspace-Id header or ?workspace_id=. ${yours}`
+          : 'This tool takes no workspace_id argument and you belong to several workspaces: use a token bound to one ' +
+              `workspace, or a connection that sends X-Workspace-Id. ${yours}`,
       );
     }
     const membership = this.membership(principal, named);

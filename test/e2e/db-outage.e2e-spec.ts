@@ -6,7 +6,7 @@ import { RequestContext } from '../../src/context/request-context.js';
 import { seedDemo } from '../../src/demo/demo-seed.js';
 import { PrismaService } from '../../src/database/prisma.service.js';
 import { PersonalTokenService } from '../../src/identity/personal-token.service.js';
-import { ALL_SCOPES } from '../../src/identity/roles.js';
+import { ALL_SCOPES } from '../../src/app.scopes.js';
 import type { HttpAnswer } from '../support/mcp-http.js';
 import { TcpProxy, hostPort } from '../support/tcp-proxy.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';

@@ -7,6 +7,7 @@ import type { Request } from 'express';
 import { ApprovalService } from '../../src/approvals/approval.service.js';
 import { RequestContext } from '../../src/context/request-context.js';
 import { DEMO_ADMIN_EMAIL } from '../../src/demo/demo-seed.js';
+import { WorkspaceScoped } from '../../src/identity/workspace-scoped.decorator.js';
 import type { InvoiceStatus, Prisma } from '../../src/generated/prisma/client.js';
 import { IdempotencyKey } from '../../src/billing/common/idempotency-key.js';
 import { ExpiredRowsCleanup } from '../../src/idempotency/expired-rows.cleanup.js';
@@ -42,6 +43,7 @@ class KeyedPurgeDto {
  * elicit): the billing app's keyed destructive tool, the refund, requires the approval page.
  */
 @Injectable()
+@WorkspaceScoped() // a destructive tool acts in a workspace, where its approval is recorded
 class KeyedPurgeTool {
   static runs = 0;
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { RequestContext } from '../../src/context/request-context.js';
 import { PrismaService } from '../../src/database/prisma.service.js';
-import { ALL_SCOPES } from '../../src/identity/roles.js';
+import { ALL_SCOPES, APP_ROLE_SCOPES } from '../../src/app.scopes.js';
 import { PersonalTokenService, type MintRequest } from '../../src/identity/personal-token.service.js';
 
 /**
@@ -179,7 +179,7 @@ export async function mintToken(databaseUrl: string, request: Partial<MintReques
   }
   try {
     const minted = await RequestContext.run({ channel: 'system' }, () =>
-      new PersonalTokenService(prisma).mint({ email: 'admin@demo.test', scopes: [...ALL_SCOPES], workspaceSlug: 'demo', label: 'test', ...request }),
+      new PersonalTokenService(prisma, APP_ROLE_SCOPES).mint({ email: 'admin@demo.test', scopes: [...ALL_SCOPES], workspaceSlug: 'demo', label: 'test', ...request }),
     );
     return minted.token;
   } finally {

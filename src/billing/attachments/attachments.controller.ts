@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Res, StreamableFile } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { SCOPES } from '../../identity/roles.js';
+import { SCOPES } from '../../app.scopes.js';
 import { WorkspaceScoped } from '../../identity/workspace-scoped.decorator.js';
 import { McpTool, RequiredScopes } from '../../mcp/index.js';
 import { contentDisposition, MAX_ATTACHMENT_LABEL } from './attachment-files.js';

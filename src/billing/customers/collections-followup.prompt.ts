@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail } from 'class-validator';
-import { SCOPES } from '../../identity/roles.js';
+import { SCOPES } from '../../app.scopes.js';
 import { WorkspaceScoped } from '../../identity/workspace-scoped.decorator.js';
 import { McpCompletion, McpPrompt, RequiredScopes, type McpCompletionRequest } from '../../mcp/index.js';
 import { formatMoney } from '../common/money.js';

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { isUUID } from 'class-validator';
-import { SCOPES } from '../../identity/roles.js';
+import { SCOPES } from '../../app.scopes.js';
 import { BillingError } from '../common/billing.errors.js';
 import { WorkspaceScoped } from '../../identity/workspace-scoped.decorator.js';
 import { McpCompletion, McpResource, McpTool, RequiredScopes } from '../../mcp/index.js';

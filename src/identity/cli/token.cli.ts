@@ -14,6 +14,7 @@ import { seedDemo } from '../../demo/demo-seed.js';
 import { prepareDatabase } from '../../database/prepare-database.js';
 import { PrismaService } from '../../database/prisma.service.js';
 import { parseDuration } from '../duration.js';
+import { APP_ROLE_SCOPES } from '../../app.scopes.js';
 import { PersonalTokenService } from '../personal-token.service.js';
 
 const USAGE =
@@ -38,7 +39,7 @@ async function main(): Promise<void> {
   try {
     // The demo users exist only in demo mode (DEMO), as with `npm start`.
     if (database.embedded && demo) await seedDemo(prisma);
-    const tokens = new PersonalTokenService(prisma);
+    const tokens = new PersonalTokenService(prisma, APP_ROLE_SCOPES);
     const minted = await RequestContext.run({ channel: 'system' }, () =>
       tokens.mint({
         email: values.email!,

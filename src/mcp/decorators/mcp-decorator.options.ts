@@ -28,8 +28,14 @@ export interface McpToolOptions {
   icons?: McpIcon[];
   /** Written as a prompt for the model: when to use, never use for, side effects, success, fallback. */
   description: string;
-  /** Scopes a token needs to see and call the tool. */
+  /**
+   * Scopes a caller needs to see and call the tool. On a controller route they are also the
+   * route's `@RequiredScopes()`: one declaration protects REST and MCP (the boot fails when an
+   * explicit `@RequiredScopes()` on the method says otherwise). Default: the method's or class's
+   * `@RequiredScopes()`, else none.
+   */
   scopes?: string[];
+  /** Behaviour hints; every one defaults to false and all four are always sent. */
   annotations?: McpToolAnnotations;
   /**
    * Destructive tools only: `link` requires the approval page even from clients that could confirm
@@ -37,7 +43,12 @@ export interface McpToolOptions {
    * `destructiveConfirmation` can make every destructive tool `link`, never the reverse.
    */
   confirmation?: McpConfirmationMode;
-  /** Input DTO; defaults to the type of the `@Body()` (else `@Query()`) parameter, or the first parameter of a provider method. */
+  /**
+   * Input DTO: the tool's `inputSchema` and validator. Default: on a controller route, its
+   * `@Body()`, `@Query()` and `@Param()` DTOs and named `@Param('id')` / `@Query('q')` parameters
+   * together (a name claimed twice fails the boot); on a provider method, its first parameter's
+   * type. Given explicitly, it must carry every parameter the handler reads by name.
+   */
   input?: Type<unknown>;
   /** Output DTO: gives the tool an `outputSchema` and its results `structuredContent`. */
   output?: Type<unknown>;
@@ -53,6 +64,7 @@ export interface McpResourceOptions {
   icons?: McpIcon[];
   description?: string;
   mimeType?: string;
+  /** As `McpToolOptions.scopes`: also the route's `@RequiredScopes()`. */
   scopes?: string[];
 }
 
@@ -63,8 +75,9 @@ export interface McpPromptOptions {
   /** Icons for client UIs (2025-11-25); checked when the decorator is applied. */
   icons?: McpIcon[];
   description?: string;
+  /** As `McpToolOptions.scopes`: also the route's `@RequiredScopes()`. */
   scopes?: string[];
-  /** Arguments DTO; defaults to the type of the `@Body()` parameter (or the first parameter). */
+  /** Arguments DTO (its properties are the prompt's arguments); defaults as `McpToolOptions.input`. */
   args?: Type<unknown>;
 }
 

@@ -2,6 +2,7 @@ import { MCP_RESOURCE_METADATA } from '../mcp.constants.js';
 import type { McpResourceMetadata, McpResourceOptions } from './mcp-decorator.options.js';
 import { checkIcons } from './mcp-icons.js';
 import { resolveMcpName } from './mcp-name.js';
+import { declareMethodScopes } from './scopes-metadata.js';
 
 /**
  * Exposes a method as an MCP resource: a fixed URI, or an RFC 6570 URI template whose variables
@@ -16,6 +17,7 @@ export function McpResource(options: McpResourceOptions): MethodDecorator {
     const icons = checkIcons(`@McpResource ${name}`, options.icons);
     const metadata: McpResourceMetadata = { ...options, name, ...(icons ? { icons } : {}) };
     Reflect.defineMetadata(MCP_RESOURCE_METADATA, metadata, descriptor.value as object);
+    declareMethodScopes('McpResource', descriptor.value as object, options.scopes);
     return descriptor;
   };
 }

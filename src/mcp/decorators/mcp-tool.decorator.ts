@@ -2,6 +2,7 @@ import { MCP_TOOL_METADATA } from '../mcp.constants.js';
 import type { McpToolMetadata, McpToolOptions } from './mcp-decorator.options.js';
 import { checkIcons } from './mcp-icons.js';
 import { resolveMcpName } from './mcp-name.js';
+import { declareMethodScopes } from './scopes-metadata.js';
 
 /**
  * Exposes a provider method or a controller route handler as an MCP tool. The input DTO is the
@@ -16,6 +17,7 @@ export function McpTool(options: McpToolOptions): MethodDecorator {
     const icons = checkIcons(`@McpTool ${name}`, options.icons);
     const metadata: McpToolMetadata = { ...options, name, ...(icons ? { icons } : {}) };
     Reflect.defineMetadata(MCP_TOOL_METADATA, metadata, descriptor.value as object);
+    declareMethodScopes('McpTool', descriptor.value as object, options.scopes);
     return descriptor;
   };
 }

@@ -7,6 +7,7 @@ import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import type { McpInvocation } from '../mcp-invocation.js';
 import { MCP_INVOCATION_PARAM, McpParamsFactory } from './mcp-params.factory.js';
 import type { BoundHandler } from './mcp-registry.types.js';
+import type { ArgumentSlices } from './route-input.js';
 
 /** Where provider methods (no route decorators) get their arguments: `(input, invocation)`. */
 const MCP_ARGS_METADATA = 'mcp:routeArguments';
@@ -43,9 +44,10 @@ export class McpHandlerFactory {
 
   /**
    * `leading`: interceptors of the MCP layer that run first (outermost), after the guards and
-   * before the application's global, class and method interceptors.
+   * before the application's global, class and method interceptors. `slices`: how the validated
+   * input reaches a route handler's `@Body()`, `@Query()` and `@Param()` (see `resolveToolInput`).
    */
-  create(wrapper: InstanceWrapper, methodName: string, leading: readonly NestInterceptor[] = []): BoundHandler {
+  create(wrapper: InstanceWrapper, methodName: string, leading: readonly NestInterceptor[] = [], slices?: ArgumentSlices): BoundHandler {
     const instance = wrapper.instance as Record<string, (...args: unknown[]) => unknown>;
     const prototype = Object.getPrototypeOf(instance);
     const hasRouteArgs = Reflect.hasMetadata(ROUTE_ARGS_METADATA, prototype.constructor, methodName);
@@ -57,7 +59,7 @@ export class McpHandlerFactory {
       prototype[methodName],
       methodName,
       hasRouteArgs ? ROUTE_ARGS_METADATA : MCP_ARGS_METADATA,
-      new McpParamsFactory(McpHandlerFactory.namedArguments(prototype.constructor, methodName)),
+      new McpParamsFactory(slices ?? { named: McpHandlerFactory.namedArguments(prototype.constructor, methodName), whole: {} }),
       undefined,
       undefined,
       { guards: true, interceptors: true, filters: false },
@@ -87,21 +89,5 @@ export class McpHandlerFactory {
     return Object.entries(args)
       .filter(([key, value]) => named.some((prefix) => key.startsWith(prefix)) && typeof value.data === 'string')
       .map(([, value]) => value.data as string);
-  }
-
-  /**
-   * The parameter that carries a route handler's input: the whole `@Body()`, else the whole
-   * `@Query()` (a GET route's filters DTO). Undefined when there is neither.
-   */
-  static inputParameterIndex(target: Function, methodName: string): number | undefined {
-    const args: Record<string, { index: number; data?: unknown }> | undefined = Reflect.getMetadata(
-      ROUTE_ARGS_METADATA,
-      target,
-      methodName,
-    );
-    if (!args) return undefined;
-    const whole = (type: RouteParamtypes) =>
-      Object.entries(args).find(([key, value]) => key === `${type}:${value.index}` && !value.data)?.[1].index;
-    return whole(RouteParamtypes.BODY) ?? whole(RouteParamtypes.QUERY);
   }
 }

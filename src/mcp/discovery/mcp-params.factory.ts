@@ -1,6 +1,7 @@
 import { RouteParamtypes } from '@nestjs/common/internal';
 import type { Request } from 'express';
 import type { McpInvocation } from '../mcp-invocation.js';
+import type { ArgumentSlices, ArgumentSource } from './route-input.js';
 
 /** Param type of the synthetic second argument given to provider methods: the invocation. */
 export const MCP_INVOCATION_PARAM = 100;
@@ -12,21 +13,23 @@ export const MCP_INVOCATION_PARAM = 100;
  */
 export class McpParamsFactory {
   /**
-   * @param namedKeys arguments the handler takes through named `@Param(name)` / `@Query(name)`:
-   * a whole `@Body()` does not get them again, so a REST body DTO without the path parameter
-   * still validates when the tool's input carries it (e.g. `payment_id` of `/payments/:payment_id/refunds`).
+   * @param slices which arguments go to which parameter. Named ones (`@Param(name)`,
+   * `@Query(name)`) are kept out of a whole `@Body()`, so a REST body DTO without the path
+   * parameter still validates when the tool's input carries it (e.g. `payment_id` of
+   * `/payments/:payment_id/refunds`); a composed input gives each whole parameter its own properties.
    */
-  constructor(private readonly namedKeys: readonly string[] = []) {}
+  constructor(private readonly slices: ArgumentSlices = { named: [], whole: {} }) {}
 
   exchangeKeyForValue(type: number, data: unknown, args: [Request, McpInvocation]): unknown {
     const [request, invocation] = args;
     const input = invocation.input as Record<string, unknown> | undefined;
     switch (type) {
       case RouteParamtypes.BODY:
-        return typeof data === 'string' ? input?.[data] : this.withoutNamedKeys(input);
+        return typeof data === 'string' ? input?.[data] : this.slice('body', input) ?? this.withoutNamedKeys(input);
       case RouteParamtypes.QUERY:
+        return typeof data === 'string' ? input?.[data] : this.slice('query', input) ?? input;
       case RouteParamtypes.PARAM:
-        return typeof data === 'string' ? input?.[data] : input;
+        return typeof data === 'string' ? input?.[data] : this.slice('param', input) ?? input;
       case RouteParamtypes.REQUEST:
         return request;
       case RouteParamtypes.HEADERS:
@@ -42,8 +45,16 @@ export class McpParamsFactory {
     }
   }
 
+  /** A whole parameter's own properties, as an instance of its DTO; undefined when the input is not composed. */
+  private slice(source: ArgumentSource, input: Record<string, unknown> | undefined): object | undefined {
+    const part = this.slices.whole[source];
+    if (!part || !input) return undefined;
+    const own = Object.fromEntries(part.keys.filter((key) => input[key] !== undefined).map((key) => [key, input[key]]));
+    return Object.assign(Object.create(part.dto.prototype) as object, own);
+  }
+
   private withoutNamedKeys(input: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-    if (!input || !this.namedKeys.length) return input;
-    return Object.fromEntries(Object.entries(input).filter(([key]) => !this.namedKeys.includes(key)));
+    if (!input || !this.slices.named.length) return input;
+    return Object.fromEntries(Object.entries(input).filter(([key]) => !this.slices.named.includes(key)));
   }
 }

@@ -12,6 +12,11 @@ interface EntryBase {
   handler: BoundHandler;
   /** `Class.method`, for error messages at boot. */
   source: string;
+  /**
+   * The decorated method and its class, for an application's own boot checks (read their
+   * metadata with `Reflector.getAllAndOverride(key, [origin.method, origin.class])`).
+   */
+  origin: { class: Type<unknown>; method: Function };
 }
 
 export interface ToolEntry extends EntryBase {

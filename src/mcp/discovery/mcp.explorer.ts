@@ -1,5 +1,4 @@
-import { Inject, Injectable, type OnModuleInit, type Type } from '@nestjs/common';
-import { ROUTE_ARGS_METADATA } from '@nestjs/common/internal';
+import { Inject, Injectable, Optional, type OnModuleInit, type Type } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { UriTemplate, type Tool } from '@modelcontextprotocol/server';
@@ -18,19 +17,25 @@ import {
   MCP_TOOL_METADATA,
 } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
-import { dtoToJsonSchema } from '../schema/dto-json-schema.factory.js';
+import { dtoToJsonSchema, type DtoSchemaOptions } from '../schema/dto-json-schema.factory.js';
+import type { JsonSchema } from '../schema/json-schema.types.js';
+import { MCP_ACCESS_POLICY, type McpAccessPolicy } from '../server/mcp-access.policy.js';
 import { envelopeSchema } from '../server/tool-result.envelope.js';
 import { McpHandlerFactory } from './mcp-handler.factory.js';
 import { completionKey, McpRegistry } from './mcp.registry.js';
-import type { BoundHandler } from './mcp-registry.types.js';
+import type { BoundHandler, ToolEntry } from './mcp-registry.types.js';
 import { RawJson } from '../server/raw-json.js';
 import { McpConfirmationInterceptor } from '../confirmation/confirmation.interceptor.js';
 import { McpIdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
+import { resolveToolInput, type ToolInput } from './route-input.js';
+import { assertScopesAgree, checkScopeNames, type ScopeUsage } from './scope-declarations.check.js';
 
 /**
  * Finds every `@McpTool`, `@McpResource`, `@McpPrompt` and `@McpCompletion` method once, at
- * bootstrap, builds its schema and bound handler, and fills the registry. Duplicate names and
- * DTOs that cannot be described fail the boot with the offending `Class.method`.
+ * bootstrap, builds its schema and bound handler, and fills the registry. Whatever would make a
+ * capability uncallable or unprotected fails the boot with the offending `Class.method`:
+ * duplicate names, DTOs that cannot be described or validated, route parameters the input does
+ * not carry, scopes that disagree with `@RequiredScopes()` or that the access policy never declared.
  */
 @Injectable()
 export class McpExplorer implements OnModuleInit {
@@ -42,18 +47,25 @@ export class McpExplorer implements OnModuleInit {
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly idempotency: McpIdempotencyInterceptor,
     private readonly confirmation: McpConfirmationInterceptor,
+    @Optional() @Inject(MCP_ACCESS_POLICY) private readonly policy?: McpAccessPolicy,
   ) {}
 
   onModuleInit(): void {
     const wrappers = [...this.discovery.getControllers(), ...this.discovery.getProviders()];
+    const scopeUsages: ScopeUsage[] = [];
     for (const wrapper of wrappers) {
       const instance = wrapper.instance as object | undefined;
       if (!instance || typeof instance !== 'object' || wrapper.isAlias) continue;
       const prototype = Object.getPrototypeOf(instance);
+      const classScopes: string[] | undefined = Reflect.getMetadata(MCP_SCOPES_METADATA, prototype.constructor);
+      if (classScopes) scopeUsages.push({ source: prototype.constructor.name, scopes: classScopes });
       for (const methodName of this.scanner.getAllMethodNames(prototype)) {
+        const methodScopes: string[] | undefined = Reflect.getMetadata(MCP_SCOPES_METADATA, prototype[methodName]);
+        if (methodScopes) scopeUsages.push({ source: `${prototype.constructor.name}.${methodName}`, scopes: methodScopes });
         this.exploreMethod(wrapper, prototype, methodName);
       }
     }
+    checkScopeNames(this.policy?.declaredScopes?.(), scopeUsages);
   }
 
   private exploreMethod(wrapper: InstanceWrapper, prototype: Record<string, object>, methodName: string): void {
@@ -71,13 +83,17 @@ export class McpExplorer implements OnModuleInit {
     // The layer's own interceptors wrap only the tools they can act on (a method's one handler
     // serves all its kinds; they pass other kinds through): idempotency outside confirmation.
     const around = tool ? [this.idempotency, this.confirmation].filter((interceptor) => interceptor.appliesTo(tool.annotations ?? {})) : [];
-    const handler = this.handlers.create(wrapper, methodName, around);
     const target = prototype.constructor as Type<unknown>;
-    const declaredScopes: string[] =
-      Reflect.getMetadata(MCP_SCOPES_METADATA, method) ?? Reflect.getMetadata(MCP_SCOPES_METADATA, target) ?? [];
-    if (tool) this.addTool({ ...tool, scopes: tool.scopes ?? declaredScopes }, target, methodName, source, handler);
-    if (resource) this.addResource({ ...resource, scopes: resource.scopes ?? declaredScopes }, source, handler);
-    if (prompt) this.addPrompt({ ...prompt, scopes: prompt.scopes ?? declaredScopes }, target, methodName, source, handler);
+    const toolInput = tool ? resolveToolInput(target, methodName, source, tool.input) : undefined;
+    const promptInput = prompt ? resolveToolInput(target, methodName, source, prompt.args) : undefined;
+    const handler = this.handlers.create(wrapper, methodName, around, (toolInput ?? promptInput)?.slices);
+    const origin = { class: target, method: method as Function };
+    const routeScopes: string[] | undefined = Reflect.getMetadata(MCP_SCOPES_METADATA, method);
+    assertScopesAgree(source, routeScopes, { McpTool: tool?.scopes, McpResource: resource?.scopes, McpPrompt: prompt?.scopes });
+    const declaredScopes: string[] = routeScopes ?? Reflect.getMetadata(MCP_SCOPES_METADATA, target) ?? [];
+    if (tool) this.addTool({ ...tool, scopes: tool.scopes ?? declaredScopes }, toolInput!, { source, origin, handler });
+    if (resource) this.addResource({ ...resource, scopes: resource.scopes ?? declaredScopes }, { source, origin, handler });
+    if (prompt) this.addPrompt({ ...prompt, scopes: prompt.scopes ?? declaredScopes }, promptInput!, { source, origin, handler });
     if (completion) {
       const ref = 'prompt' in completion
         ? { type: 'prompt' as const, name: completion.prompt }
@@ -86,10 +102,10 @@ export class McpExplorer implements OnModuleInit {
     }
   }
 
-  private addTool(meta: McpToolMetadata, target: Type<unknown>, methodName: string, source: string, handler: BoundHandler): void {
-    const input = meta.input ?? inferInputDto(target, methodName);
+  private addTool(meta: McpToolMetadata, { dto: input }: ToolInput, bound: BoundMethod): void {
+    const { source } = bound;
     const closed = this.options.forbidUnknownArguments;
-    const inputSchema = input ? dtoToJsonSchema(input, { mode: 'input', closed }) : { type: 'object' as const, properties: {}, ...(closed ? { additionalProperties: false } : {}) };
+    const inputSchema = input ? schemaOf(source, input, { mode: 'input', closed }) : { type: 'object' as const, properties: {}, ...(closed ? { additionalProperties: false } : {}) };
     const annotations = {
       readOnlyHint: false,
       destructiveHint: false,
@@ -111,14 +127,13 @@ export class McpExplorer implements OnModuleInit {
       description: meta.description,
       ...(meta.icons ? { icons: meta.icons } : {}),
       inputSchema: inputSchema as Tool['inputSchema'],
-      ...(meta.output ? { outputSchema: envelopeSchema(dtoToJsonSchema(meta.output, { mode: 'output' })) as Tool['outputSchema'] } : {}),
+      ...(meta.output ? { outputSchema: envelopeSchema(schemaOf(source, meta.output, { mode: 'output' })) as Tool['outputSchema'] } : {}),
       annotations: { ...(meta.title ? { title: meta.title } : {}), ...annotations },
     };
     this.registry.addTool({
       name: meta.name,
       scopes: meta.scopes ?? [],
-      handler,
-      source,
+      ...bound,
       definition,
       encodedDefinition: RawJson.of(definition),
       annotations,
@@ -128,7 +143,7 @@ export class McpExplorer implements OnModuleInit {
     });
   }
 
-  private addResource(meta: McpResourceMetadata, source: string, handler: BoundHandler): void {
+  private addResource(meta: McpResourceMetadata, bound: BoundMethod): void {
     const common = {
       name: meta.name,
       ...(meta.title ? { title: meta.title } : {}),
@@ -136,7 +151,7 @@ export class McpExplorer implements OnModuleInit {
       ...(meta.mimeType ? { mimeType: meta.mimeType } : {}),
       ...(meta.icons ? { icons: meta.icons } : {}),
     };
-    const entry = { name: meta.name, scopes: meta.scopes ?? [], handler, source };
+    const entry = { name: meta.name, scopes: meta.scopes ?? [], ...bound };
     if (UriTemplate.isTemplate(meta.uri)) {
       this.registry.addTemplate({ ...entry, template: new UriTemplate(meta.uri), definition: { uriTemplate: meta.uri, ...common } });
     } else {
@@ -144,9 +159,8 @@ export class McpExplorer implements OnModuleInit {
     }
   }
 
-  private addPrompt(meta: McpPromptMetadata, target: Type<unknown>, methodName: string, source: string, handler: BoundHandler): void {
-    const args = meta.args ?? inferInputDto(target, methodName);
-    const schema = args ? dtoToJsonSchema(args, { mode: 'input', closed: this.options.forbidUnknownArguments }) : undefined;
+  private addPrompt(meta: McpPromptMetadata, { dto: args }: ToolInput, bound: BoundMethod): void {
+    const schema = args ? schemaOf(bound.source, args, { mode: 'input', closed: this.options.forbidUnknownArguments }) : undefined;
     const required = new Set(schema?.required ?? []);
     const promptArguments = Object.entries(schema?.properties ?? {}).map(([name, property]) => ({
       name,
@@ -156,8 +170,7 @@ export class McpExplorer implements OnModuleInit {
     this.registry.addPrompt({
       name: meta.name,
       scopes: meta.scopes ?? [],
-      handler,
-      source,
+      ...bound,
       args: args as Type<object> | undefined,
       definition: {
         name: meta.name,
@@ -170,22 +183,14 @@ export class McpExplorer implements OnModuleInit {
   }
 }
 
-const PRIMITIVES: unknown[] = [String, Number, Boolean, Object, Array, Date, Function, Promise];
+/** What every registry entry of one decorated method shares. */
+type BoundMethod = Pick<ToolEntry, 'source' | 'origin' | 'handler'>;
 
-/**
- * The DTO of a method's input: the type of its `@Body()` (else `@Query()`) parameter on a
- * controller route, or of its first parameter on a provider method. Undefined when there is none.
- */
-function inferInputDto(target: Type<unknown>, methodName: string): Type<unknown> | undefined {
-  const paramTypes: unknown[] = Reflect.getMetadata('design:paramtypes', target.prototype, methodName) ?? [];
-  const inputIndex = McpHandlerFactory.inputParameterIndex(target, methodName);
-  const isRoute = Reflect.hasMetadata(ROUTE_ARGS_METADATA, target, methodName);
-  const candidate = inputIndex !== undefined ? paramTypes[inputIndex] : isRoute ? undefined : paramTypes[0];
-  if (candidate === undefined) return undefined;
-  if (typeof candidate !== 'function' || PRIMITIVES.includes(candidate)) {
-    throw new Error(
-      `${target.name}.${methodName}: its input is not a DTO class; give the decorator \`input\` (or \`args\`) explicitly`,
-    );
+/** A DTO's schema; an error names the method it was built for. */
+function schemaOf(source: string, dto: Type<unknown>, options: DtoSchemaOptions): JsonSchema {
+  try {
+    return dtoToJsonSchema(dto, options);
+  } catch (error) {
+    throw new Error(`${source}: ${(error as Error).message}`);
   }
-  return candidate as Type<unknown>;
 }

@@ -45,6 +45,30 @@ describe('validateArguments', () => {
     assert.equal((result.value as unknown as Record<string, unknown>).extra, undefined);
   });
 
+  it('says "missing" for a required property, nested ones included, instead of its first constraint', async () => {
+    const result = await validateArguments(OrderDto, { lines: [{}] }, { forbidUnknown: true });
+    assert.ok(!result.ok);
+    assert.deepEqual(result.violations, [
+      { field: 'customer', message: '`customer` is missing' },
+      { field: 'lines[0].quantity', message: '`lines[0].quantity` is missing' },
+    ]);
+  });
+
+  it('holds a @ValidateNested() property without @IsOptional() to being present, as its schema says', async () => {
+    const result = await validateArguments(OrderDto, { customer: 'c' }, { forbidUnknown: true });
+    assert.ok(!result.ok);
+    assert.deepEqual(result.violations, [{ field: 'lines', message: '`lines` is missing' }]);
+  });
+
+  it('says "must be an array" / "must be an object" where nested DTOs are expected', async () => {
+    const notArray = await validateArguments(OrderDto, { customer: 'c', lines: 'two' }, { forbidUnknown: true });
+    assert.ok(!notArray.ok);
+    assert.deepEqual(notArray.violations, [{ field: 'lines', message: '`lines` must be an array' }]);
+    const notObject = await validateArguments(OrderDto, { customer: 'c', lines: ['one'] }, { forbidUnknown: true });
+    assert.ok(!notObject.ok);
+    assert.deepEqual(notObject.violations, [{ field: 'lines[0]', message: '`lines[0]` must be an object' }]);
+  });
+
   it('refuses arguments that are not an object', async () => {
     for (const args of [null, [], 'x', 3]) {
       const result = await validateArguments(OrderDto, args, { forbidUnknown: true });

@@ -1,6 +1,10 @@
 import type { Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { validate, type ValidationError } from 'class-validator';
+import { getMetadataStorage, validate, type ValidationError } from 'class-validator';
+import { declaredNestedType } from './class-transformer-types.js';
+import { argumentShapeViolations } from './argument-shape.check.js';
+import { dtoToJsonSchema } from './dto-json-schema.factory.js';
+import type { JsonSchema } from './json-schema.types.js';
 
 export interface FieldViolation {
   /** Dotted path of the argument, `lines[0].amount`; empty for the arguments object itself. */
@@ -10,9 +14,40 @@ export interface FieldViolation {
 
 export type ArgumentValidation<T> = { ok: true; value: T } | { ok: false; violations: FieldViolation[] };
 
+/** Each DTO's schema, built once: what it lists as required is held to on every call. */
+const schemas = new WeakMap<Type<unknown>, JsonSchema>();
+
+function schemaOf(dto: Type<unknown>): JsonSchema {
+  let schema = schemas.get(dto);
+  if (!schema) schemas.set(dto, (schema = dtoToJsonSchema(dto, { mode: 'input' })));
+  return schema;
+}
+
+/** The messages a DTO's author wrote (`@IsObject({ message })`), nested DTOs included. */
+const authoredMessages = new WeakMap<Type<unknown>, Set<string>>();
+
+function authoredMessagesOf(dto: Type<unknown>): Set<string> {
+  let messages = authoredMessages.get(dto);
+  if (!messages) authoredMessages.set(dto, (messages = collectAuthored(dto, new Set(), new Set())));
+  return messages;
+}
+
+function collectAuthored(dto: Function, into: Set<string>, seen: Set<Function>): Set<string> {
+  seen.add(dto);
+  for (const metadata of getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false)) {
+    if (typeof metadata.message === 'string') into.add(metadata.message);
+    const nested = declaredNestedType(dto, metadata.propertyName);
+    if (typeof nested === 'function' && !seen.has(nested)) collectAuthored(nested, into, seen);
+  }
+  return into;
+}
+
 /**
  * Validates tool or prompt arguments with the same DTO class that produced the schema, and
- * returns the transformed instance the handler receives (as `@Body()` would over HTTP).
+ * returns the transformed instance the handler receives (as `@Body()` would over HTTP). Missing
+ * required properties and non-objects where a nested DTO belongs are reported in the schema's
+ * terms, in place of class-validator's generic messages about those fields; a message the DTO's
+ * author wrote for such a field is kept instead (it knows better what to say).
  */
 export async function validateArguments<T extends object>(
   dto: Type<T>,
@@ -22,6 +57,7 @@ export async function validateArguments<T extends object>(
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
     return { ok: false, violations: [{ field: '', message: 'arguments must be a JSON object' }] };
   }
+  const shape = argumentShapeViolations(schemaOf(dto), args as Record<string, unknown>);
   const instance = plainToInstance(dto, args);
   const errors = await validate(instance as object, {
     whitelist: true,
@@ -29,10 +65,16 @@ export async function validateArguments<T extends object>(
     forbidUnknownValues: true,
     validationError: { target: false, value: false },
   });
-  return errors.length ? { ok: false, violations: flatten(errors, '') } : { ok: true, value: instance };
+  const found = flatten(errors, '');
+  const authored = authoredMessagesOf(dto);
+  const authoredFor = new Set(found.filter((v) => authored.has(v.raw)).map((v) => v.field));
+  const generic = shape.filter((v) => !authoredFor.has(v.field));
+  const covered = (field: string) => generic.some((v) => field === v.field || field.startsWith(`${v.field}.`) || field.startsWith(`${v.field}[`));
+  const violations = [...generic, ...found.filter((v) => !covered(v.field)).map(({ field, message }) => ({ field, message }))];
+  return violations.length ? { ok: false, violations } : { ok: true, value: instance };
 }
 
-function flatten(errors: ValidationError[], parent: string): FieldViolation[] {
+function flatten(errors: ValidationError[], parent: string): Array<FieldViolation & { raw: string }> {
   return errors.flatMap((error) => {
     const field = /^\d+$/.test(error.property)
       ? `${parent}[${error.property}]`
@@ -42,6 +84,7 @@ function flatten(errors: ValidationError[], parent: string): FieldViolation[] {
     const own = Object.values(error.constraints ?? {}).map((message) => ({
       field,
       message: rephrase(message, error.property, field),
+      raw: message,
     }));
     return [...own, ...flatten(error.children ?? [], field)];
   });

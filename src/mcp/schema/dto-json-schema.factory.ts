@@ -28,6 +28,7 @@ export function dtoToJsonSchema(dto: Type<unknown>, options: DtoSchemaOptions, s
   }
   const storage = getMetadataStorage();
   const byProperty = storage.groupByPropertyName(storage.getTargetValidationMetadatas(dto, '', true, false));
+  if (options.mode === 'input') assertValidatable(dto, Object.keys(byProperty));
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const [property, metadatas] of Object.entries(byProperty)) {
@@ -50,6 +51,27 @@ export function dtoToJsonSchema(dto: Type<unknown>, options: DtoSchemaOptions, s
     ...(required.length ? { required } : {}),
     ...(options.mode === 'input' && options.closed ? { additionalProperties: false } : {}),
   };
+}
+
+/**
+ * An input DTO the validator cannot check would refuse every call ("an unknown value was passed
+ * to the validate function") or silently drop a documented property: say so at boot instead.
+ */
+function assertValidatable(dto: Type<unknown>, validated: string[]): void {
+  if (!validated.length) {
+    throw new Error(
+      `${dto.name} has no class-validator decorators, so every call would be refused. Give each property its ` +
+        'validators (@IsString(), @IsInt(), @ValidateNested() with @Type(() => Nested), @IsOptional() for optional ones); ' +
+        '@ApiProperty() documents a property but does not validate it',
+    );
+  }
+  const unvalidated = swaggerPropertyNames(dto).filter((property) => !validated.includes(property));
+  if (unvalidated.length) {
+    throw new Error(
+      `${unvalidated.map((property) => `${dto.name}.${property}`).join(', ')}: documented with @ApiProperty() but without a ` +
+        'class-validator decorator, so calls that pass it would be refused. Add its validators (with @IsOptional() if it may be omitted), or remove it',
+    );
+  }
 }
 
 function isOptionalMarker(metadata: ValidationMetadata): boolean {

@@ -16,6 +16,12 @@ export interface McpAccessPolicy {
   canUse(capability: McpCapability, context: McpRequestContext): boolean;
   /** Thrown (or returned as an error) when a call is refused; the filter turns it into HTTP. */
   refuse(capability: McpCapability, context: McpRequestContext): Error;
+  /**
+   * Every scope that exists. When given, the layer checks at boot that each scope named by
+   * `@McpTool`/`@McpResource`/`@McpPrompt` `scopes` and `@RequiredScopes()` is one of them, so a
+   * typo fails the boot instead of hiding a tool from everyone.
+   */
+  declaredScopes?(): readonly string[];
 }
 
 export const MCP_ACCESS_POLICY = Symbol('MCP_ACCESS_POLICY');

@@ -1,0 +1,118 @@
+import type { Type } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA, RouteParamtypes } from '@nestjs/common/internal';
+import { composeDto, validatedProperties, type NamedScalar } from '../schema/dto-composition.js';
+
+/** The route parameter kinds that carry a tool's arguments. */
+export type ArgumentSource = 'body' | 'query' | 'param';
+
+const SOURCES: ReadonlyArray<[ArgumentSource, RouteParamtypes, string]> = [
+  ['body', RouteParamtypes.BODY, '@Body'],
+  ['query', RouteParamtypes.QUERY, '@Query'],
+  ['param', RouteParamtypes.PARAM, '@Param'],
+];
+
+/** How a validated input is handed to a route handler's parameters. */
+export interface ArgumentSlices {
+  /** Arguments read one by one (`@Param('id')`, `@Query('q')`): a whole `@Body()` without its own slice does not get them again. */
+  named: string[];
+  /** Composed inputs: the DTO and properties of each whole `@Body()` / `@Query()` / `@Param()`. */
+  whole: Partial<Record<ArgumentSource, { dto: Type<object>; keys: string[] }>>;
+}
+
+export interface ToolInput {
+  /** Validates the call and is its `inputSchema`; undefined when the method takes no input. */
+  dto?: Type<object>;
+  slices: ArgumentSlices;
+}
+
+const PRIMITIVES: unknown[] = [String, Number, Boolean, Object, Array, Date, Function, Promise];
+
+/**
+ * A tool's input, decided once at bootstrap (`source` = `Class.method`, for errors):
+ * - `explicit` (the decorator's `input`/`args`): used as is; every argument the handler reads by
+ *   name must be one of its properties;
+ * - a provider method: the type of its first parameter;
+ * - a route handler: its `@Body()`, `@Query()` and `@Param()` DTOs and named parameters together,
+ *   one DTO when there is only one; a name claimed twice fails the boot.
+ */
+export function resolveToolInput(target: Type<unknown>, methodName: string, source: string, explicit?: Type<unknown>): ToolInput {
+  const paramTypes: unknown[] = Reflect.getMetadata('design:paramtypes', target.prototype, methodName) ?? [];
+  const args: Record<string, { index: number; data?: unknown }> | undefined = Reflect.getMetadata(ROUTE_ARGS_METADATA, target, methodName);
+  const slices: ArgumentSlices = { named: [], whole: {} };
+  if (!args) {
+    const dto = explicit ?? paramTypes[0];
+    return { dto: dto === undefined ? undefined : asDto(dto, source, 'its first parameter'), slices };
+  }
+
+  const wholes: Array<{ source: ArgumentSource; type: unknown; label: string }> = [];
+  const named: Array<NamedScalar & { source: ArgumentSource }> = [];
+  for (const [key, { index, data }] of Object.entries(args)) {
+    const kind = SOURCES.find(([, type]) => key === `${type}:${index}`);
+    if (!kind) continue;
+    const [argumentSource, , decorator] = kind;
+    if (typeof data === 'string') {
+      named.push({ key: data, type: paramTypes[index], label: `${decorator}('${data}')`, source: argumentSource });
+    } else if (data === undefined) {
+      wholes.push({ source: argumentSource, type: paramTypes[index], label: `${decorator}() ${nameOf(paramTypes[index])}` });
+    }
+  }
+  // A whole @Body() keeps a field also read with @Body('field'): it is part of the body.
+  slices.named = named.filter((n) => n.source !== 'body').map((n) => n.key);
+
+  if (explicit) {
+    const dto = asDto(explicit, source, '`input`');
+    const accepted = validatedProperties(dto);
+    const absent = named.find((n) => !accepted.includes(n.key));
+    if (absent) {
+      throw new Error(
+        `${source}: the handler reads ${absent.label}, but its input ${dto.name} has no \`${absent.key}\`, so no call could ` +
+          `reach it. Add \`${absent.key}\` to ${dto.name}, or drop \`input\` and let the route's parameters make the input`,
+      );
+    }
+    return { dto, slices };
+  }
+  if (!wholes.length && !named.length) return { slices };
+  const dtos = wholes.map((whole) => ({ ...whole, dto: asDto(whole.type, source, whole.label) }));
+  if (dtos.length === 1 && !named.length) return { dto: dtos[0].dto, slices };
+
+  const owners = new Map<string, string>();
+  const claim = (key: string, label: string) => {
+    const existing = owners.get(key);
+    if (existing) {
+      throw new Error(
+        `${source}: "${key}" is read both by ${existing} and by ${label}; a tool has one argument per name. ` +
+          'Rename one of them, or give the decorator one `input` DTO',
+      );
+    }
+    owners.set(key, label);
+  };
+  for (const n of named) claim(n.key, n.label);
+  for (const whole of dtos) {
+    const keys = validatedProperties(whole.dto);
+    for (const key of keys) claim(key, whole.label);
+    slices.whole[whole.source] = { dto: whole.dto, keys };
+  }
+  // The body's DTO (else the query's) is the base: its instances are what REST hands the handler.
+  const ordered = SOURCES.flatMap(([kind]) => dtos.filter((w) => w.source === kind).map((w) => w.dto));
+  const dto = withSource(source, () => composeDto(`${target.name}_${methodName}_Input`, ordered, named));
+  return { dto, slices };
+}
+
+function asDto(candidate: unknown, source: string, what: string): Type<object> {
+  if (typeof candidate !== 'function' || PRIMITIVES.includes(candidate)) {
+    throw new Error(`${source}: ${what} is not a DTO class; give it a class-validator DTO type, or give the decorator \`input\` (or \`args\`)`);
+  }
+  return candidate as Type<object>;
+}
+
+function nameOf(type: unknown): string {
+  return typeof type === 'function' ? type.name : String(type);
+}
+
+function withSource<T>(source: string, build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    throw new Error(`${source}: ${(error as Error).message}`);
+  }
+}
