@@ -77,14 +77,25 @@ const PRESETS = {
       {
         entry: 'tools-scale',
         env: { TOOL_COUNT: String(n) },
-        spec: (s) => ({ url: `${s.base}/mcp`, method: 'POST', headers: mcpHeaders(ERA_2026, 'tools/list'), body: mcpBody(ERA_2026, 'tools/list'), verify: 'tools-list' }),
+        spec: (s) => ({
+          url: `${s.base}/mcp`,
+          method: 'POST',
+          headers: mcpHeaders(ERA_2026, 'tools/list'),
+          body: mcpBody(ERA_2026, 'tools/list'),
+          verify: 'tools-list',
+        }),
       },
     ]),
   ),
   'summary-rest': {
     entry: 'billing-app',
     db: true,
-    spec: (s, email) => ({ url: `${s.base}/v1/customers/summary?email=${encodeURIComponent(email)}`, method: 'GET', headers: auth(s), verify: 'rest-summary' }),
+    spec: (s, email) => ({
+      url: `${s.base}/v1/customers/summary?email=${encodeURIComponent(email)}`,
+      method: 'GET',
+      headers: auth(s),
+      verify: 'rest-summary',
+    }),
   },
   'summary-mcp-2026': summary(ERA_2026),
   'summary-mcp-2025': summary(ERA_2025),
@@ -98,7 +109,13 @@ const PRESETS = {
   'create-rest': {
     entry: 'billing-app',
     db: true,
-    spec: (s) => ({ url: `${s.base}/v1/customers`, method: 'POST', headers: { 'content-type': 'application/json', ...auth(s) }, bodyFactory: 'rest-create', verify: 'rest-created' }),
+    spec: (s) => ({
+      url: `${s.base}/v1/customers`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth(s) },
+      bodyFactory: 'rest-create',
+      verify: 'rest-created',
+    }),
   },
   'create-mcp-2026': {
     entry: 'billing-app',
@@ -115,7 +132,9 @@ const PRESETS = {
 const preset = PRESETS[presetName];
 const presetB = PRESETS[presetNameB];
 if (!preset || !presetB || !option('a') || !option('b') || preset.entry !== presetB.entry) {
-  console.error(`usage: node bench/ab-compare.mjs --a <dir> --b <dir> --preset <${Object.keys(PRESETS).join('|')}> [--rounds N] [--seconds S]`);
+  console.error(
+    `usage: node bench/ab-compare.mjs --a <dir> --b <dir> --preset <${Object.keys(PRESETS).join('|')}> [--rounds N] [--seconds S]`,
+  );
   process.exit(2);
 }
 
@@ -162,7 +181,9 @@ async function burst(server, spec, label) {
   const resultPath = join(work, `${label}.result.json`);
   writeFileSync(configPath, JSON.stringify({ ...spec, connections, duration: seconds }));
   const c0 = cpuMs(server.pid);
-  const code = await new Promise((ok) => spawn(process.execPath, [join(here, 'load-generator.mjs'), configPath, resultPath], { stdio: 'inherit' }).once('exit', ok));
+  const code = await new Promise((ok) =>
+    spawn(process.execPath, [join(here, 'load-generator.mjs'), configPath, resultPath], { stdio: 'inherit' }).once('exit', ok),
+  );
   if (code !== 0) throw new Error(`load generator failed (${code})`);
   const r = JSON.parse(readFileSync(resultPath, 'utf8'));
   const errors = r.errors + r.non2xx + r.mismatches;
@@ -183,7 +204,10 @@ try {
     url.pathname = `/${name}`;
     await admin(serverUrl, (c) => c.query(`CREATE DATABASE "${name}"`));
     dropDb = () => admin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-    const migrate = spawnSync(process.execPath, [join(dirA, 'scripts', 'prisma.mjs'), 'migrate', 'deploy'], { env: { ...process.env, DATABASE_URL: url.toString() }, encoding: 'utf8' });
+    const migrate = spawnSync(process.execPath, [join(dirA, 'scripts', 'prisma.mjs'), 'migrate', 'deploy'], {
+      env: { ...process.env, DATABASE_URL: url.toString() },
+      encoding: 'utf8',
+    });
     if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stdout}${migrate.stderr}`);
     env = { DATABASE_URL: url.toString() };
   }

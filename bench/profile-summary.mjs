@@ -42,9 +42,14 @@ function where(callFrame) {
   if (pkg) return pkg[1];
   const own = /\.bench-dist\/(src\/[^/]+(?:\/[^/]+)?|bench)\//.exec(url);
   if (own) return own[1];
-  return url.replace(/^file:\/\//, '').split('/').slice(-2).join('/');
+  return url
+    .replace(/^file:\/\//, '')
+    .split('/')
+    .slice(-2)
+    .join('/');
 }
-const label = (cf) => `${cf.functionName || '(anonymous)'} ${cf.url ? `${cf.url.replace(/^.*?(node_modules\/|\.bench-dist\/|node:)/, '$1')}:${cf.lineNumber + 1}` : ''}`;
+const label = (cf) =>
+  `${cf.functionName || '(anonymous)'} ${cf.url ? `${cf.url.replace(/^.*?(node_modules\/|\.bench-dist\/|node:)/, '$1')}:${cf.lineNumber + 1}` : ''}`;
 
 const byWhere = new Map();
 const byFunction = new Map();
@@ -70,7 +75,9 @@ for (const [id, us] of selfUs) {
 
 const pct = (us) => `${((100 * us) / busyUs).toFixed(1).padStart(5)}%`;
 const ms = (us) => `${(us / 1000).toFixed(0).padStart(7)} ms`;
-console.log(`${file}\nsampled ${(totalUs / 1e6).toFixed(1)} s, busy (not idle) ${(busyUs / 1e6).toFixed(1)} s; percentages are of busy time\n`);
+console.log(
+  `${file}\nsampled ${(totalUs / 1e6).toFixed(1)} s, busy (not idle) ${(busyUs / 1e6).toFixed(1)} s; percentages are of busy time\n`,
+);
 console.log('Self time by package / source folder:');
 for (const [name, us] of [...byWhere].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)} ${ms(us)}  ${name}`);
 console.log('\nHottest functions (self):');

@@ -116,7 +116,9 @@ function cpuMsOf(pids) {
 async function backendPids(database) {
   if (!database) return [];
   return admin(config.databaseServer, async (client) => {
-    const { rows: found } = await client.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+    const { rows: found } = await client.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [
+      database,
+    ]);
     return found.map((r) => r.pid);
   });
 }
@@ -136,7 +138,8 @@ async function waitQuiet() {
   const t = performance.now();
   let load = await machineLoad(1000);
   while (load > 0.15 && performance.now() - t < limitS * 1000) load = await machineLoad(1000);
-  if (performance.now() - t > 1500) say(`  waited ${((performance.now() - t) / 1000).toFixed(0)} s for a quiet machine (now ${load.toFixed(2)} busy cores)`);
+  if (performance.now() - t > 1500)
+    say(`  waited ${((performance.now() - t) / 1000).toFixed(0)} s for a quiet machine (now ${load.toFixed(2)} busy cores)`);
   return load;
 }
 
@@ -167,13 +170,17 @@ function build() {
   if (tsc.status !== 0) {
     const files = [...output.matchAll(/^(\S+?\.ts)\(\d+,\d+\): error/gm)].map((m) => m[1].replaceAll('\\', '/'));
     const ours = files.filter((file) => /(^|\/)bench\//.test(file));
-    const entries = ['billing-app', 'echo-ours', 'echo-sdk', 'echo-mcp-nest', 'tools-scale', 'floor', 'stream-ours'].map((s) => join(outDir, 'bench', 'servers', `${s}.js`));
+    const entries = ['billing-app', 'echo-ours', 'echo-sdk', 'echo-mcp-nest', 'tools-scale', 'floor', 'stream-ours'].map((s) =>
+      join(outDir, 'bench', 'servers', `${s}.js`),
+    );
     if (ours.length || !files.length || entries.some((file) => !existsSync(file))) {
       console.error(output);
       throw new Error('tsc failed on the bench sources');
     }
     // Other engineers may be mid-edit in src/: tsc still emitted JavaScript; say so and go on.
-    console.warn(`[bench] warning: tsc reported ${files.length} type error(s) outside bench/ (${[...new Set(files)].join(', ')}); using the emitted JavaScript`);
+    console.warn(
+      `[bench] warning: tsc reported ${files.length} type error(s) outside bench/ (${[...new Set(files)].join(', ')}); using the emitted JavaScript`,
+    );
   }
   say(`compiled src/** + bench/** into ${relative(root, outDir)}/ in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
@@ -216,7 +223,8 @@ async function createDatabase() {
       const { rows } = await client.query(String.raw`SELECT datname FROM pg_database WHERE datname ~ '^mcp_bench_\d+$'`);
       for (const { datname } of rows) {
         const pid = Number(datname.slice('mcp_bench_'.length));
-        if (pid !== process.pid && !isAlive(pid)) await client.query(`DROP DATABASE IF EXISTS ${ident(datname)} WITH (FORCE)`).catch(() => undefined);
+        if (pid !== process.pid && !isAlive(pid))
+          await client.query(`DROP DATABASE IF EXISTS ${ident(datname)} WITH (FORCE)`).catch(() => undefined);
       }
     }
     await client.query(`DROP DATABASE IF EXISTS ${ident(name)} WITH (FORCE)`);
@@ -277,7 +285,11 @@ async function startServer(entry, label, env = {}, nodeOptions = []) {
     lineListeners.add(onLine);
     exited.then(({ code, signal }) => {
       clearTimeout(timer);
-      reject(new Error(`${label}: exited before it was ready (code ${code}, signal ${signal}); log: ${relative(root, join(logDir, `${label}.log`))}\n${tail(label)}`));
+      reject(
+        new Error(
+          `${label}: exited before it was ready (code ${code}, signal ${signal}); log: ${relative(root, join(logDir, `${label}.log`))}\n${tail(label)}`,
+        ),
+      );
     });
   });
   const bootS = (performance.now() - t) / 1000;
@@ -315,7 +327,10 @@ async function startServer(entry, label, env = {}, nodeOptions = []) {
 }
 function tail(label) {
   try {
-    return readFileSync(join(logDir, `${label}.log`), 'utf8').split('\n').slice(-15).join('\n');
+    return readFileSync(join(logDir, `${label}.log`), 'utf8')
+      .split('\n')
+      .slice(-15)
+      .join('\n');
   } catch {
     return '';
   }
@@ -325,8 +340,13 @@ function tail(label) {
 async function load(label, spec, { durationS, amount }) {
   const configPath = join(tmpDir, `${label}.json`);
   const resultPath = join(tmpDir, `${label}.result.json`);
-  writeFileSync(configPath, JSON.stringify({ ...spec, connections: config.connections, ...(amount ? { amount } : { duration: durationS }) }));
-  const child = spawn(process.execPath, [join(root, 'bench', 'load-generator.mjs'), configPath, resultPath], { stdio: ['ignore', 'ignore', 'inherit'] });
+  writeFileSync(
+    configPath,
+    JSON.stringify({ ...spec, connections: config.connections, ...(amount ? { amount } : { duration: durationS }) }),
+  );
+  const child = spawn(process.execPath, [join(root, 'bench', 'load-generator.mjs'), configPath, resultPath], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   children.add(child);
   const code = await new Promise((done) => child.once('exit', (c) => done(c)));
   children.delete(child);
@@ -374,7 +394,11 @@ async function measureRow(row, { entry, env, spec, peer = false, amount, before,
     row.server = server.server;
     row.bootS = Number(server.bootS.toFixed(2));
     if (before) await before(server);
-    const resolved = { ...spec, url: spec.url.replace('{base}', server.base), headers: typeof spec.headers === 'function' ? spec.headers(server) : spec.headers };
+    const resolved = {
+      ...spec,
+      url: spec.url.replace('{base}', server.base),
+      headers: typeof spec.headers === 'function' ? spec.headers(server) : spec.headers,
+    };
     row.preflight = await preflight(server, { ...spec, headers: resolved.headers });
     const loadSpec = {
       url: resolved.url,
@@ -402,7 +426,8 @@ async function measureRow(row, { entry, env, spec, peer = false, amount, before,
     const serverMs = after.cpuMs - before0.cpuMs;
     const backendsMs = cpuMsOf(backends) - backends0;
     const selfCpu = process.cpuUsage(self0);
-    const otherMs = machineBusyMs() - machine0 - serverMs - backendsMs - result.loadGeneratorCpuUs / 1000 - (selfCpu.user + selfCpu.system) / 1000;
+    const otherMs =
+      machineBusyMs() - machine0 - serverMs - backendsMs - result.loadGeneratorCpuUs / 1000 - (selfCpu.user + selfCpu.system) / 1000;
     if (memoryProbe) row.memoryAfter = await server.memory();
     row.cores = {
       server: serverMs / wallMs,
@@ -515,9 +540,18 @@ async function case2() {
     body: mcpBody(era, 'tools/call', { name: 'echo', arguments: { text: 'hello, bench' } }),
     verify: 'mcp-result',
   };
-  await measureRow({ case: 2, key: 'ours', variant: 'echo: ours (McpModule.forRoot, class-validator DTO)', era }, { entry: 'echo-ours', spec });
-  await measureRow({ case: 2, key: 'sdk', variant: 'echo: official SDK v2 (createMcpHandler, node:http, zod)', era }, { entry: 'echo-sdk', spec, peer: true });
-  await measureRow({ case: 2, key: 'mcp-nest', variant: 'echo: @rekog/mcp-nest (stateless HTTP, zod)', era }, { entry: 'echo-mcp-nest', spec, peer: true });
+  await measureRow(
+    { case: 2, key: 'ours', variant: 'echo: ours (McpModule.forRoot, class-validator DTO)', era },
+    { entry: 'echo-ours', spec },
+  );
+  await measureRow(
+    { case: 2, key: 'sdk', variant: 'echo: official SDK v2 (createMcpHandler, node:http, zod)', era },
+    { entry: 'echo-sdk', spec, peer: true },
+  );
+  await measureRow(
+    { case: 2, key: 'mcp-nest', variant: 'echo: @rekog/mcp-nest (stateless HTTP, zod)', era },
+    { entry: 'echo-mcp-nest', spec, peer: true },
+  );
 }
 
 async function case3() {
@@ -529,7 +563,14 @@ async function case3() {
         env: { TOOL_COUNT: String(count) },
         // Answers are checked by the preflight and by status code only: checking every 80 KiB body
         // would cost the load generator, which shares the 2 cores, more than the server.
-        spec: { url: '{base}/mcp', method: 'POST', headers: mcpHeaders(ERA_2026, 'tools/list'), body: mcpBody(ERA_2026, 'tools/list'), verify: 'tools-list', verifyUnderLoad: false },
+        spec: {
+          url: '{base}/mcp',
+          method: 'POST',
+          headers: mcpHeaders(ERA_2026, 'tools/list'),
+          body: mcpBody(ERA_2026, 'tools/list'),
+          verify: 'tools-list',
+          verifyUnderLoad: false,
+        },
       },
     );
   }
@@ -538,7 +579,10 @@ async function case3() {
 async function case4(db) {
   const env = { DATABASE_URL: db.url };
   const auth = (server) => ({ authorization: `Bearer ${server.token}` });
-  const preflightCustomer = (kind) => ({ name: `Preflight ${kind} ${process.pid}`, email: `preflight-${kind}-${process.pid}-${Date.now()}@load.test` });
+  const preflightCustomer = (kind) => ({
+    name: `Preflight ${kind} ${process.pid}`,
+    email: `preflight-${kind}-${process.pid}-${Date.now()}@load.test`,
+  });
   const rest = await measureRow(
     { case: 4, key: 'rest', variant: 'REST POST /v1/customers', era: null },
     {
@@ -578,7 +622,9 @@ async function case4(db) {
   await releaseKept();
   // Every 2xx answer must be one customer row (and, over MCP, one audit event of its own).
   const counts = await admin(db.url, async (client) => {
-    const customers = await client.query(`SELECT created_via::text AS via, count(*)::int AS n FROM customers WHERE email LIKE 'bench-%@load.test' GROUP BY 1`);
+    const customers = await client.query(
+      `SELECT created_via::text AS via, count(*)::int AS n FROM customers WHERE email LIKE 'bench-%@load.test' GROUP BY 1`,
+    );
     const audits = await client.query(
       `SELECT count(*)::int AS n FROM audit_events WHERE target = 'billing_customer_create' AND outcome = 'success' AND arguments->>'email' LIKE 'bench-%'`,
     );
@@ -597,7 +643,8 @@ async function case4(db) {
     inFlightSlack: slack,
   };
   const within = (rowsCreated, answered) => rowsCreated >= answered && rowsCreated <= answered + slack;
-  check.ok = within(check.restRows, check.restAnswered) && within(check.mcpRows, check.mcpAnswered) && check.mcpAuditEvents === check.mcpRows;
+  check.ok =
+    within(check.restRows, check.restAnswered) && within(check.mcpRows, check.mcpAnswered) && check.mcpAuditEvents === check.mcpRows;
   notes.push(
     `Case 4 write check: ${check.restRows} customers created over REST for ${check.restAnswered} successful answers; ` +
       `${check.mcpRows} over MCP for ${check.mcpAnswered}, with ${check.mcpAuditEvents} audit events ` +
@@ -617,7 +664,10 @@ async function case6(db) {
   const env = { DATABASE_URL: db.url };
   const auth = (server) => ({ authorization: `Bearer ${server.token}` });
   const rest = { url: '{base}/v1/invoices?limit=10', method: 'GET', headers: auth, verify: 'rest-invoices' };
-  await measureRow({ case: 6, key: 'rest', variant: 'REST GET /v1/invoices?limit=10', era: null }, { entry: 'billing-app', database: db.name, env, spec: rest });
+  await measureRow(
+    { case: 6, key: 'rest', variant: 'REST GET /v1/invoices?limit=10', era: null },
+    { entry: 'billing-app', database: db.name, env, spec: rest },
+  );
   await measureRow(
     { case: 6, key: 'mcp-2026', variant: 'MCP tools/call billing_invoices_search {limit:10}', era: ERA_2026 },
     {
@@ -633,11 +683,16 @@ async function case6(db) {
       },
     },
   );
-  const floor = await measureRow({ case: 6, key: 'floor', variant: 'floor: node:http + pg, same SQL in 3 statements', era: null }, { entry: 'floor', database: db.name, env, spec: rest });
+  const floor = await measureRow(
+    { case: 6, key: 'floor', variant: 'floor: node:http + pg, same SQL in 3 statements', era: null },
+    { entry: 'floor', database: db.name, env, spec: rest },
+  );
   // The floor answers the REST route's JSON byte for byte (same data, same day): equal sizes say so.
   const restBytes = find(6, 'rest')?.preflight?.bytes;
   if (restBytes && floor.preflight) {
-    notes.push(`Case 6: the floor's answer is ${floor.preflight.bytes} bytes, the REST route's ${restBytes}${floor.preflight.bytes === restBytes ? ' (same size, as expected)' : ': DIFFERENT, the floor no longer answers like the route'}.`);
+    notes.push(
+      `Case 6: the floor's answer is ${floor.preflight.bytes} bytes, the REST route's ${restBytes}${floor.preflight.bytes === restBytes ? ' (same size, as expected)' : ': DIFFERENT, the floor no longer answers like the route'}.`,
+    );
   }
 }
 
@@ -655,19 +710,32 @@ async function case7() {
     const init = await fetch(url, {
       method: 'POST',
       headers,
-      body: mcpBody(ERA_2025, 'initialize', { protocolVersion: ERA_2025, capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } }),
+      body: mcpBody(ERA_2025, 'initialize', {
+        protocolVersion: ERA_2025,
+        capabilities: {},
+        clientInfo: { name: 'bench', version: '1.0.0' },
+      }),
     });
     session = init.headers.get('mcp-session-id');
     await init.text();
     if (!session) throw new Error(`initialize answered ${init.status} without a session id`);
-    const ready = await fetch(url, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    const ready = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': session },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
     await ready.text();
   };
   const call = (meta) => ({
     url: '{base}/mcp',
     method: 'POST',
     headers: () => ({ ...mcpHeaders(ERA_2025, 'tools/call', 'echo'), 'mcp-session-id': session }),
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello, bench' }, ...meta } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text: 'hello, bench' }, ...meta },
+    }),
   });
   await measureRow(
     { case: 7, key: 'json', variant: 'stream mode, echo without a progress token (plain JSON answer)', era: ERA_2025 },
@@ -710,7 +778,8 @@ const measured = (...list) => list.every((r) => r && !r.failed);
 
 function targets(writeCheck) {
   const out = [];
-  const add = (name, goal, value, pass, detail = '') => out.push({ name, goal, value, result: pass === null ? 'NOT MEASURABLE' : pass ? 'PASS' : 'MISS', detail });
+  const add = (name, goal, value, pass, detail = '') =>
+    out.push({ name, goal, value, result: pass === null ? 'NOT MEASURABLE' : pass ? 'PASS' : 'MISS', detail });
   const clean = (...list) => list.every((r) => r.errors === 0);
   const verdict = (ok, ...list) => (clean(...list) ? ok : false);
 
@@ -725,7 +794,13 @@ function targets(writeCheck) {
       }
       const tput = mcp.rps / rest.rps;
       const p99 = mcp.p99 / rest.p99;
-      add(`Case 1 (${era} era): MCP / REST throughput`, '≥ 0.85×', `${fmt(tput, 2)}×`, verdict(tput >= 0.85, rest, mcp), clean(rest, mcp) ? '' : 'errors in a run');
+      add(
+        `Case 1 (${era} era): MCP / REST throughput`,
+        '≥ 0.85×',
+        `${fmt(tput, 2)}×`,
+        verdict(tput >= 0.85, rest, mcp),
+        clean(rest, mcp) ? '' : 'errors in a run',
+      );
       add(`Case 1 (${era} era): MCP p99 / REST p99`, '≤ 1.2×', `${fmt(p99, 2)}×`, verdict(p99 <= 1.2, rest, mcp));
     }
   }
@@ -745,7 +820,12 @@ function targets(writeCheck) {
     const [small, large] = [counts[0], counts.at(-1)].map((n) => find(3, `tools-${n}`));
     if (measured(small, large)) {
       const ratio = large.p50 / small.p50;
-      add(`Case 3: tools/list p50 at ${counts.at(-1)} / at ${counts[0]} tools`, '≤ 2×', `${fmt(ratio, 2)}×`, verdict(ratio <= 2, small, large));
+      add(
+        `Case 3: tools/list p50 at ${counts.at(-1)} / at ${counts[0]} tools`,
+        '≤ 2×',
+        `${fmt(ratio, 2)}×`,
+        verdict(ratio <= 2, small, large),
+      );
       for (const middle of counts.slice(1, -1)) {
         const row = find(3, `tools-${middle}`);
         if (!measured(row)) continue;
@@ -764,7 +844,13 @@ function targets(writeCheck) {
     const [rest, mcp] = [find(4, 'rest'), find(4, 'mcp-2026')];
     if (measured(rest, mcp)) {
       const tput = mcp.rps / rest.rps;
-      add('Case 4: MCP create / REST create throughput', '≥ 0.8×', `${fmt(tput, 2)}×`, verdict(tput >= 0.8 && writeCheck?.ok !== false, rest, mcp), writeCheck?.ok === false ? 'write check failed' : '');
+      add(
+        'Case 4: MCP create / REST create throughput',
+        '≥ 0.8×',
+        `${fmt(tput, 2)}×`,
+        verdict(tput >= 0.8 && writeCheck?.ok !== false, rest, mcp),
+        writeCheck?.ok === false ? 'write check failed' : '',
+      );
     } else add('Case 4: MCP create / REST create throughput', '≥ 0.8×', '–', null);
   }
   if (config.cases.has('5')) {
@@ -806,8 +892,19 @@ function targets(writeCheck) {
       }
       const tput = row.rps / floor.rps;
       const p99 = row.p99 / floor.p99;
-      add(`Case 6: ${name} / floor throughput`, '≥ 0.5×', `${fmt(tput, 2)}×`, verdict(tput >= 0.5, row, floor), clean(row, floor) ? '' : 'errors in a run');
-      add(`Case 6: ${name} p99 / floor p99`, '≤ 2×', `${fmt(p99, 2)}× (${fmt(row.p99, 1)} vs ${fmt(floor.p99, 1)} ms)`, verdict(p99 <= 2, row, floor));
+      add(
+        `Case 6: ${name} / floor throughput`,
+        '≥ 0.5×',
+        `${fmt(tput, 2)}×`,
+        verdict(tput >= 0.5, row, floor),
+        clean(row, floor) ? '' : 'errors in a run',
+      );
+      add(
+        `Case 6: ${name} p99 / floor p99`,
+        '≤ 2×',
+        `${fmt(p99, 2)}× (${fmt(row.p99, 1)} vs ${fmt(floor.p99, 1)} ms)`,
+        verdict(p99 <= 2, row, floor),
+      );
     }
   }
   return out;
@@ -819,16 +916,23 @@ function report(targetList) {
     `### npm run bench${smoke ? ':smoke' : ''}: ${config.connections} connections, ${config.warmupS} s warm-up + ${config.durationS} s per case, soak ${config.soakRequests.toLocaleString('en-US')} requests`,
   );
   lines.push('');
-  lines.push(`Machine: ${machine.nproc} cores, ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}; commit ${machine.commit}`);
+  lines.push(
+    `Machine: ${machine.nproc} cores, ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}; commit ${machine.commit}`,
+  );
   lines.push('');
   lines.push('| case | variant | era | req/s | p50 ms | p99 ms | errors | RSS MiB | server CPU µs/req | other load (cores) |');
   lines.push('|---|---|---|--:|--:|--:|--:|--:|--:|--:|');
   for (const r of [...rows].sort((a, b) => a.case - b.case)) {
     if (r.failed) {
-      lines.push(`| ${r.case} | ${r.variant} | ${r.era ?? 'REST'} | not measurable: ${r.failed.split('\n')[0].replaceAll('|', '\\|').slice(0, 160)} | | | | | | |`);
+      lines.push(
+        `| ${r.case} | ${r.variant} | ${r.era ?? 'REST'} | not measurable: ${r.failed.split('\n')[0].replaceAll('|', '\\|').slice(0, 160)} | | | | | | |`,
+      );
       continue;
     }
-    const rss = r.memoryBefore && r.memoryAfter ? `${fmt(r.memoryBefore.rss / 2 ** 20, 0)} → ${fmt(r.memoryAfter.rss / 2 ** 20, 0)} (after GC)` : fmt(r.rssMiB, 0);
+    const rss =
+      r.memoryBefore && r.memoryAfter
+        ? `${fmt(r.memoryBefore.rss / 2 ** 20, 0)} → ${fmt(r.memoryAfter.rss / 2 ** 20, 0)} (after GC)`
+        : fmt(r.rssMiB, 0);
     lines.push(
       `| ${r.case} | ${r.variant} | ${r.era ?? 'REST'} | ${fmt(r.rps, 0)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.errors} | ${rss} | ` +
         `${fmt(r.serverCpuUsPerRequest, 0)} | ${fmt(r.cores?.other, 2)} |`,
@@ -858,7 +962,9 @@ function report(targetList) {
 // ---------------------------------------------------------------------------------------------
 let exitCode = 0;
 try {
-  say(`${config.mode} run: ${config.connections} connections, warm-up ${config.warmupS} s, ${config.durationS} s per case, soak ${config.soakRequests} requests, cases ${[...config.cases].join(',')}`);
+  say(
+    `${config.mode} run: ${config.connections} connections, warm-up ${config.warmupS} s, ${config.durationS} s per case, soak ${config.soakRequests} requests, cases ${[...config.cases].join(',')}`,
+  );
   build();
   const needsDb = config.cases.has('1') || config.cases.has('4') || config.cases.has('6');
   const db = needsDb ? await createDatabase() : undefined;
@@ -880,7 +986,20 @@ try {
   writeFileSync(join(runDir, 'results.md'), `${markdown}\n`);
   writeFileSync(
     join(runDir, 'results.json'),
-    JSON.stringify({ config: { ...config, cases: [...config.cases] }, machine, startedAt: stamp, totalSeconds: totalS, rows, targets: targetList, writeCheck, notes }, null, 2),
+    JSON.stringify(
+      {
+        config: { ...config, cases: [...config.cases] },
+        machine,
+        startedAt: stamp,
+        totalSeconds: totalS,
+        rows,
+        targets: targetList,
+        writeCheck,
+        notes,
+      },
+      null,
+      2,
+    ),
   );
   if (config.cpuProfile) {
     const profiles = existsSync(profileDir) ? readdirSync(profileDir) : [];

@@ -77,7 +77,18 @@ function diff(url) {
   const placeholder = enginePlaceholder();
   const result = spawnSync(
     process.execPath,
-    [cli, 'migrate', 'diff', '--config', config, '--from-migrations', join(root, 'prisma', 'migrations'), '--to-schema-datamodel', schemaCopy, '--script'],
+    [
+      cli,
+      'migrate',
+      'diff',
+      '--config',
+      config,
+      '--from-migrations',
+      join(root, 'prisma', 'migrations'),
+      '--to-schema-datamodel',
+      schemaCopy,
+      '--script',
+    ],
     {
       cwd: root,
       encoding: 'utf8',
@@ -135,7 +146,9 @@ export default defineConfig({
 function enginePlaceholder() {
   const file = join(cacheDir, 'engine-placeholder');
   if (!existsSync(file)) {
-    writeFileSync(file, '#!/bin/sh\necho "Placeholder for a native Prisma engine (see scripts/db-migration.mjs)." >&2\nexit 1\n', { mode: 0o755 });
+    writeFileSync(file, '#!/bin/sh\necho "Placeholder for a native Prisma engine (see scripts/db-migration.mjs)." >&2\nexit 1\n', {
+      mode: 0o755,
+    });
   }
   return file;
 }

@@ -89,9 +89,7 @@ export async function migrationsUpToDate(databaseUrl, root) {
     client = await connect(databaseUrl);
     const rows = await appliedRows(client);
     if (!rows) return false;
-    const applied = new Map(
-      rows.filter((row) => row.finished_at && !row.rolled_back_at).map((row) => [row.migration_name, row.checksum]),
-    );
+    const applied = new Map(rows.filter((row) => row.finished_at && !row.rolled_back_at).map((row) => [row.migration_name, row.checksum]));
     return local.every((migration) => applied.get(migration.name) === migration.checksum);
   } catch {
     return false;

@@ -8,7 +8,7 @@ import { configureApp } from '../../src/app.setup.js';
 import { DEMO_WORKSPACE, seedDemo } from '../../src/demo/demo-seed.js';
 import { PrismaService } from '../../src/database/prisma.service.js';
 import { PersonalTokenService } from '../../src/identity/personal-token.service.js';
-import { ALL_SCOPES } from '../../src/identity/roles.js';
+import { ALL_SCOPES } from '../../src/app.scopes.js';
 import { announceReady, exitOnSignal, fail, HOST, PORT } from './lifecycle.js';
 
 try {

@@ -12,7 +12,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { ALL_SCOPES, ROLE_SCOPES, SCOPES } from '../../src/identity/roles.js';
+import { ALL_SCOPES, APP_ROLE_SCOPES as ROLE_SCOPES, SCOPES } from '../../src/app.scopes.js';
 import { displayPrefix, generateTokenSecret, hashToken } from '../../src/identity/token-secret.js';
 import { announceReady, exitOnSignal, fail, HOST, PORT } from './lifecycle.js';
 
@@ -92,9 +92,17 @@ async function authorize(req: IncomingMessage): Promise<{ workspaceId: string } 
   if (record.revoked_at) return { status: 401, message: 'The access token has been revoked' };
   if (record.expires_at && record.expires_at.getTime() <= Date.now()) return { status: 401, message: 'The access token has expired' };
   const memberships = rows.filter((r) => r.m_workspace_id);
-  const membership = record.workspace_id ? memberships.find((m) => m.m_workspace_id === record.workspace_id) : memberships.length === 1 ? memberships[0] : undefined;
+  const membership = record.workspace_id
+    ? memberships.find((m) => m.m_workspace_id === record.workspace_id)
+    : memberships.length === 1
+      ? memberships[0]
+      : undefined;
   if (!membership) return { status: 403, message: 'No workspace to read in' };
-  if (!record.scopes?.includes(SCOPES.billingRead) || !ROLE_SCOPES[membership.m_role as keyof typeof ROLE_SCOPES]?.includes(SCOPES.billingRead)) return { status: 403, message: 'Missing scope billing:read' };
+  if (
+    !record.scopes?.includes(SCOPES.billingRead) ||
+    !ROLE_SCOPES[membership.m_role as keyof typeof ROLE_SCOPES]?.includes(SCOPES.billingRead)
+  )
+    return { status: 403, message: 'Missing scope billing:read' };
   return { workspaceId: membership.m_workspace_id! };
 }
 
@@ -154,7 +162,16 @@ async function mintToken(): Promise<string> {
   await pool.query(
     `INSERT INTO "public"."access_tokens" ("id", "token_hash", "prefix", "user_id", "workspace_id", "scopes", "label", "expires_at")
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [randomUUID(), hashToken(token), displayPrefix(token), rows[0].user_id, rows[0].workspace_id, [...ALL_SCOPES], 'npm run bench (floor)', new Date(Date.now() + 3_600_000)],
+    [
+      randomUUID(),
+      hashToken(token),
+      displayPrefix(token),
+      rows[0].user_id,
+      rows[0].workspace_id,
+      [...ALL_SCOPES],
+      'npm run bench (floor)',
+      new Date(Date.now() + 3_600_000),
+    ],
   );
   return token;
 }

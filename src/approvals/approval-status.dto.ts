@@ -17,7 +17,8 @@ export class ApprovalStatusDto {
   tool: string;
 
   @ApiProperty({
-    description: 'pending: nobody decided yet; executed: Continue was chosen and the tool ran; failed: it ran and refused; denied: Cancel was chosen; expired: nobody decided in time.',
+    description:
+      'pending: nobody decided yet; executed: Continue was chosen and the tool ran; failed: it ran and refused; denied: Cancel was chosen; expired: nobody decided in time.',
     enum: ['pending', 'executed', 'failed', 'denied', 'expired'],
   })
   status: 'pending' | 'executed' | 'failed' | 'denied' | 'expired';

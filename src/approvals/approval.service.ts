@@ -54,7 +54,10 @@ export class ApprovalService {
 
   /** An approval `userId` requested in `workspaceId` (for the requester, whatever their role), or undefined. */
   async ownStatus(id: string, userId: string, workspaceId: string): Promise<ApprovalView | undefined> {
-    const row = await this.prisma.db.approval.findFirst({ where: { id, requestedById: userId, workspaceId }, include: { workspace: true } });
+    const row = await this.prisma.db.approval.findFirst({
+      where: { id, requestedById: userId, workspaceId },
+      include: { workspace: true },
+    });
     return row ? this.view(row) : undefined;
   }
 
@@ -109,7 +112,10 @@ export class ApprovalService {
 
   /** The tool runs as the approver, in the approval's workspace, with what their role allows. */
   private async actAs(userId: string, row: ApprovalRow, request: Request): Promise<void> {
-    const user = await this.prisma.db.user.findUniqueOrThrow({ where: { id: userId }, include: { memberships: { include: { workspace: true } } } });
+    const user = await this.prisma.db.user.findUniqueOrThrow({
+      where: { id: userId },
+      include: { memberships: { include: { workspace: true } } },
+    });
     const principal: Principal = {
       userId,
       email: user.email,

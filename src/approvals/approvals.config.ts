@@ -13,8 +13,12 @@ export const APPROVALS_CONFIG = Symbol('APPROVALS_CONFIG');
 
 export function approvalsConfigFromEnv(env: NodeJS.ProcessEnv = rawEnvironment()): ApprovalsConfig {
   const minutes = Number(env.APPROVAL_TTL_MINUTES ?? 30);
-  if (!Number.isFinite(minutes) || minutes <= 0) throw new Error(`APPROVAL_TTL_MINUTES must be a positive number, got ${env.APPROVAL_TTL_MINUTES}`);
-  const roles = (env.APPROVAL_ROLES ?? 'admin').split(',').map((role) => role.trim()).filter(Boolean);
+  if (!Number.isFinite(minutes) || minutes <= 0)
+    throw new Error(`APPROVAL_TTL_MINUTES must be a positive number, got ${env.APPROVAL_TTL_MINUTES}`);
+  const roles = (env.APPROVAL_ROLES ?? 'admin')
+    .split(',')
+    .map((role) => role.trim())
+    .filter(Boolean);
   for (const role of roles) {
     if (!['viewer', 'accountant', 'admin'].includes(role)) throw new Error(`APPROVAL_ROLES: unknown role "${role}"`);
   }

@@ -45,7 +45,10 @@ export class ApprovalsController {
   async status(@Param('approval_id', ParseUUIDPipe) id: string, @Req() request: Request): Promise<ApprovalStatusDto> {
     const approval = await this.approvals.ownStatus(id, principalOf(request)!.userId, currentWorkspaceId());
     if (!approval) {
-      throw new NotFoundException({ code: 'not_found', message: `Approval ${id} was not found among the approvals you requested in this workspace.` });
+      throw new NotFoundException({
+        code: 'not_found',
+        message: `Approval ${id} was not found among the approvals you requested in this workspace.`,
+      });
     }
     return {
       id: approval.id,

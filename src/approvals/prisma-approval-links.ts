@@ -59,7 +59,7 @@ export class PrismaApprovalLinks implements McpApprovalLinks {
         argumentsHash,
         expiresAt: new Date(now + this.config.ttlMs),
         // created_via / updated_via are stamped from the request context.
-      } as Prisma.ApprovalUncheckedCreateInput,
+      },
     });
     return { status: 'pending', approvalId: created.id, url: this.url(created.id), expiresAt: created.expiresAt };
   }

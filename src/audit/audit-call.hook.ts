@@ -41,21 +41,24 @@ export class AuditCallHook implements McpCallHook {
       }
       // Inside an already open transaction (a call replayed by an approval) this is a savepoint:
       // a failing call rolls back its own writes and is audited in the outer transaction.
-      return await this.prisma.transaction(async () => {
-        const result = await proceed();
-        if (isErrorResult(result)) throw new FailedResult(result);
-        await this.audit.record(event('success'));
-        return result;
-      }, { savepoint: true });
+      return await this.prisma.transaction(
+        async () => {
+          const result = await proceed();
+          if (isErrorResult(result)) throw new FailedResult(result);
+          await this.audit.record(event('success'));
+          return result;
+        },
+        { savepoint: true },
+      );
     } catch (failure) {
       if (failure instanceof FailedResult) {
         await this.audit.record(event('failed', errorCodeOf(failure.result)));
         return failure.result as T;
       }
       const [outcome, code] = classify(failure);
-      await this.audit.record(event(outcome, code)).catch((error: Error) =>
-        this.logger.error(`Could not audit a failed ${call.method}: ${error.message}`),
-      );
+      await this.audit
+        .record(event(outcome, code))
+        .catch((error: Error) => this.logger.error(`Could not audit a failed ${call.method}: ${error.message}`));
       throw failure;
     }
   }

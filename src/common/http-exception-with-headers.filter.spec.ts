@@ -31,7 +31,9 @@ function answer(exception: HttpExceptionWithHeaders) {
 
 describe('HttpExceptionWithHeadersFilter: one REST answer for every error that carries headers', () => {
   it('puts the 401 challenge in WWW-Authenticate, not in the body', () => {
-    const sent = answer(new AuthenticationRequiredException('Token expired', 'https://api.example/.well-known/oauth-protected-resource', true));
+    const sent = answer(
+      new AuthenticationRequiredException('Token expired', 'https://api.example/.well-known/oauth-protected-resource', true),
+    );
     assert.equal(sent.status, 401);
     assert.match(sent.headers['WWW-Authenticate'], /^Bearer error="invalid_token"/);
     assert.equal(sent.headers['Cache-Control'], 'no-store');

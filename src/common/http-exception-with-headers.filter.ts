@@ -13,6 +13,9 @@ export class HttpExceptionWithHeadersFilter implements ExceptionFilter {
   catch(exception: HttpExceptionWithHeaders, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) return;
-    res.set({ ...exception.headers, 'Cache-Control': 'no-store' }).status(exception.getStatus()).json(exception.body());
+    res
+      .set({ ...exception.headers, 'Cache-Control': 'no-store' })
+      .status(exception.getStatus())
+      .json(exception.body());
   }
 }

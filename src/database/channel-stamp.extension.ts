@@ -28,7 +28,7 @@ export const channelStampExtension = Prisma.defineExtension({
   query: {
     $allModels: {
       async create({ model, args, query }) {
-        if (STAMPED_MODELS.has(model)) args.data = stampCreate(args.data as Data) as typeof args.data;
+        if (STAMPED_MODELS.has(model)) args.data = stampCreate(args.data) as typeof args.data;
         return query(args);
       },
       async createMany({ model, args, query }) {
@@ -39,17 +39,17 @@ export const channelStampExtension = Prisma.defineExtension({
         return query(args);
       },
       async update({ model, args, query }) {
-        if (STAMPED_MODELS.has(model)) args.data = stampUpdate(args.data as Data) as typeof args.data;
+        if (STAMPED_MODELS.has(model)) args.data = stampUpdate(args.data);
         return query(args);
       },
       async updateMany({ model, args, query }) {
-        if (STAMPED_MODELS.has(model)) args.data = stampUpdate(args.data as Data) as typeof args.data;
+        if (STAMPED_MODELS.has(model)) args.data = stampUpdate(args.data);
         return query(args);
       },
       async upsert({ model, args, query }) {
         if (STAMPED_MODELS.has(model)) {
-          args.create = stampCreate(args.create as Data) as typeof args.create;
-          args.update = stampUpdate(args.update as Data) as typeof args.update;
+          args.create = stampCreate(args.create) as typeof args.create;
+          args.update = stampUpdate(args.update);
         }
         return query(args);
       },

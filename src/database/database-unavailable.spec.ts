@@ -9,7 +9,9 @@ const socketError = (code: string) => Object.assign(new Error(`connect ${code} 1
 
 describe('database outage detection', () => {
   it('recognises the shapes seen when the database is cut (see db-outage.e2e-spec.ts)', () => {
-    const unreachable = { driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5432 } } };
+    const unreachable = {
+      driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5432 } },
+    };
     for (const error of [
       known('P1001', "Can't reach database server at 127.0.0.1:5432", unreachable),
       known('P2010', 'Raw query failed. Code: `N/A`.', unreachable),

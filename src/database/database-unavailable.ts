@@ -24,7 +24,12 @@ export class DatabaseUnavailableException extends HttpExceptionWithHeaders {
 
   constructor(cause?: unknown, retryAfterSeconds = databaseRetryAfterSeconds()) {
     const message = `Database unavailable, retry after ${retryAfterSeconds} s`;
-    super({ statusCode: 503, error: 'Service Unavailable', message }, HttpStatus.SERVICE_UNAVAILABLE, { 'Retry-After': String(retryAfterSeconds) }, { cause });
+    super(
+      { statusCode: 503, error: 'Service Unavailable', message },
+      HttpStatus.SERVICE_UNAVAILABLE,
+      { 'Retry-After': String(retryAfterSeconds) },
+      { cause },
+    );
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }

@@ -203,7 +203,10 @@ describe('EmbeddedPostgres (PGlite over the wire protocol)', () => {
       );
       assert.deepEqual(slugs, ['tx-0', 'tx-1', 'tx-2', 'tx-4', 'tx-5']);
       const plain = await Promise.all(Array.from({ length: 20 }, (_, i) => prisma.workspace.count({ where: { slug: `tx-${i % 6}` } })));
-      assert.deepEqual(plain, Array.from({ length: 20 }, (_, i) => (i % 6 === 3 ? 0 : 1)));
+      assert.deepEqual(
+        plain,
+        Array.from({ length: 20 }, (_, i) => (i % 6 === 3 ? 0 : 1)),
+      );
     } finally {
       await prisma.$disconnect();
     }

@@ -221,9 +221,7 @@ export async function findRunningEmbedded(
     const state = readState(dataDir);
     if (!state || !isAlive(state.pid)) return undefined;
     if (state.ready && state.url && state.port) {
-      return (await portAcceptsConnection(state.port, new URL(state.url).hostname.replace(/^\[|\]$/g, '')))
-        ? state.url
-        : undefined;
+      return (await portAcceptsConnection(state.port, new URL(state.url).hostname.replace(/^\[|\]$/g, ''))) ? state.url : undefined;
     }
     if (Date.now() >= deadline) return undefined;
     await new Promise((ok) => setTimeout(ok, 100));
@@ -298,7 +296,7 @@ class Connection {
         const length = this.buffer.readInt32BE(1) + 1;
         if (length < 5 || length > MAX_MESSAGE) return this.destroy();
         if (this.buffer.length < length) break;
-        const type = String.fromCharCode(this.buffer[0]!);
+        const type = String.fromCharCode(this.buffer[0]);
         const message = this.take(length);
         if (type === 'X') return this.destroy(); // Terminate
         this.pending.push({ type, message });
@@ -420,7 +418,9 @@ function claimDataDir(dataDir: string): void {
     }
     if (state && isAlive(state.pid)) {
       if (state.dataDir === dataDir) throw new EmbeddedPostgresBusyError(state);
-      throw new Error(`${file} belongs to the embedded database ${state.dataDir} (process ${state.pid}); give ${dataDir} its own parent folder`);
+      throw new Error(
+        `${file} belongs to the embedded database ${state.dataDir} (process ${state.pid}); give ${dataDir} its own parent folder`,
+      );
     }
     // Stale (its process is gone) or unreadable: take it over.
     rmSync(file, { force: true });

@@ -15,7 +15,6 @@ export function findProjectRoot(start = dirname(fileURLToPath(import.meta.url)))
   return process.cwd();
 }
 
-
 export interface RunMigrationsOptions {
   /** Receives progress, line by line, after a successful run. Silent when omitted. */
   log?: (line: string) => void;

@@ -1,11 +1,5 @@
 import { isAbsolute, join } from 'node:path';
-import {
-  DEFAULT_DATA_DIR,
-  EmbeddedPostgres,
-  EmbeddedPostgresBusyError,
-  findRunningEmbedded,
-  readState,
-} from './embedded-postgres.js';
+import { DEFAULT_DATA_DIR, EmbeddedPostgres, EmbeddedPostgresBusyError, findRunningEmbedded, readState } from './embedded-postgres.js';
 import { findProjectRoot, migrationsUpToDate, redactUrl, runMigrations } from './migrations.js';
 
 export interface PrepareDatabaseOptions {

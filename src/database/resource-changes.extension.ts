@@ -69,5 +69,5 @@ export const resourceChangesExtension = Prisma.defineExtension({
     customer: { create: customerWrite, update: customerWrite, upsert: customerWrite, delete: customerWrite, updateMany: customerWrite },
     payment: { create: childOfInvoice, update: childOfInvoice },
     attachment: { create: childOfInvoice },
-  } as never,
+  },
 });

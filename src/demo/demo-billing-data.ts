@@ -13,19 +13,63 @@ function random(seed: number): () => number {
 }
 
 const COMPANIES = [
-  'Acme Logistics', 'Bosque Verde Café', 'Cimarrón Textiles', 'Delta Dental Group', 'Estudio Norte',
-  'Ferretería El Clavo', 'Grupo Altamira', 'Hotel Las Brisas', 'Imprenta Lumen', 'Jardines del Valle',
-  'Kappa Software', 'La Espiga Panadería', 'Mecánica Rápida', 'Nube Azul Hosting', 'Óptica Visión',
-  'Papelería Central', 'Química Orion', 'Restaurante Sazón', 'Solaris Energía', 'Taller Creativo',
-  'Ultramar Importaciones', 'Veterinaria Huellitas', 'Wolf & Partners', 'Xochi Flores', 'Yoga Raíz',
-  'Zafiro Joyería', 'Atlas Constructora', 'Brisa Marina Tours', 'Cumbre Consultores', 'Dinamo Gym',
-  'Eólica del Sur', 'Fábrica de Sueños', 'Galería Índigo', 'Horizonte Seguros', 'Isla Bonita Resort', 'Jade Cosméticos',
+  'Acme Logistics',
+  'Bosque Verde Café',
+  'Cimarrón Textiles',
+  'Delta Dental Group',
+  'Estudio Norte',
+  'Ferretería El Clavo',
+  'Grupo Altamira',
+  'Hotel Las Brisas',
+  'Imprenta Lumen',
+  'Jardines del Valle',
+  'Kappa Software',
+  'La Espiga Panadería',
+  'Mecánica Rápida',
+  'Nube Azul Hosting',
+  'Óptica Visión',
+  'Papelería Central',
+  'Química Orion',
+  'Restaurante Sazón',
+  'Solaris Energía',
+  'Taller Creativo',
+  'Ultramar Importaciones',
+  'Veterinaria Huellitas',
+  'Wolf & Partners',
+  'Xochi Flores',
+  'Yoga Raíz',
+  'Zafiro Joyería',
+  'Atlas Constructora',
+  'Brisa Marina Tours',
+  'Cumbre Consultores',
+  'Dinamo Gym',
+  'Eólica del Sur',
+  'Fábrica de Sueños',
+  'Galería Índigo',
+  'Horizonte Seguros',
+  'Isla Bonita Resort',
+  'Jade Cosméticos',
 ];
-const ITEMS = ['Consulting hours', 'Monthly subscription', 'Installation', 'Maintenance plan', 'Training session', 'Hardware', 'Support tier', 'Design work'];
+const ITEMS = [
+  'Consulting hours',
+  'Monthly subscription',
+  'Installation',
+  'Maintenance plan',
+  'Training session',
+  'Hardware',
+  'Support tier',
+  'Design work',
+];
 const METHODS: PaymentMethod[] = ['transfer', 'card', 'transfer', 'cash', 'check'];
 
 function slug(name: string): string {
-  return name.normalize('NFD').replace(/[^\w\s&]/g, '').replace(/&/g, 'and').trim().toLowerCase().replace(/\s+/g, '-');
+  return name
+    .normalize('NFD')
+    .replace(/[^\w\s&]/g, '')
+    .replace(/&/g, 'and')
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, '-');
 }
 
 function day(offsetDays: number, today: Date): Date {
@@ -49,7 +93,7 @@ export async function seedDemoBilling(prisma: PrismaService, workspaceId: string
     email: `billing@${slug(company)}.example`,
     taxId: `${slug(company).slice(0, 3).toUpperCase()}${String(100000 + Math.floor(next() * 899999))}`,
   }));
-  await prisma.client.customer.createMany({ data: customers as Prisma.CustomerCreateManyInput[] });
+  await prisma.client.customer.createMany({ data: customers });
 
   const invoices: Prisma.InvoiceCreateManyInput[] = [];
   const lines: Prisma.InvoiceLineCreateManyInput[] = [];
@@ -66,7 +110,16 @@ export async function seedDemoBilling(prisma: PrismaService, workspaceId: string
       const quantity = 1 + Math.floor(next() * 10);
       const unitPriceMinor = (5 + Math.floor(next() * 200)) * 1000;
       total += quantity * unitPriceMinor;
-      lines.push({ id: randomUUID(), workspaceId, invoiceId: id, position, description: pick(ITEMS), quantity, unitPriceMinor, amountMinor: quantity * unitPriceMinor } as Prisma.InvoiceLineCreateManyInput);
+      lines.push({
+        id: randomUUID(),
+        workspaceId,
+        invoiceId: id,
+        position,
+        description: pick(ITEMS),
+        quantity,
+        unitPriceMinor,
+        amountMinor: quantity * unitPriceMinor,
+      });
     }
     const roll = next();
     const pastDue = dueDate < today;
@@ -74,15 +127,29 @@ export async function seedDemoBilling(prisma: PrismaService, workspaceId: string
     if (status === 'paid' && issueDate > today) status = 'sent';
     const paidMinor = status === 'paid' ? total : 0;
     invoices.push({
-      id, workspaceId, customerId: customer.id, number: `INV-${String(n).padStart(6, '0')}`, status, currency,
-      issueDate, dueDate, totalMinor: total, paidMinor,
+      id,
+      workspaceId,
+      customerId: customer.id,
+      number: `INV-${String(n).padStart(6, '0')}`,
+      status,
+      currency,
+      issueDate,
+      dueDate,
+      totalMinor: total,
+      paidMinor,
       ...(status === 'cancelled' ? { cancelReason: 'Issued by mistake', cancelledAt: dueDate } : {}),
-    } as Prisma.InvoiceCreateManyInput);
+    });
     if (paidMinor) {
       payments.push({
-        id: randomUUID(), workspaceId, invoiceId: id, amountMinor: paidMinor, currency, method: pick(METHODS),
-        paidAt: new Date(Math.min(dueDate.getTime(), today.getTime())), reference: `TRK${Math.floor(next() * 1e10)}`,
-      } as Prisma.PaymentCreateManyInput);
+        id: randomUUID(),
+        workspaceId,
+        invoiceId: id,
+        amountMinor: paidMinor,
+        currency,
+        method: pick(METHODS),
+        paidAt: new Date(Math.min(dueDate.getTime(), today.getTime())),
+        reference: `TRK${Math.floor(next() * 1e10)}`,
+      });
     }
   }
   await prisma.client.invoice.createMany({ data: invoices });

@@ -22,7 +22,9 @@ export function demoModeFromEnv(env: NodeJS.ProcessEnv = rawEnvironment()): bool
   if (value === 'true') return true;
   if (value === 'false') return false;
   if (value !== undefined && value !== '') {
-    throw new Error(`DEMO must be "true" or "false" (got ${JSON.stringify(env.DEMO)}): it turns the demo data, password and token on or off`);
+    throw new Error(
+      `DEMO must be "true" or "false" (got ${JSON.stringify(env.DEMO)}): it turns the demo data, password and token on or off`,
+    );
   }
   return !(env.DATABASE_URL && env.NODE_ENV === 'production');
 }
@@ -59,7 +61,8 @@ export async function startDemo(app: INestApplication, env: NodeJS.ProcessEnv = 
   return {
     signInHint: `(sign in as ${DEMO_ADMIN_EMAIL})`,
     print: () => {
-      if (generatedPassword) console.log(`  Demo admin password (${DEMO_ADMIN_EMAIL}, set DEMO_ADMIN_PASSWORD to choose one): ${generatedPassword}`);
+      if (generatedPassword)
+        console.log(`  Demo admin password (${DEMO_ADMIN_EMAIL}, set DEMO_ADMIN_PASSWORD to choose one): ${generatedPassword}`);
       console.log(`  Demo token: ${demo.token}`);
     },
   };

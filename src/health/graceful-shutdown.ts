@@ -93,17 +93,16 @@ export function gracefulShutdown(app: INestApplication, options: GracefulShutdow
       let closed = false;
       const closing = new AbortController();
       try {
-        closed = await Promise.race([
-          app.close().then(() => true),
-          sleep(timeoutMs, false, { signal: closing.signal }).catch(() => false),
-        ]);
+        closed = await Promise.race([app.close().then(() => true), sleep(timeoutMs, false, { signal: closing.signal }).catch(() => false)]);
         if (!closed) logger.error(`The application did not close within ${timeoutMs} ms (database pool still open?): exiting anyway`);
       } finally {
         closing.abort();
         await options.afterClose?.();
       }
       const durationMs = Math.round(performance.now() - began);
-      logger.log(`Shutdown complete in ${durationMs} ms: ${finished} request(s) finished, ${cut} cut, ${closed ? 'database pool closed' : 'database pool NOT closed'}`);
+      logger.log(
+        `Shutdown complete in ${durationMs} ms: ${finished} request(s) finished, ${cut} cut, ${closed ? 'database pool closed' : 'database pool NOT closed'}`,
+      );
       return { inFlightAtStart, finished, cut, closed, durationMs };
     })());
 }

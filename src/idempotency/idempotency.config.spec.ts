@@ -23,6 +23,9 @@ describe('idempotencyConfigFromEnv', () => {
     for (const bad of ['0', '-1', 'abc', '24h']) {
       assert.throws(() => idempotencyConfigFromEnv({ IDEMPOTENCY_TTL_HOURS: bad }), /IDEMPOTENCY_TTL_HOURS must be a number > 0/);
     }
-    assert.throws(() => idempotencyConfigFromEnv({ IDEMPOTENCY_CLEANUP_MINUTES: '-5' }), /IDEMPOTENCY_CLEANUP_MINUTES must be a number ≥ 0/);
+    assert.throws(
+      () => idempotencyConfigFromEnv({ IDEMPOTENCY_CLEANUP_MINUTES: '-5' }),
+      /IDEMPOTENCY_CLEANUP_MINUTES must be a number ≥ 0/,
+    );
   });
 });

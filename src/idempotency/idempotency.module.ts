@@ -10,11 +10,7 @@ import { PrismaIdempotencyStore } from './prisma-idempotency.store.js';
  */
 @Global()
 @Module({
-  providers: [
-    { provide: IDEMPOTENCY_CONFIG, useFactory: () => idempotencyConfigFromEnv() },
-    PrismaIdempotencyStore,
-    ExpiredRowsCleanup,
-  ],
+  providers: [{ provide: IDEMPOTENCY_CONFIG, useFactory: () => idempotencyConfigFromEnv() }, PrismaIdempotencyStore, ExpiredRowsCleanup],
   // PrismaIdempotencyStore: for RestIdempotencyInterceptor, which @IdempotentRoute() attaches to REST writes.
   exports: [PrismaIdempotencyStore],
 })

@@ -15,11 +15,9 @@ export function resourceMetadataUrl(publicUrl: string): string {
 export class AuthenticationRequiredException extends HttpExceptionWithHeaders {
   constructor(message: string, metadataUrl: string, tokenSent = false) {
     const error = tokenSent ? `error="invalid_token", error_description="${quotable(message)}", ` : '';
-    super(
-      { statusCode: HttpStatus.UNAUTHORIZED, error: 'Unauthorized', message },
-      HttpStatus.UNAUTHORIZED,
-      { 'WWW-Authenticate': `Bearer ${error}resource_metadata="${metadataUrl}"` },
-    );
+    super({ statusCode: HttpStatus.UNAUTHORIZED, error: 'Unauthorized', message }, HttpStatus.UNAUTHORIZED, {
+      'WWW-Authenticate': `Bearer ${error}resource_metadata="${metadataUrl}"`,
+    });
   }
 }
 
@@ -31,10 +29,8 @@ function quotable(text: string): string {
 /** 403 naming the scopes a call needs (step-up authorization, MCP authorization spec). */
 export class InsufficientScopeException extends HttpExceptionWithHeaders {
   constructor(message: string, scopes: string[], metadataUrl: string) {
-    super(
-      { statusCode: HttpStatus.FORBIDDEN, error: 'insufficient_scope', message, scope: scopes.join(' ') },
-      HttpStatus.FORBIDDEN,
-      { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scopes.join(' ')}", resource_metadata="${metadataUrl}"` },
-    );
+    super({ statusCode: HttpStatus.FORBIDDEN, error: 'insufficient_scope', message, scope: scopes.join(' ') }, HttpStatus.FORBIDDEN, {
+      'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scopes.join(' ')}", resource_metadata="${metadataUrl}"`,
+    });
   }
 }

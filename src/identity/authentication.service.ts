@@ -27,9 +27,10 @@ export class AuthenticationService {
         metadataUrl,
       );
     }
-    const check = looksLikePersonalToken(token) || !this.jwt.enabled
-      ? await this.personalTokens.check(token)
-      : await this.jwt.check(token, this.audience);
+    const check =
+      looksLikePersonalToken(token) || !this.jwt.enabled
+        ? await this.personalTokens.check(token)
+        : await this.jwt.check(token, this.audience);
     if (!check.ok) throw new AuthenticationRequiredException(check.reason, metadataUrl, true);
     return check.principal;
   }

@@ -22,7 +22,10 @@ describe('identity settings, fixed at boot', () => {
 
   it('refuses JWT mode without PUBLIC_URL or AUTH_JWT_AUDIENCE, and accepts either', () => {
     assert.throws(() => identityConfigFromEnv(JWT), /set PUBLIC_URL .* or AUTH_JWT_AUDIENCE/);
-    assert.equal(identityConfigFromEnv({ ...JWT, AUTH_JWT_AUDIENCE: 'https://billing.example.test/mcp' }).jwtAudience, 'https://billing.example.test/mcp');
+    assert.equal(
+      identityConfigFromEnv({ ...JWT, AUTH_JWT_AUDIENCE: 'https://billing.example.test/mcp' }).jwtAudience,
+      'https://billing.example.test/mcp',
+    );
     assert.equal(identityConfigFromEnv({ ...JWT, PUBLIC_URL: 'https://billing.example.test' }).jwtAudience, undefined);
   });
 

@@ -102,7 +102,9 @@ function reasonOf(error: unknown): string {
     return 'The access token has no expiry (exp claim): this server only accepts tokens that expire';
   }
   if (error instanceof errors.JWTClaimValidationFailed) {
-    return error.claim === 'aud' ? 'The access token was issued for another resource (audience)' : `The access token's ${error.claim} claim is not accepted`;
+    return error.claim === 'aud'
+      ? 'The access token was issued for another resource (audience)'
+      : `The access token's ${error.claim} claim is not accepted`;
   }
   if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JWKSNoMatchingKey) {
     return 'The access token signature is not valid';

@@ -25,8 +25,10 @@ export function highestRole(roles: Role[]): Role | undefined {
 export function assertRoleScopes(roleScopes: RoleScopes): void {
   for (const role of Object.keys(RANK) as Role[]) {
     const scopes = roleScopes[role];
-    if (!Array.isArray(scopes)) throw new Error(`IdentityModule.forRoot: roleScopes.${role} is missing; give it a list of scopes (may be empty)`);
+    if (!Array.isArray(scopes))
+      throw new Error(`IdentityModule.forRoot: roleScopes.${role} is missing; give it a list of scopes (may be empty)`);
     const bad = scopes.find((scope) => typeof scope !== 'string' || !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope));
-    if (bad !== undefined) throw new Error(`IdentityModule.forRoot: roleScopes.${role} has ${JSON.stringify(bad)}, not an OAuth scope token (RFC 6749 §3.3)`);
+    if (bad !== undefined)
+      throw new Error(`IdentityModule.forRoot: roleScopes.${role} has ${JSON.stringify(bad)}, not an OAuth scope token (RFC 6749 §3.3)`);
   }
 }

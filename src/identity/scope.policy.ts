@@ -1,11 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import {
-  MCP_SCOPES_METADATA,
-  type McpAccessPolicy,
-  type McpCapability,
-  type McpRequestContext,
-} from '../mcp/index.js';
+import { MCP_SCOPES_METADATA, type McpAccessPolicy, type McpCapability, type McpRequestContext } from '../mcp/index.js';
 import { InsufficientScopeException, resourceMetadataUrl } from './auth-challenge.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from './identity.config.js';
 import type { Principal } from './principal.js';
@@ -57,7 +52,10 @@ export class ScopePolicy implements McpAccessPolicy {
   refuse(capability: McpCapability, context: McpRequestContext): Error {
     const principal = principalOf(context.httpRequest);
     const decision = principal ? this.decide(principal, capability.scopes, context.httpRequest) : undefined;
-    return this.refusal(decision?.allowed === false ? decision : { allowed: false, missingFromToken: capability.scopes, deniedByRole: [] }, capability.scopes);
+    return this.refusal(
+      decision?.allowed === false ? decision : { allowed: false, missingFromToken: capability.scopes, deniedByRole: [] },
+      capability.scopes,
+    );
   }
 
   private refusal(decision: Extract<ScopeDecision, { allowed: false }>, required: string[]): Error {

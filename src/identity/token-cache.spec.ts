@@ -3,7 +3,14 @@ import { describe, it } from 'node:test';
 import type { Principal } from './principal.js';
 import { TokenCache, tokenCacheOptionsFromEnv } from './token-cache.js';
 
-const principal = (userId: string): Principal => ({ userId, email: `${userId}@x.test`, tokenId: userId, kind: 'personal', scopes: [], memberships: [] });
+const principal = (userId: string): Principal => ({
+  userId,
+  email: `${userId}@x.test`,
+  tokenId: userId,
+  kind: 'personal',
+  scopes: [],
+  memberships: [],
+});
 
 describe('verified-token cache', () => {
   it('answers nothing until enabled, and nothing once disabled', () => {

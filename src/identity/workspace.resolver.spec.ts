@@ -21,7 +21,10 @@ describe('WorkspaceResolver', () => {
   const resolver = new WorkspaceResolver();
 
   it('asks a caller in several workspaces to pass workspace_id when the tool takes it', () => {
-    assert.throws(() => resolver.resolve(request, twoWorkspaces, undefined, true), /pass workspace_id \(id or slug\) as an argument.*Yours: north, south/);
+    assert.throws(
+      () => resolver.resolve(request, twoWorkspaces, undefined, true),
+      /pass workspace_id \(id or slug\) as an argument.*Yours: north, south/,
+    );
   });
 
   it('never asks for a workspace_id argument the tool would refuse: it names the ways left', () => {

@@ -28,7 +28,12 @@ export { McpRequestState } from './multi-round/request-state.js';
 export { MCP_REQUEST_STATE_STORE, InMemoryRequestStateStore, type McpRequestStateStore } from './multi-round/request-state.store.js';
 export { acceptedContent, canElicitForm, inputRequired, inputResponse, isInputRequiredResult } from './multi-round/input-required.js';
 export { InMemoryIdempotencyStore } from './idempotency/in-memory-idempotency.store.js';
-export { MCP_IDEMPOTENCY_STORE, type IdempotencyClaim, type IdempotentCall, type McpIdempotencyStore } from './idempotency/idempotency.store.js';
+export {
+  MCP_IDEMPOTENCY_STORE,
+  type IdempotencyClaim,
+  type IdempotentCall,
+  type McpIdempotencyStore,
+} from './idempotency/idempotency.store.js';
 export { MCP_APPROVAL_LINKS, type ApprovalOutcome, type ApprovalRequest, type McpApprovalLinks } from './confirmation/approval-links.js';
 export { McpConfirmationInterceptor, CONFIRM_INPUT } from './confirmation/confirmation.interceptor.js';
 export { argumentsHash, canonicalJson } from './calls/arguments-hash.js';

@@ -7,8 +7,8 @@ import { flushLogs, writeLogLine } from './log-writer.js';
 function capture(run: () => void): Array<[stream: string, text: string]> {
   const writes: Array<[string, string]> = [];
   const original = { out: process.stdout.write, err: process.stderr.write };
-  process.stdout.write = ((chunk: string) => writes.push(['stdout', String(chunk)]) > 0) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => writes.push(['stderr', String(chunk)]) > 0) as typeof process.stderr.write;
+  process.stdout.write = (chunk: string) => writes.push(['stdout', String(chunk)]) > 0;
+  process.stderr.write = (chunk: string) => writes.push(['stderr', String(chunk)]) > 0;
   try {
     run();
   } finally {
@@ -43,8 +43,10 @@ describe('buffered log writer', () => {
     const writes: string[] = [];
     const original = process.stdout.write;
     // The test runner reports through stdout meanwhile (binary chunks): those pass through.
-    process.stdout.write = ((chunk: unknown, ...rest: unknown[]) =>
-      typeof chunk === 'string' ? writes.push(chunk) > 0 : (original as (...args: unknown[]) => boolean).call(process.stdout, chunk, ...rest)) as typeof process.stdout.write;
+    process.stdout.write = (chunk: unknown, ...rest: unknown[]) =>
+      typeof chunk === 'string'
+        ? writes.push(chunk) > 0
+        : (original as (...args: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
     try {
       writeLogLine('stdout', 'later\n');
       assert.deepEqual(writes, []);

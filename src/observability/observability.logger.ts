@@ -30,7 +30,10 @@ export function resolveLogFormat(env: NodeJS.ProcessEnv = rawEnvironment(), inte
  * span is active.
  */
 export class ObservabilityLogger extends ConsoleLogger {
-  constructor(readonly format: LogFormat, logLevels?: LogLevel[]) {
+  constructor(
+    readonly format: LogFormat,
+    logLevels?: LogLevel[],
+  ) {
     super({ json: format === 'json', flattenParams: true, ...(logLevels ? { logLevels } : {}) });
   }
 
@@ -70,7 +73,10 @@ export class ObservabilityLogger extends ConsoleLogger {
     super.printStackTrace(typeof stack === 'string' ? redactText(stack) : stack);
   }
 
-  protected override getJsonLogObject(message: unknown, options: Parameters<ConsoleLogger['getJsonLogObject']>[1]): ReturnType<ConsoleLogger['getJsonLogObject']> {
+  protected override getJsonLogObject(
+    message: unknown,
+    options: Parameters<ConsoleLogger['getJsonLogObject']>[1],
+  ): ReturnType<ConsoleLogger['getJsonLogObject']> {
     const record = super.getJsonLogObject(message, options) as unknown as Record<string, unknown>;
     const fields: Record<string, unknown> = { ...currentRequestLogFields() };
     const span = trace.getActiveSpan()?.spanContext();

@@ -12,7 +12,8 @@ describe('log redaction', () => {
     const text = redactText(
       `token ${TOKEN} in "Authorization: Bearer abc.def-ghi" jwt ${JWT} password=hunter2 {"api_key":"k-123","ok":1} secret: s3cr3t`,
     );
-    for (const secret of [TOKEN, 'abc.def-ghi', JWT, 'hunter2', 'k-123', 's3cr3t']) assert.ok(!text.includes(secret), `${secret} in ${text}`);
+    for (const secret of [TOKEN, 'abc.def-ghi', JWT, 'hunter2', 'k-123', 's3cr3t'])
+      assert.ok(!text.includes(secret), `${secret} in ${text}`);
     assert.match(text, /mcp_pat_\[REDACTED\]/);
     assert.match(text, /"ok":1/);
   });
@@ -42,7 +43,7 @@ describe('log redaction', () => {
       args: [{ password: 'hunter2', content_base64: base64, name: 'invoice.pdf', idempotency_key: 'k-1' }],
       note: `see ${TOKEN}`,
       ['__proto__']: { polluted: true },
-    } as Record<string, unknown>);
+    });
     const json = JSON.stringify(value);
     for (const secret of [TOKEN, 'hunter2', 'abc', base64]) assert.ok(!json.includes(secret), `${secret} in ${json}`);
     assert.match(json, /"accept":"application\/json"/);
@@ -94,7 +95,10 @@ describe('log format', () => {
       assert.match(output, /signed in with mcp_pat_\[REDACTED\]/);
       assert.match(output, /ana/);
       if (format === 'json') {
-        const records = output.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+        const records = output
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
         assert.equal(records[0].user, 'ana');
         assert.equal(records[0].context, 'Test');
         assert.match(String(records[1].stack), /failed for mcp_pat_\[REDACTED\]/);

@@ -47,7 +47,8 @@ export function requestLogFields(req: Request): RequestLogFields {
   if (typeof body.id === 'string') fields.rpcId = clip(body.id);
   else if (typeof body.id === 'number') fields.rpcId = body.id;
   if (typeof body.method === 'string') fields.rpcMethod = clip(body.method);
-  const target = body.method === 'resources/read' ? params.uri : body.method === 'tools/call' || body.method === 'prompts/get' ? params.name : undefined;
+  const target =
+    body.method === 'resources/read' ? params.uri : body.method === 'tools/call' || body.method === 'prompts/get' ? params.name : undefined;
   if (typeof target === 'string') fields.tool = clip(target);
   return fields;
 }

@@ -40,7 +40,13 @@ export class ApprovalReferences {
       ids.payment_id.length
         ? db.payment.findMany({
             where: { id: { in: ids.payment_id }, workspaceId },
-            select: { id: true, amountMinor: true, refundedMinor: true, currency: true, invoice: { select: { number: true, customer: { select: { name: true } } } } },
+            select: {
+              id: true,
+              amountMinor: true,
+              refundedMinor: true,
+              currency: true,
+              invoice: { select: { number: true, customer: { select: { name: true } } } },
+            },
           })
         : [],
       ids.customer_id.length
@@ -49,10 +55,14 @@ export class ApprovalReferences {
     ]);
     const references = new Map<string, string>();
     for (const id of Object.values(ids).flat()) references.set(id, NOT_FOUND_REFERENCE);
-    for (const i of invoices) references.set(i.id, `Invoice ${i.number} · ${i.customer.name} · ${formatMoney(i.totalMinor, i.currency)} (${i.status})`);
+    for (const i of invoices)
+      references.set(i.id, `Invoice ${i.number} · ${i.customer.name} · ${formatMoney(i.totalMinor, i.currency)} (${i.status})`);
     for (const p of payments) {
       const refunded = p.refundedMinor ? `, ${formatMoney(p.refundedMinor, p.currency)} refunded` : '';
-      references.set(p.id, `Payment of ${formatMoney(p.amountMinor, p.currency)}${refunded} · ${p.invoice.customer.name} · invoice ${p.invoice.number}`);
+      references.set(
+        p.id,
+        `Payment of ${formatMoney(p.amountMinor, p.currency)}${refunded} · ${p.invoice.customer.name} · invoice ${p.invoice.number}`,
+      );
     }
     for (const c of customers) references.set(c.id, `Customer ${c.name} <${c.email}>`);
     return references;

@@ -21,7 +21,8 @@ export interface PanelSession {
   expiresAt: Date;
 }
 
-export type LoginResult = { ok: true; secret: string; session: PanelSession } | { ok: false; reason: 'invalid' | 'throttled'; retryAfterMs?: number };
+export type LoginResult =
+  { ok: true; secret: string; session: PanelSession } | { ok: false; reason: 'invalid' | 'throttled'; retryAfterMs?: number };
 
 export function randomSecret(): string {
   return randomBytes(32).toString('base64url');
@@ -78,7 +79,11 @@ export class PanelAuthService {
     });
     // Housekeeping: this user's sessions that ended.
     await this.prisma.db.panelSession.deleteMany({ where: { userId: user.id, expiresAt: { lt: new Date() } } });
-    return { ok: true, secret, session: { id: row.id, userId: user.id, email: user.email, name: user.name, csrfToken: row.csrfToken, expiresAt: row.expiresAt } };
+    return {
+      ok: true,
+      secret,
+      session: { id: row.id, userId: user.id, email: user.email, name: user.name, csrfToken: row.csrfToken, expiresAt: row.expiresAt },
+    };
   }
 
   /** The live session of a cookie secret, or undefined (unknown, malformed or expired). */
@@ -86,7 +91,14 @@ export class PanelAuthService {
     if (!secret || secret.length > 200) return undefined;
     const row = await this.prisma.db.panelSession.findUnique({ where: { id: sessionIdOf(secret) }, include: { user: true } });
     if (!row || row.expiresAt.getTime() <= Date.now()) return undefined;
-    return { id: row.id, userId: row.userId, email: row.user.email, name: row.user.name, csrfToken: row.csrfToken, expiresAt: row.expiresAt };
+    return {
+      id: row.id,
+      userId: row.userId,
+      email: row.user.email,
+      name: row.user.name,
+      csrfToken: row.csrfToken,
+      expiresAt: row.expiresAt,
+    };
   }
 
   async logout(sessionId: string): Promise<void> {

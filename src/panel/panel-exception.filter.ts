@@ -55,7 +55,9 @@ export class PanelExceptionFilter implements ExceptionFilter {
       }
     }
     const reference = randomUUID();
-    this.logger.error(`Panel error ${reference} on ${req.method} ${req.path}: ${exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)}`);
+    this.logger.error(
+      `Panel error ${reference} on ${req.method} ${req.path}: ${exception instanceof Error ? (exception.stack ?? exception.message) : String(exception)}`,
+    );
     sendPage(res, 500, messagePage('Something went wrong', `Nothing more is known on this page. Reference: ${reference}.`, viewer));
   }
 }

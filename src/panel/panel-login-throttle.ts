@@ -41,11 +41,17 @@ export class PanelLoginThrottle {
   /** Counts a failed sign-in against the pair, the address and the account. */
   async failed(address: string, email: string): Promise<void> {
     // One call per bucket: the store is all or nothing, and a full bucket must not spare the others.
-    await Promise.all([this.pair(address, email), this.address(address), this.account(email)].map((bucket) => this.store.consume([bucket], 1)));
+    await Promise.all(
+      [this.pair(address, email), this.address(address), this.account(email)].map((bucket) => this.store.consume([bucket], 1)),
+    );
   }
 
   private pair(address: string, email: string): RateLimitBucket {
-    return { key: `${this.keyPrefix}:panel-login:pair:${digest(`${address}\n${email}`)}`, limit: MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS, periodMs: WINDOW_MS };
+    return {
+      key: `${this.keyPrefix}:panel-login:pair:${digest(`${address}\n${email}`)}`,
+      limit: MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS,
+      periodMs: WINDOW_MS,
+    };
   }
 
   private address(address: string): RateLimitBucket {

@@ -117,10 +117,19 @@ export class PanelController {
     const viewer = viewerOf(session);
     const decision = formField(req, 'decision');
     if (decision !== 'continue' && decision !== 'cancel') {
-      sendPage(res, 400, messagePage('Choose Continue or Cancel', 'The form did not say what to do. Nothing was done.', viewer, { href: `/admin/approvals/${encodeURIComponent(id)}`, label: '← Back to the approval' }));
+      sendPage(
+        res,
+        400,
+        messagePage('Choose Continue or Cancel', 'The form did not say what to do. Nothing was done.', viewer, {
+          href: `/admin/approvals/${encodeURIComponent(id)}`,
+          label: '← Back to the approval',
+        }),
+      );
       return;
     }
-    const outcome = UUID.test(id) ? await this.approvals.decide(id.toLowerCase(), session.userId, decision, req) : ({ kind: 'not_found' } as const);
+    const outcome = UUID.test(id)
+      ? await this.approvals.decide(id.toLowerCase(), session.userId, decision, req)
+      : ({ kind: 'not_found' } as const);
     switch (outcome.kind) {
       case 'not_found':
         sendPage(res, 404, messagePage('Approval not found', NOT_FOUND_MESSAGE, viewer));
@@ -152,7 +161,16 @@ export class PanelController {
     // A fresh double-submit secret for every form shown (HttpOnly, SameSite=Strict, /admin only).
     const loginCsrf = randomSecret();
     setCookie(req, res, LOGIN_COOKIE, loginCsrf, LOGIN_FORM_TTL_MS);
-    sendPage(res, status, loginPage({ loginCsrf, next: options.next === '/admin/approvals' ? undefined : options.next, email: options.email, error: options.error }));
+    sendPage(
+      res,
+      status,
+      loginPage({
+        loginCsrf,
+        next: options.next === '/admin/approvals' ? undefined : options.next,
+        email: options.email,
+        error: options.error,
+      }),
+    );
   }
 }
 

@@ -21,7 +21,8 @@ const plainHandler = () => undefined;
 
 describe('RateLimitCostPolicy', () => {
   it('prices tools/call by the tool annotations: read 1, write 5, destructive 10', () => {
-    const call = (name: unknown) => policy.costOf(contextOf(plainHandler), mcpRequest({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name } }));
+    const call = (name: unknown) =>
+      policy.costOf(contextOf(plainHandler), mcpRequest({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name } }));
     assert.deepEqual(call('read_tool'), { cost: 1, what: 'tools/call read_tool' });
     assert.deepEqual(call('write_tool'), { cost: 5, what: 'tools/call write_tool' });
     assert.deepEqual(call('destructive_tool'), { cost: 10, what: 'tools/call destructive_tool' });
@@ -31,7 +32,16 @@ describe('RateLimitCostPolicy', () => {
   });
 
   it('prices every other MCP message at the default, malformed bodies included', () => {
-    for (const method of ['initialize', 'ping', 'server/discover', 'tools/list', 'resources/read', 'prompts/get', 'completion/complete', 'notifications/initialized']) {
+    for (const method of [
+      'initialize',
+      'ping',
+      'server/discover',
+      'tools/list',
+      'resources/read',
+      'prompts/get',
+      'completion/complete',
+      'notifications/initialized',
+    ]) {
       assert.deepEqual(policy.mcpCost({ jsonrpc: '2.0', method }), { cost: 1, what: method });
     }
     for (const body of [null, [], 'text', { params: {} }]) assert.deepEqual(policy.mcpCost(body), { cost: 1, what: 'this request' });
@@ -40,14 +50,21 @@ describe('RateLimitCostPolicy', () => {
   it('prices a REST route that is also a tool as the tool, other routes by HTTP method', () => {
     const cancel = () => undefined;
     Reflect.defineMetadata(MCP_TOOL_METADATA, { name: 'destructive_tool' }, cancel);
-    assert.deepEqual(policy.costOf(contextOf(cancel), restRequest('POST', '/v1/invoices/1/cancel')), { cost: 10, what: 'POST /v1/invoices/1/cancel' });
+    assert.deepEqual(policy.costOf(contextOf(cancel), restRequest('POST', '/v1/invoices/1/cancel')), {
+      cost: 10,
+      what: 'POST /v1/invoices/1/cancel',
+    });
     assert.equal(policy.costOf(contextOf(plainHandler), restRequest('GET', '/v1/customers')).cost, 1);
     assert.equal(policy.costOf(contextOf(plainHandler), restRequest('HEAD', '/v1/customers')).cost, 1);
-    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) assert.equal(policy.costOf(contextOf(plainHandler), restRequest(method, '/v1/x')).cost, 5);
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'])
+      assert.equal(policy.costOf(contextOf(plainHandler), restRequest(method, '/v1/x')).cost, 5);
   });
 
   it('takes the costs from the configuration', () => {
-    const custom = new RateLimitCostPolicy(rateLimitConfigFromEnv({ RATE_LIMIT_COST_DESTRUCTIVE: '50', RATE_LIMIT_COST_DEFAULT: '0' }), registry);
+    const custom = new RateLimitCostPolicy(
+      rateLimitConfigFromEnv({ RATE_LIMIT_COST_DESTRUCTIVE: '50', RATE_LIMIT_COST_DEFAULT: '0' }),
+      registry,
+    );
     assert.equal(custom.mcpCost({ method: 'tools/call', params: { name: 'destructive_tool' } }).cost, 50);
     assert.equal(custom.mcpCost({ method: 'ping' }).cost, 0);
   });

@@ -44,7 +44,10 @@ describe('rateLimitConfigFromEnv', () => {
 
   it('refuses values that would silently refuse everyone, or no one', () => {
     for (const bad of ['0', '-1', '1.5', 'abc', '60/min']) {
-      assert.throws(() => rateLimitConfigFromEnv({ RATE_LIMIT_TOKEN_PER_MINUTE: bad }), /RATE_LIMIT_TOKEN_PER_MINUTE must be an integer ≥ 1/);
+      assert.throws(
+        () => rateLimitConfigFromEnv({ RATE_LIMIT_TOKEN_PER_MINUTE: bad }),
+        /RATE_LIMIT_TOKEN_PER_MINUTE must be an integer ≥ 1/,
+      );
     }
     assert.throws(() => rateLimitConfigFromEnv({ RATE_LIMIT_COST_WRITE: '-5' }), /RATE_LIMIT_COST_WRITE must be an integer ≥ 0/);
     assert.throws(() => rateLimitConfigFromEnv({ RATE_LIMIT_DISABLED: 'maybe' }), /RATE_LIMIT_DISABLED must be true or false/);

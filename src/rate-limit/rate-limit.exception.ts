@@ -1,5 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { McpProtocolError, type McpErrorCode } from '../mcp/index.js';
+import { McpProtocolError } from '../mcp/index.js';
 
 /**
  * JSON-RPC code of a rate-limit refusal on the MCP endpoint. JSON-RPC 2.0 leaves -32000…-32099 to
@@ -43,7 +43,7 @@ export class RateLimitExceededException extends HttpException {
 export function rateLimitProtocolError(refusal: RateLimitRefusal): McpProtocolError {
   return new McpProtocolError(
     // The layer's code type lists the codes it emits itself; an application's own code is a plain number.
-    RATE_LIMIT_EXCEEDED_CODE as McpErrorCode,
+    RATE_LIMIT_EXCEEDED_CODE,
     refusal.message,
     HttpStatus.TOO_MANY_REQUESTS,
     refusal.data,

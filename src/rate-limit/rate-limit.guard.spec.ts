@@ -99,14 +99,17 @@ describe('RateLimitGuard', () => {
       return store.calls[0].buckets.map((bucket) => bucket.key);
     };
     const unbound = principal({ workspaceId: undefined });
-    const call = (args: object) => ({ [MCP_BODY_READ]: true, body: { ...mcpBody, method: 'tools/call', params: { name: 'x', arguments: args } } });
+    const call = (args: object) => ({
+      [MCP_BODY_READ]: true,
+      body: { ...mcpBody, method: 'tools/call', params: { name: 'x', arguments: args } },
+    });
     assert.deepEqual(await keys({ body: {}, method: 'GET' }, unbound, { id: 'ws9', slug: 'nine' }), ['rl:token:tok1', 'rl:workspace:ws9']);
     assert.deepEqual(await keys(call({ workspace_id: 'globex' }), unbound), ['rl:token:tok1', 'rl:workspace:ws2']);
     assert.deepEqual(await keys({ ...call({}), headers: { 'x-workspace-id': 'demo' } }, unbound), ['rl:token:tok1', 'rl:workspace:ws1']);
-    assert.deepEqual(await keys(call({}), principal({ workspaceId: undefined, memberships: [{ workspaceId: 'ws2', slug: 'globex', role: 'viewer' }] })), [
-      'rl:token:tok1',
-      'rl:workspace:ws2',
-    ]);
+    assert.deepEqual(
+      await keys(call({}), principal({ workspaceId: undefined, memberships: [{ workspaceId: 'ws2', slug: 'globex', role: 'viewer' }] })),
+      ['rl:token:tok1', 'rl:workspace:ws2'],
+    );
     assert.deepEqual(await keys(call({}), unbound), ['rl:token:tok1']);
     assert.deepEqual(await keys(call({ workspace_id: 'not-mine' }), unbound), ['rl:token:tok1']);
   });

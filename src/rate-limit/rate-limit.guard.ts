@@ -55,7 +55,10 @@ export class RateLimitGuard implements CanActivate {
     if (decision.allowed) return true;
 
     const retryAfterSeconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-    const refusal = decision.bucket === 0 ? tokenRefusal(tokenLimit, cost, what, retryAfterSeconds) : workspaceRefusal(workspace!.slug, workspaceLimit, cost, what, retryAfterSeconds);
+    const refusal =
+      decision.bucket === 0
+        ? tokenRefusal(tokenLimit, cost, what, retryAfterSeconds)
+        : workspaceRefusal(workspace!.slug, workspaceLimit, cost, what, retryAfterSeconds);
     if (req[MCP_BODY_READ]) throw rateLimitProtocolError(refusal);
     context.switchToHttp().getResponse<Response>().setHeader('Retry-After', String(retryAfterSeconds));
     throw new RateLimitExceededException(refusal);

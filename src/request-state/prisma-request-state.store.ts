@@ -24,7 +24,8 @@ export class PrismaRequestStateStore implements McpRequestStateStore {
 
   async consume(id: string, expiresAt: Date, options: { final?: boolean } = {}): Promise<boolean> {
     const fresh = await this.insert(this.prisma.db, id, expiresAt);
-    if (options.final && fresh) await this.prisma.afterTransaction(() => this.insert(this.prisma.client as unknown as TransactionClient, id, expiresAt));
+    if (options.final && fresh)
+      await this.prisma.afterTransaction(() => this.insert(this.prisma.client as unknown as TransactionClient, id, expiresAt));
     return fresh;
   }
 

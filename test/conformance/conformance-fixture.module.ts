@@ -1,14 +1,6 @@
 import { Injectable, Module } from '@nestjs/common';
 import type { PromptMessage } from '@modelcontextprotocol/server';
-import {
-  McpCompletion,
-  McpErrorCode,
-  McpPrompt,
-  McpProtocolError,
-  McpResource,
-  McpTool,
-  type McpInvocation,
-} from '../../src/mcp/index.js';
+import { McpCompletion, McpErrorCode, McpPrompt, McpProtocolError, McpResource, McpTool, type McpInvocation } from '../../src/mcp/index.js';
 import { InputRequiredFixtures, InputRequiredPromptFixtures } from './input-required.fixture.js';
 import { EmbeddedResourceArgsDto, PromptArgumentsDto } from './conformance-fixture.dto.js';
 import { StreamFixtures } from './stream.fixture.js';
@@ -55,7 +47,11 @@ export class ConformanceTools {
   multipleContentTypes() {
     const resource = { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' };
     return {
-      content: [text('Multiple content types test:'), { type: 'image', data: PNG_1X1, mimeType: 'image/png' }, { type: 'resource', resource }],
+      content: [
+        text('Multiple content types test:'),
+        { type: 'image', data: PNG_1X1, mimeType: 'image/png' },
+        { type: 'resource', resource },
+      ],
     };
   }
 
@@ -65,10 +61,6 @@ export class ConformanceTools {
     return { isError: true, content: [text('This tool intentionally returns an error for testing')] };
   }
 
-
-
-
-
   /**
    * 2026-07-28: a client that did not declare `sampling` gets -32021 with HTTP 400 naming the
    * capability. (`_input: undefined` keeps the tool parameterless; the invocation is argument 2.)
@@ -77,12 +69,9 @@ export class ConformanceTools {
   @McpTool({ name: 'test_missing_capability', description: 'Requires the sampling client capability (2026-07-28)' })
   missingCapability(_input: undefined, invocation: McpInvocation) {
     if (invocation.era === 'stateless' && !invocation.clientCapabilities.sampling) {
-      throw new McpProtocolError(
-        McpErrorCode.MissingRequiredClientCapability,
-        'Missing required client capability: sampling',
-        400,
-        { requiredCapabilities: { sampling: {} } },
-      );
+      throw new McpProtocolError(McpErrorCode.MissingRequiredClientCapability, 'Missing required client capability: sampling', 400, {
+        requiredCapabilities: { sampling: {} },
+      });
     }
     return { content: [text('The client declared sampling.')] };
   }
@@ -125,7 +114,12 @@ export class ConformanceResources {
   }
 
   /** Read by the 2025-era subscribe scenarios (we do not offer subscriptions). */
-  @McpResource({ uri: 'test://watched-resource', name: 'watched-resource', mimeType: 'text/plain', description: 'A resource clients may watch' })
+  @McpResource({
+    uri: 'test://watched-resource',
+    name: 'watched-resource',
+    mimeType: 'text/plain',
+    description: 'A resource clients may watch',
+  })
   watched() {
     return 'Watched resource content.';
   }
@@ -149,7 +143,10 @@ export class ConformancePrompts {
     return [
       {
         role: 'user',
-        content: { type: 'resource', resource: { uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } },
+        content: {
+          type: 'resource',
+          resource: { uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+        },
       },
       { role: 'user', content: text('Please process the embedded resource above.') },
     ];
@@ -173,5 +170,14 @@ export class ConformancePrompts {
   }
 }
 
-@Module({ providers: [ConformanceTools, StreamFixtures, ConformanceResources, ConformancePrompts, InputRequiredFixtures, InputRequiredPromptFixtures] })
+@Module({
+  providers: [
+    ConformanceTools,
+    StreamFixtures,
+    ConformanceResources,
+    ConformancePrompts,
+    InputRequiredFixtures,
+    InputRequiredPromptFixtures,
+  ],
+})
 export class ConformanceFixtureModule {}

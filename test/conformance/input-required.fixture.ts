@@ -21,7 +21,10 @@ const text = (value: string) => ({ type: 'text' as const, text: value });
 const NAME_SCHEMA = { type: 'object' as const, properties: { name: { type: 'string' as const } }, required: ['name'] };
 const askName = (message = 'What is your name?') => inputRequired.elicit({ message, requestedSchema: NAME_SCHEMA });
 const askOk = () =>
-  inputRequired.elicit({ message: 'Please confirm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } });
+  inputRequired.elicit({
+    message: 'Please confirm',
+    requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+  });
 const askCapital = () =>
   inputRequired.createMessage({ messages: [{ role: 'user', content: text('What is the capital of France?') }], maxTokens: 100 });
 

@@ -55,7 +55,10 @@ export class StreamFixtures {
     return { content: [text(`User response: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`)] };
   }
 
-  @McpTool({ name: 'test_elicitation_sep1034_defaults', description: 'Elicitation with default values for every primitive type (SEP-1034)' })
+  @McpTool({
+    name: 'test_elicitation_sep1034_defaults',
+    description: 'Elicitation with default values for every primitive type (SEP-1034)',
+  })
   async elicitationDefaults(_input: undefined, invocation: McpInvocation) {
     const answer = await invocation.elicit({
       message: 'Please review and update the form fields with defaults',
@@ -120,7 +123,7 @@ export class StreamFixtures {
         },
         required: [],
       },
-    } as Parameters<McpInvocation['elicit']>[0]);
+    });
     return { content: [text(`Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`)] };
   }
 }

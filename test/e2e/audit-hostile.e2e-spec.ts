@@ -31,14 +31,20 @@ describe('audit trail under hostile input (real database)', () => {
   after(() => t.close());
 
   /** A 2026-era request with its own clientInfo. */
-  const mcp = (method: string, params: Record<string, unknown>, clientInfo: unknown = { name: 'test-client', version: '1.0.0' }, as = token) => {
+  const mcp = (
+    method: string,
+    params: Record<string, unknown>,
+    clientInfo: unknown = { name: 'test-client', version: '1.0.0' },
+    as = token,
+  ) => {
     const request = statelessRequest(method, params);
     request.body.params._meta = { ...envelope(), [CLIENT_INFO]: clientInfo } as never;
     // Mcp-Name is optional for resources/read (a 900 KB header would not get through) and
     // base64-encoded for names a header cannot carry raw.
     const name = params.name;
     if (method === 'resources/read') delete request.headers['mcp-name'];
-    else if (typeof name === 'string' && !request.headers['mcp-name']) request.headers['mcp-name'] = `=?base64?${Buffer.from(name).toString('base64')}?=`;
+    else if (typeof name === 'string' && !request.headers['mcp-name'])
+      request.headers['mcp-name'] = `=?base64?${Buffer.from(name).toString('base64')}?=`;
     return post(t.mcpUrl, request.body, { ...request.headers, ...bearer(as) });
   };
   const summary = (email: string, clientInfo?: unknown, as = token) =>
@@ -82,7 +88,9 @@ describe('audit trail under hostile input (real database)', () => {
       const version = `2.0.0-β.${'1'.repeat(64 - '2.0.0-β.'.length)}`;
       const { status } = await summary('unicode-info@demo.test', { name, version });
       assert.equal(status, 200);
-      const event = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { arguments: { equals: { email: 'unicode-info@demo.test' } } } });
+      const event = await t.prisma.client.auditEvent.findFirstOrThrow({
+        where: { arguments: { equals: { email: 'unicode-info@demo.test' } } },
+      });
       assert.equal(event.clientName, name);
       assert.equal(event.clientVersion, version);
     });
@@ -150,7 +158,10 @@ describe('audit trail under hostile input (real database)', () => {
           audit.recordBatched(row('batch-good-2')),
           audit.recordBatched(row('batch-good-3')),
         ]);
-        assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+        assert.deepEqual(
+          outcomes.map((outcome) => outcome.status),
+          ['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled'],
+        );
         assert.match(logs.text(), /batch-bad/);
       } finally {
         logs.restore();
@@ -201,16 +212,20 @@ describe('audit trail under hostile input (real database)', () => {
       const anyText = fc.string({ unit: 'binary', maxLength: 40 });
       const anyJson = fc.jsonValue({ maxDepth: 2, stringUnit: 'binary' });
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom('billing_customer_summary', 'billing_customer_create'), fc.dictionary(anyText, anyJson), async (name, args) => {
-          const traceId = randomBytes(16).toString('hex');
-          const request = statelessRequest('tools/call', { name, arguments: args });
-          request.body.params._meta = { ...envelope(), traceparent: `00-${traceId}-00f067aa0ba902b7-01` } as never;
-          const { status, body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
-          assert.ok(status < 500 && body.error?.code !== -32603, JSON.stringify(body));
-          // "__proto__" / "constructor" keys are refused by the body reader, before any call is made: nothing to audit.
-          if (status === 400 && /"__proto__" and "constructor"/.test(body.error?.message ?? '')) return;
-          assert.equal(await t.prisma.client.auditEvent.count({ where: { traceId } }), 1);
-        }),
+        fc.asyncProperty(
+          fc.constantFrom('billing_customer_summary', 'billing_customer_create'),
+          fc.dictionary(anyText, anyJson),
+          async (name, args) => {
+            const traceId = randomBytes(16).toString('hex');
+            const request = statelessRequest('tools/call', { name, arguments: args });
+            request.body.params._meta = { ...envelope(), traceparent: `00-${traceId}-00f067aa0ba902b7-01` } as never;
+            const { status, body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
+            assert.ok(status < 500 && body.error?.code !== -32603, JSON.stringify(body));
+            // "__proto__" / "constructor" keys are refused by the body reader, before any call is made: nothing to audit.
+            if (status === 400 && /"__proto__" and "constructor"/.test(body.error?.message ?? '')) return;
+            assert.equal(await t.prisma.client.auditEvent.count({ where: { traceId } }), 1);
+          },
+        ),
         { numRuns: Number(process.env.HOSTILE_RUNS ?? 40) },
       );
     });

@@ -62,16 +62,18 @@ describe('audit trail and created_via (real database)', () => {
     const restCustomer = (await viaRest.json()) as { id: string; created_via: string };
     assert.equal(restCustomer.created_via, 'api');
     const rows = await t.prisma.client.customer.findMany({ where: { id: { in: [mcpCustomer.id, restCustomer.id] } } });
-    assert.deepEqual(
-      Object.fromEntries(rows.map((row) => [row.email, [row.createdVia, row.updatedVia]])),
-      { 'mcp@demo.test': ['mcp', 'mcp'], 'rest@demo.test': ['api', 'api'] },
-    );
+    assert.deepEqual(Object.fromEntries(rows.map((row) => [row.email, [row.createdVia, row.updatedVia]])), {
+      'mcp@demo.test': ['mcp', 'mcp'],
+      'rest@demo.test': ['api', 'api'],
+    });
   });
 
   it('audits a successful call with who, what, client, redacted arguments and the trace id', async () => {
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
     await call('billing_customer_create', { name: 'Audited', email: 'audited@demo.test', api_key: 'sk_live_123' }, {}, { traceparent });
-    const event = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { target: 'billing_customer_create', traceId: '4bf92f3577b34da6a3ce929d0e0e4736' } });
+    const event = await t.prisma.client.auditEvent.findFirstOrThrow({
+      where: { target: 'billing_customer_create', traceId: '4bf92f3577b34da6a3ce929d0e0e4736' },
+    });
     const admin = await t.prisma.client.user.findUniqueOrThrow({ where: { email: 'admin@demo.test' } });
     const demo = await t.prisma.client.workspace.findUniqueOrThrow({ where: { slug: 'demo' } });
     // The arguments were refused (api_key is not declared), so the call failed: still audited.
@@ -86,7 +88,10 @@ describe('audit trail and created_via (real database)', () => {
     assert.deepEqual(event.arguments, { name: 'Audited', email: 'audited@demo.test', api_key: '[REDACTED]' });
     assert.ok(event.durationMs >= 0);
     await call('billing_customer_create', { name: 'Audited', email: 'audited@demo.test' });
-    const success = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { target: 'billing_customer_create', outcome: 'success' }, orderBy: { occurredAt: 'desc' } });
+    const success = await t.prisma.client.auditEvent.findFirstOrThrow({
+      where: { target: 'billing_customer_create', outcome: 'success' },
+      orderBy: { occurredAt: 'desc' },
+    });
     assert.equal(success.workspaceId, demo.id);
   });
 
@@ -123,7 +128,9 @@ describe('audit trail and created_via (real database)', () => {
       const { body } = await call('billing_customer_create', { name: 'Unaudited', email: 'unaudited@demo.test' });
       assert.equal(body.error.code, -32603);
       assert.equal(await t.prisma.client.customer.count({ where: { email: 'unaudited@demo.test' } }), 0);
-      const event = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { arguments: { equals: { name: 'Unaudited', email: 'unaudited@demo.test' } } } });
+      const event = await t.prisma.client.auditEvent.findFirstOrThrow({
+        where: { arguments: { equals: { name: 'Unaudited', email: 'unaudited@demo.test' } } },
+      });
       assert.equal(event.outcome, 'error');
     } finally {
       audit.record = original;
@@ -133,11 +140,20 @@ describe('audit trail and created_via (real database)', () => {
   it('audits reads too: a read-only tool and a resource, success and failure', async () => {
     await call('billing_customer_summary', { email: 'mcp@demo.test' });
     await call('billing_customer_summary', { email: 'nobody@demo.test' });
-    const reads = await t.prisma.client.auditEvent.findMany({ where: { target: 'billing_customer_summary' }, orderBy: { occurredAt: 'asc' } });
-    assert.deepEqual(reads.map((event) => [event.outcome, event.errorCode]), [['success', null], ['failed', 'not_found']]);
+    const reads = await t.prisma.client.auditEvent.findMany({
+      where: { target: 'billing_customer_summary' },
+      orderBy: { occurredAt: 'asc' },
+    });
+    assert.deepEqual(
+      reads.map((event) => [event.outcome, event.errorCode]),
+      [
+        ['success', null],
+        ['failed', 'not_found'],
+      ],
+    );
   });
 
-  it('audits completion/complete in the caller\'s workspace: target is the ref and the argument', async () => {
+  it("audits completion/complete in the caller's workspace: target is the ref and the argument", async () => {
     const request = statelessRequest('completion/complete', {
       ref: { type: 'ref/resource', uri: 'billing://customers/{id}' },
       argument: { name: 'id', value: '' },
@@ -155,10 +171,15 @@ describe('audit trail and created_via (real database)', () => {
   });
 
   it('audits a completion/complete of an unknown prompt as an error', async () => {
-    const request = statelessRequest('completion/complete', { ref: { type: 'ref/prompt', name: 'no_such_prompt' }, argument: { name: 'x', value: 'a' } });
+    const request = statelessRequest('completion/complete', {
+      ref: { type: 'ref/prompt', name: 'no_such_prompt' },
+      argument: { name: 'x', value: 'a' },
+    });
     const { body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
     assert.equal(body.error.code, -32602);
-    const event = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { method: 'completion/complete', target: 'no_such_prompt#x' } });
+    const event = await t.prisma.client.auditEvent.findFirstOrThrow({
+      where: { method: 'completion/complete', target: 'no_such_prompt#x' },
+    });
     assert.deepEqual([event.outcome, event.errorCode], ['error', '-32602']);
   });
 

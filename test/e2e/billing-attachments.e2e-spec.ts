@@ -19,7 +19,11 @@ interface Envelope {
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** A small "PDF": real bytes, including ones that are not valid UTF-8. */
-const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n% receipt of transfer 260604017724349474I\n'), Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x0a]), randomBytes(2048)]);
+const PDF = Buffer.concat([
+  Buffer.from('%PDF-1.7\n% receipt of transfer 260604017724349474I\n'),
+  Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x0a]),
+  randomBytes(2048),
+]);
 
 describe('billing attachments: upload, metadata, bytes (real database)', () => {
   let t: BillingTestApp;
@@ -54,16 +58,24 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
           totalMinor: 10_000,
         }) as Prisma.InvoiceUncheckedCreateInput;
       const demoCustomer = await db.customer.create({
-        data: { workspaceId: demoId, name: 'Files Client', email: 'files-client@demo.test' } as Prisma.CustomerUncheckedCreateInput,
+        data: { workspaceId: demoId, name: 'Files Client', email: 'files-client@demo.test' },
       });
       const otherCustomer = await db.customer.create({
-        data: { workspaceId: workspace.id, name: 'Other Client', email: 'client@files-other.test' } as Prisma.CustomerUncheckedCreateInput,
+        data: { workspaceId: workspace.id, name: 'Other Client', email: 'client@files-other.test' },
       });
       invoiceId = (await db.invoice.create({ data: invoiceData(demoId, demoCustomer.id, 'FILES-0001') })).id;
       otherInvoiceId = (await db.invoice.create({ data: invoiceData(workspace.id, otherCustomer.id, 'FILES-0001') })).id;
       paymentId = (
         await db.payment.create({
-          data: { workspaceId: demoId, invoiceId, amountMinor: 1_000, currency: 'MXN', method: 'transfer', paidAt: new Date(), reference: 'FILES-REF-1' } as Prisma.PaymentUncheckedCreateInput,
+          data: {
+            workspaceId: demoId,
+            invoiceId,
+            amountMinor: 1_000,
+            currency: 'MXN',
+            method: 'transfer',
+            paidAt: new Date(),
+            reference: 'FILES-REF-1',
+          },
         })
       ).id;
     });
@@ -76,7 +88,13 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
     const request = statelessRequest('tools/call', { name, arguments: args });
     const { status, body, text } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
     const envelopeText = body?.result?.content?.[0]?.text;
-    return { status, body, text, envelope: (envelopeText ? JSON.parse(envelopeText) : undefined) as Envelope, isError: body?.result?.isError === true };
+    return {
+      status,
+      body,
+      text,
+      envelope: (envelopeText ? JSON.parse(envelopeText) : undefined) as Envelope,
+      isError: body?.result?.isError === true,
+    };
   }
 
   async function rest(token: string | undefined, method: string, path: string, body?: unknown) {
@@ -117,7 +135,8 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
     assert.equal(downloadTool.annotations.readOnlyHint, true);
     assert.deepEqual(downloadTool.inputSchema.required, ['attachment_id']);
     for (const tool of [uploadTool, downloadTool]) {
-      for (const part of ['When to use:', 'Never use for:', 'Side effects:', 'Success criteria:', 'Fallback:']) assert.ok(tool.description.includes(part), `${tool.name}: ${part}`);
+      for (const part of ['When to use:', 'Never use for:', 'Side effects:', 'Success criteria:', 'Fallback:'])
+        assert.ok(tool.description.includes(part), `${tool.name}: ${part}`);
       const data = tool.outputSchema.properties.data;
       assert.ok(data.properties.download_path && data.properties.sha256 && data.properties.size_bytes);
       assert.ok(!('content_base64' in data.properties) && !('content' in data.properties));
@@ -167,7 +186,10 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
     assert.deepEqual(fetched.bytes, PDF);
     assert.equal(fetched.headers.get('content-type'), 'application/pdf');
     assert.equal(fetched.headers.get('content-length'), String(PDF.length));
-    assert.equal(fetched.headers.get('content-disposition'), `attachment; filename="comprobante transferencia.pdf"; filename*=UTF-8''comprobante%20transferencia.pdf`);
+    assert.equal(
+      fetched.headers.get('content-disposition'),
+      `attachment; filename="comprobante transferencia.pdf"; filename*=UTF-8''comprobante%20transferencia.pdf`,
+    );
     assert.equal(fetched.headers.get('x-content-type-options'), 'nosniff');
 
     assert.equal((await fetchBytes(undefined, data.download_path)).status, 401);
@@ -196,7 +218,10 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
     // A stored HTML file is served as a download, never rendered: nosniff, sandbox, attachment with a safe name.
     const fetched = await fetchBytes(viewer, viaRest.body.download_path);
     assert.deepEqual(fetched.bytes, bytes);
-    assert.equal(fetched.headers.get('content-disposition'), `attachment; filename="recibo _mayo__n.html"; filename*=UTF-8''recibo%20%22mayo%22%3B%C3%B1.html`);
+    assert.equal(
+      fetched.headers.get('content-disposition'),
+      `attachment; filename="recibo _mayo__n.html"; filename*=UTF-8''recibo%20%22mayo%22%3B%C3%B1.html`,
+    );
     assert.equal(fetched.headers.get('x-content-type-options'), 'nosniff');
     assert.match(fetched.headers.get('content-security-policy') ?? '', /sandbox/);
   });
@@ -216,13 +241,20 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
       assert.equal(viaRest.status, 413);
       assert.match(viaRest.body.message, /the cap is 10 MiB/);
       assert.equal(await attachmentCount(), before);
-      const audit = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { target: 'billing_attachment_upload', outcome: 'failed' }, orderBy: { occurredAt: 'desc' } });
+      const audit = await t.prisma.client.auditEvent.findFirstOrThrow({
+        where: { target: 'billing_attachment_upload', outcome: 'failed' },
+        orderBy: { occurredAt: 'desc' },
+      });
       assert.equal(audit.errorCode, 'attachment_too_large');
     });
 
     it('accepts a file of exactly 10 MiB and serves it back intact', async () => {
       const bytes = randomBytes(MAX_ATTACHMENT_BYTES);
-      const uploaded = await upload(accountant, { filename: 'exactly-10MiB.bin', content_type: 'application/octet-stream', content_base64: bytes.toString('base64') });
+      const uploaded = await upload(accountant, {
+        filename: 'exactly-10MiB.bin',
+        content_type: 'application/octet-stream',
+        content_base64: bytes.toString('base64'),
+      });
       assert.equal(uploaded.envelope.ok, true, JSON.stringify(uploaded.envelope.errors));
       assert.equal(uploaded.envelope.data.size_bytes, MAX_ATTACHMENT_BYTES);
       const fetched = await fetchBytes(viewer, uploaded.envelope.data.download_path);
@@ -269,7 +301,10 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
       const missing = randomUUID();
       const byInvoice = await upload(accountant, { ...valid(), invoice_id: missing });
       assert.equal(byInvoice.envelope.errors[0].code, 'not_found');
-      assert.match(byInvoice.envelope.errors[0].message, new RegExp(`Invoice ${missing} was not found in this workspace; check the invoice id, or upload the file without invoice_id`));
+      assert.match(
+        byInvoice.envelope.errors[0].message,
+        new RegExp(`Invoice ${missing} was not found in this workspace; check the invoice id, or upload the file without invoice_id`),
+      );
       const byPayment = await upload(accountant, { ...valid(), payment_id: missing });
       assert.match(byPayment.envelope.errors[0].message, /Payment .* was not found in this workspace/);
       const described = await download(viewer, missing);
@@ -289,14 +324,26 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
   });
 
   describe('workspace isolation', () => {
-    it('neither workspace can see, fetch or link to the other\'s files and records', async () => {
-      const mine = await upload(accountant, { filename: 'demo-only.txt', content_type: 'text/plain', content_base64: Buffer.from('demo secret').toString('base64') });
-      const theirs = await upload(other, { filename: 'other-only.txt', content_type: 'text/plain', content_base64: Buffer.from('other secret').toString('base64'), invoice_id: otherInvoiceId });
+    it("neither workspace can see, fetch or link to the other's files and records", async () => {
+      const mine = await upload(accountant, {
+        filename: 'demo-only.txt',
+        content_type: 'text/plain',
+        content_base64: Buffer.from('demo secret').toString('base64'),
+      });
+      const theirs = await upload(other, {
+        filename: 'other-only.txt',
+        content_type: 'text/plain',
+        content_base64: Buffer.from('other secret').toString('base64'),
+        invoice_id: otherInvoiceId,
+      });
       assert.equal(theirs.envelope.ok, true, JSON.stringify(theirs.envelope.errors));
       const mineId = mine.envelope.data.id;
       const theirsId = theirs.envelope.data.id;
 
-      for (const [token, id] of [[readOnlyOther, mineId], [viewer, theirsId]] as const) {
+      for (const [token, id] of [
+        [readOnlyOther, mineId],
+        [viewer, theirsId],
+      ] as const) {
         assert.equal((await download(token, id)).envelope.errors[0].code, 'not_found');
         assert.equal((await rest(token, 'GET', `/v1/attachments/${id}`)).status, 404);
         const bytes = await fetchBytes(token, `/v1/attachments/${id}/content`);
@@ -307,9 +354,21 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
 
       // Links must point into the caller's own workspace.
       const before = await attachmentCount();
-      assert.equal((await upload(other, { filename: 'x.txt', content_type: 'text/plain', content_base64: 'eA==', invoice_id: invoiceId })).envelope.errors[0].code, 'not_found');
-      assert.equal((await upload(other, { filename: 'x.txt', content_type: 'text/plain', content_base64: 'eA==', payment_id: paymentId })).envelope.errors[0].code, 'not_found');
-      assert.equal((await upload(accountant, { filename: 'x.txt', content_type: 'text/plain', content_base64: 'eA==', invoice_id: otherInvoiceId })).envelope.errors[0].code, 'not_found');
+      assert.equal(
+        (await upload(other, { filename: 'x.txt', content_type: 'text/plain', content_base64: 'eA==', invoice_id: invoiceId })).envelope
+          .errors[0].code,
+        'not_found',
+      );
+      assert.equal(
+        (await upload(other, { filename: 'x.txt', content_type: 'text/plain', content_base64: 'eA==', payment_id: paymentId })).envelope
+          .errors[0].code,
+        'not_found',
+      );
+      assert.equal(
+        (await upload(accountant, { filename: 'x.txt', content_type: 'text/plain', content_base64: 'eA==', invoice_id: otherInvoiceId }))
+          .envelope.errors[0].code,
+        'not_found',
+      );
       assert.equal(await attachmentCount(), before);
     });
   });

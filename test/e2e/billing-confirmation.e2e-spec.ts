@@ -48,13 +48,17 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
   };
 
   /** The 2026-07-28 client, with or without the elicitation capability. */
-  async function v2Client(elicit?: (params: any) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean | string[]> }) {
+  async function v2Client(
+    elicit?: (params: any) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean | string[]> },
+  ) {
     const client = new Client(
       { name: 'confirm-e2e', version: '2.4.0' },
       { capabilities: elicit ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: { pin: '2026-07-28' } } },
     );
     if (elicit) client.setRequestHandler('elicitation/create', async (request) => elicit(request.params));
-    await client.connect(new StreamableHTTPClientTransport(new URL(t.mcpUrl), { fetch: spyFetch, requestInit: { headers: bearer(admin) } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(t.mcpUrl), { fetch: spyFetch, requestInit: { headers: bearer(admin) } }),
+    );
     return client;
   }
 
@@ -76,7 +80,9 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
 
   const invoiceRow = (id: string) => t.prisma.client.invoice.findUniqueOrThrow({ where: { id } });
   const approvals = (invoiceId: string) =>
-    t.prisma.client.approval.findMany({ where: { tool: 'billing_invoice_cancel', arguments: { path: ['invoice_id'], equals: invoiceId } } });
+    t.prisma.client.approval.findMany({
+      where: { tool: 'billing_invoice_cancel', arguments: { path: ['invoice_id'], equals: invoiceId } },
+    });
 
   /** What the approval page does on a click, as the demo admin, on the panel channel. */
   const decide = (approvalId: string, decision: 'continue' | 'cancel') =>
@@ -103,7 +109,10 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
         invoice_id: invoiceId,
         amount_minor: 100_000,
         method: 'transfer',
-        evidence: { raw_extracted: { monto: '$1000.00' }, tracking_key_candidates: [{ value: `TRK${Date.now()}`, source: 'ocr', confidence: 0.99 }] },
+        evidence: {
+          raw_extracted: { monto: '$1000.00' },
+          tracking_key_candidates: [{ value: `TRK${Date.now()}`, source: 'ocr', confidence: 0.99 }],
+        },
         idempotency_key: `idem-${Math.random()}`,
       }),
     });
@@ -210,7 +219,10 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
       assert.equal(first.body.result.resultType, 'input_required');
       const state = first.body.result.requestState as string;
 
-      const declined = await chatCall('billing_invoice_cancel', args, { requestState: state, inputResponses: { confirm: { action: 'decline' } } });
+      const declined = await chatCall('billing_invoice_cancel', args, {
+        requestState: state,
+        inputResponses: { confirm: { action: 'decline' } },
+      });
       assert.equal(textEnvelope(declined.body).errors[0].code, 'confirmation_declined');
 
       const replay = await chatCall('billing_invoice_cancel', args, { requestState: state, inputResponses: YES });
@@ -324,7 +336,9 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
         assert.equal(envelopeOf(result).data.status, 'cancelled');
         assert.equal((await invoiceRow(invoiceId)).updatedAt.getTime(), cancelled.updatedAt.getTime(), 'the re-call ran nothing');
 
-        const audit = await t.prisma.client.auditEvent.findMany({ where: { method: 'approval/continue', target: 'billing_invoice_cancel', userId: adminId } });
+        const audit = await t.prisma.client.auditEvent.findMany({
+          where: { method: 'approval/continue', target: 'billing_invoice_cancel', userId: adminId },
+        });
         assert.equal(audit.filter((e) => (e.arguments as { approval_id: string }).approval_id === envelope.approval!.id).length, 1);
         assert.equal(audit[0].channel, 'panel');
       } finally {
@@ -359,7 +373,9 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
       const client = await v2Client();
       let approvalId: string;
       try {
-        approvalId = envelopeOf(await client.callTool({ name: 'billing_invoice_cancel', arguments: { invoice_id: invoiceId, reason: 'Elsewhere' } })).approval!.id;
+        approvalId = envelopeOf(
+          await client.callTool({ name: 'billing_invoice_cancel', arguments: { invoice_id: invoiceId, reason: 'Elsewhere' } }),
+        ).approval!.id;
       } finally {
         await client.close();
       }
@@ -399,7 +415,8 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
       const args = { invoice_id: invoiceId, reason: 'Too late' };
       try {
         const pending = envelopeOf(await client.callTool({ name: 'billing_invoice_cancel', arguments: args }));
-        await t.prisma.client.$executeRaw`UPDATE approvals SET expires_at = now() - interval '1 minute' WHERE id = ${pending.approval!.id}::uuid`;
+        await t.prisma.client
+          .$executeRaw`UPDATE approvals SET expires_at = now() - interval '1 minute' WHERE id = ${pending.approval!.id}::uuid`;
         assert.equal((await decide(pending.approval!.id, 'continue')).kind, 'expired');
         const expired = await client.callTool({ name: 'billing_invoice_cancel', arguments: args });
         assert.equal(expired.isError, true);

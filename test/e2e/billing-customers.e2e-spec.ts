@@ -30,11 +30,43 @@ describe('billing customers: summary, resource, prompt (real database)', () => {
     await RequestContext.run({ channel: 'system' }, async () => {
       await t.prisma.client.invoice.createMany({
         data: [
-          { number: 'INV-900001', status: 'sent', currency: 'MXN', issueDate: days(-60), dueDate: days(-30), totalMinor: 100000, paidMinor: 25000 },
-          { number: 'INV-900002', status: 'overdue', currency: 'MXN', issueDate: days(-50), dueDate: days(-20), totalMinor: 50000, paidMinor: 0 },
+          {
+            number: 'INV-900001',
+            status: 'sent',
+            currency: 'MXN',
+            issueDate: days(-60),
+            dueDate: days(-30),
+            totalMinor: 100000,
+            paidMinor: 25000,
+          },
+          {
+            number: 'INV-900002',
+            status: 'overdue',
+            currency: 'MXN',
+            issueDate: days(-50),
+            dueDate: days(-20),
+            totalMinor: 50000,
+            paidMinor: 0,
+          },
           { number: 'INV-900003', status: 'sent', currency: 'USD', issueDate: days(-5), dueDate: days(25), totalMinor: 7000, paidMinor: 0 },
-          { number: 'INV-900004', status: 'paid', currency: 'MXN', issueDate: days(-90), dueDate: days(-60), totalMinor: 9000, paidMinor: 9000 },
-          { number: 'INV-900005', status: 'cancelled', currency: 'MXN', issueDate: days(-1), dueDate: days(29), totalMinor: 1, paidMinor: 0 },
+          {
+            number: 'INV-900004',
+            status: 'paid',
+            currency: 'MXN',
+            issueDate: days(-90),
+            dueDate: days(-60),
+            totalMinor: 9000,
+            paidMinor: 9000,
+          },
+          {
+            number: 'INV-900005',
+            status: 'cancelled',
+            currency: 'MXN',
+            issueDate: days(-1),
+            dueDate: days(29),
+            totalMinor: 1,
+            paidMinor: 0,
+          },
         ].map((invoice) => ({ ...invoice, workspaceId: demo.id, customerId }) as never),
       });
     });
@@ -50,7 +82,10 @@ describe('billing customers: summary, resource, prompt (real database)', () => {
       { currency: 'MXN', open_minor: 125000, overdue_minor: 125000, overdue_count: 2 },
       { currency: 'USD', open_minor: 7000, overdue_minor: 0, overdue_count: 0 },
     ]);
-    assert.deepEqual(envelope.data.recent_invoices.map((i: { number: string }) => i.number), ['INV-900003', 'INV-900002', 'INV-900001', 'INV-900004']);
+    assert.deepEqual(
+      envelope.data.recent_invoices.map((i: { number: string }) => i.number),
+      ['INV-900003', 'INV-900002', 'INV-900001', 'INV-900004'],
+    );
     assert.equal(envelope.data.recent_invoices.find((i: { number: string }) => i.number === 'INV-900001').status, 'overdue');
     assert.deepEqual(result.structuredContent, envelope);
   });
@@ -132,7 +167,10 @@ describe('billing customers: summary, resource, prompt (real database)', () => {
     let cursor: string | null = null;
     do {
       const url: string = `${t.baseUrl}/v1/customers?limit=1${cursor ? `&cursor=${cursor}` : ''}`;
-      const page = (await (await fetch(url, { headers: bearer(token) })).json()) as { items: Array<{ name: string }>; next_cursor: string | null };
+      const page = (await (await fetch(url, { headers: bearer(token) })).json()) as {
+        items: Array<{ name: string }>;
+        next_cursor: string | null;
+      };
       names.push(...page.items.map((item) => item.name));
       cursor = page.next_cursor;
     } while (cursor);

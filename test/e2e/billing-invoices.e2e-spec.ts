@@ -108,7 +108,11 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
     // 26 invoices over 9 issue dates (ties on the date exercise the id tie-breaker), due far ahead.
     for (let i = 0; i < 26; i++) {
       const issue = `2025-0${1 + (i % 9)}-15`;
-      const created = await createRest(bulk.id, { issue_date: issue, due_date: '2099-12-31', lines: [{ description: `Item ${i}`, quantity: 1, unit_price_minor: 1000 + i }] });
+      const created = await createRest(bulk.id, {
+        issue_date: issue,
+        due_date: '2099-12-31',
+        lines: [{ description: `Item ${i}`, quantity: 1, unit_price_minor: 1000 + i }],
+      });
       bulkIds.push(created.id);
     }
   });
@@ -124,8 +128,18 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
       const create = byName.billing_invoice_create;
       const cancel = byName.billing_invoice_cancel;
       assert.ok(search && create && cancel);
-      assert.equal(tools.filter((tool) => tool.name.startsWith('billing_invoice')).length, 3, 'fewer tools than routes: no get/update tool');
-      assert.deepEqual(search.annotations, { title: 'Search invoices', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      assert.equal(
+        tools.filter((tool) => tool.name.startsWith('billing_invoice')).length,
+        3,
+        'fewer tools than routes: no get/update tool',
+      );
+      assert.deepEqual(search.annotations, {
+        title: 'Search invoices',
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      });
       assert.equal(create.annotations.readOnlyHint, false);
       assert.equal(create.annotations.destructiveHint, false);
       assert.equal(cancel.annotations.destructiveHint, true);
@@ -167,7 +181,11 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
 
   describe('billing_invoice_create / POST /v1/invoices', () => {
     it('creates an invoice over MCP with a verifiable id and the next number, stamped created_via=mcp', async () => {
-      const data = await ok(admin, 'billing_invoice_create', invoiceArgs(acme.id, { notes: 'PO 4411', idempotency_key: 'create-acme-0001' }));
+      const data = await ok(
+        admin,
+        'billing_invoice_create',
+        invoiceArgs(acme.id, { notes: 'PO 4411', idempotency_key: 'create-acme-0001' }),
+      );
       assert.match(data.id, /^[0-9a-f-]{36}$/);
       assert.match(data.number, /^INV-\d{6}$/);
       assert.equal(data.status, 'sent');
@@ -175,7 +193,13 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
       assert.equal(data.balance_minor, data.total_minor);
       assert.equal(data.paid_minor, 0);
       assert.deepEqual(data.customer, { id: acme.id, name: 'Acme Logistics', email: acme.email });
-      assert.deepEqual(data.lines.map((l: any) => [l.position, l.amount_minor]), [[1, 375_000], [2, 40_050]]);
+      assert.deepEqual(
+        data.lines.map((l: any) => [l.position, l.amount_minor]),
+        [
+          [1, 375_000],
+          [2, 40_050],
+        ],
+      );
       assert.deepEqual(data.payments, { count: 0, received_minor: 0, refunded_minor: 0, last_paid_at: null });
       assert.equal(data.created_via, 'mcp');
       const row = await t.prisma.client.invoice.findUniqueOrThrow({ where: { id: data.id }, include: { lines: true } });
@@ -226,39 +250,67 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
       assert.equal(max, all.length, 'INV-000001…INV-<count>, no gaps');
     });
 
-    it('retries once with a fresh number when another writer takes the number meanwhile', { skip: !REAL_SERVER && 'needs concurrent sessions (real PostgreSQL)' }, async () => {
-      // Another session inserts the next number and holds it uncommitted: the create computes the
-      // same number, waits on the unique index, gets P2002 on commit, and retries with the next one.
-      const demo = await t.prisma.client.workspace.findUniqueOrThrow({ where: { slug: 'demo' } });
-      const last = Math.max(...(await t.prisma.client.invoice.findMany({ where: { workspaceId: demo.id }, select: { number: true } })).map((row) => Number(row.number.slice(4))));
-      const taken = `INV-${String(last + 1).padStart(6, '0')}`;
-      const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await other.connect();
-      try {
-        await other.query('BEGIN');
-        await other.query(
-          `INSERT INTO invoices (id, workspace_id, customer_id, number, status, currency, issue_date, due_date, total_minor, created_via, updated_via, updated_at)
-           VALUES (gen_random_uuid(), $1, $2, $3, 'draft', 'MXN', current_date, current_date, 0, 'system', 'system', now())`,
-          [demo.id, acme.id, taken],
+    it(
+      'retries once with a fresh number when another writer takes the number meanwhile',
+      { skip: !REAL_SERVER && 'needs concurrent sessions (real PostgreSQL)' },
+      async () => {
+        // Another session inserts the next number and holds it uncommitted: the create computes the
+        // same number, waits on the unique index, gets P2002 on commit, and retries with the next one.
+        const demo = await t.prisma.client.workspace.findUniqueOrThrow({ where: { slug: 'demo' } });
+        const last = Math.max(
+          ...(await t.prisma.client.invoice.findMany({ where: { workspaceId: demo.id }, select: { number: true } })).map((row) =>
+            Number(row.number.slice(4)),
+          ),
         );
-        const pending = createRest(acme.id);
-        await new Promise((resolve) => setTimeout(resolve, 400));
-        await other.query('COMMIT');
-        const created = await pending;
-        assert.equal(created.number, `INV-${String(last + 2).padStart(6, '0')}`);
-      } finally {
-        await other.end();
-      }
-    });
+        const taken = `INV-${String(last + 1).padStart(6, '0')}`;
+        const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+        await other.connect();
+        try {
+          await other.query('BEGIN');
+          await other.query(
+            `INSERT INTO invoices (id, workspace_id, customer_id, number, status, currency, issue_date, due_date, total_minor, created_via, updated_via, updated_at)
+           VALUES (gen_random_uuid(), $1, $2, $3, 'draft', 'MXN', current_date, current_date, 0, 'system', 'system', now())`,
+            [demo.id, acme.id, taken],
+          );
+          const pending = createRest(acme.id);
+          await new Promise((resolve) => setTimeout(resolve, 400));
+          await other.query('COMMIT');
+          const created = await pending;
+          assert.equal(created.number, `INV-${String(last + 2).padStart(6, '0')}`);
+        } finally {
+          await other.end();
+        }
+      },
+    );
 
     const invalid: Array<[string, Record<string, unknown>, string, RegExp]> = [
       ['a date in the wrong format', { issue_date: '03/01/2026' }, 'issue_date', /`issue_date` must be a date in YYYY-MM-DD format/],
       ['a day that does not exist', { due_date: '2026-02-30' }, 'due_date', /not a real calendar day/],
-      ['a due date before the issue date', { issue_date: '2026-03-10', due_date: '2026-03-01' }, 'due_date', /`due_date` \(2026-03-01\) must be on or after issue_date \(2026-03-10\)/],
-      ['a string where lines must be an array of objects', { lines: 'three consulting hours at 1250' }, 'lines', /`lines` must be an array/],
-      ['JSON in a string instead of objects', { lines: ['{"description":"x","quantity":1,"unit_price_minor":1}'] }, 'lines[0]', /nested property|object/],
+      [
+        'a due date before the issue date',
+        { issue_date: '2026-03-10', due_date: '2026-03-01' },
+        'due_date',
+        /`due_date` \(2026-03-01\) must be on or after issue_date \(2026-03-10\)/,
+      ],
+      [
+        'a string where lines must be an array of objects',
+        { lines: 'three consulting hours at 1250' },
+        'lines',
+        /`lines` must be an array/,
+      ],
+      [
+        'JSON in a string instead of objects',
+        { lines: ['{"description":"x","quantity":1,"unit_price_minor":1}'] },
+        'lines[0]',
+        /nested property|object/,
+      ],
       ['an empty lines array', { lines: [] }, 'lines', /`lines` must contain at least 1 lines/],
-      ['a quantity of zero', { lines: [{ description: 'x', quantity: 0, unit_price_minor: 100 }] }, 'lines[0].quantity', /`lines\[0\]\.quantity` must not be less than 1/],
+      [
+        'a quantity of zero',
+        { lines: [{ description: 'x', quantity: 0, unit_price_minor: 100 }] },
+        'lines[0].quantity',
+        /`lines\[0\]\.quantity` must not be less than 1/,
+      ],
       ['a decimal amount', { lines: [{ description: 'x', quantity: 1, unit_price_minor: 12.5 }] }, 'lines[0].unit_price_minor', /integer/],
       ['a lowercase currency', { currency: 'mxn' }, 'currency', /three capital letters/],
       ['a customer id that is not a UUID', { customer_id: 'acme' }, 'customer_id', /UUID/],
@@ -276,7 +328,10 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
         assert.match(error.message, /call billing_invoice_create again/);
         const viaRest = await rest(admin, 'POST', '/v1/invoices', invoiceArgs(acme.id, override));
         assert.equal(viaRest.status, 400);
-        assert.ok((viaRest.body.message as string[]).some((m) => m.includes(field.split(/[.[]/)[0])), JSON.stringify(viaRest.body));
+        assert.ok(
+          (viaRest.body.message as string[]).some((m) => m.includes(field.split(/[.[]/)[0])),
+          JSON.stringify(viaRest.body),
+        );
         assert.equal(await t.prisma.client.invoice.count(), before, 'nothing was written');
       });
     }
@@ -291,9 +346,13 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
     });
 
     it('refuses lines whose total exceeds the largest amount, in English and Spanish', async () => {
-      const errors = await failure(admin, 'billing_invoice_create', invoiceArgs(acme.id, {
-        lines: [{ description: 'big', quantity: 1_000_000, unit_price_minor: 1_000_000 }],
-      }));
+      const errors = await failure(
+        admin,
+        'billing_invoice_create',
+        invoiceArgs(acme.id, {
+          lines: [{ description: 'big', quantity: 1_000_000, unit_price_minor: 1_000_000 }],
+        }),
+      );
       assert.equal(errors[0].code, 'invoice_total_too_large');
       assert.equal(errors[0].field, 'lines');
       assert.match(errors[0].message, /split them into several invoices/);
@@ -302,7 +361,10 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
 
     it('is refused to a viewer (403) and writes nothing', async () => {
       const viewer = await t.token({ email: 'viewer@demo.test', scopes: ['billing:read', 'billing:write'] });
-      const { status } = await rpc(viewer, 'tools/call', { name: 'billing_invoice_create', arguments: invoiceArgs(acme.id, { notes: 'viewer' }) });
+      const { status } = await rpc(viewer, 'tools/call', {
+        name: 'billing_invoice_create',
+        arguments: invoiceArgs(acme.id, { notes: 'viewer' }),
+      });
       assert.equal(status, 403);
       const viaRest = await rest(viewer, 'POST', '/v1/invoices', invoiceArgs(acme.id, { notes: 'viewer' }));
       assert.equal(viaRest.status, 403);
@@ -327,15 +389,25 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
       assert.equal(seen.length, 26);
       assert.equal(new Set(seen.map((item) => item.id)).size, 26, 'no duplicates');
       assert.deepEqual(new Set(seen.map((item) => item.id)), new Set(bulkIds), 'no omissions');
-      const sorted = [...seen].sort((a, b) => (a.issue_date === b.issue_date ? (a.id < b.id ? -1 : 1) : a.issue_date > b.issue_date ? -1 : 1));
-      assert.deepEqual(seen.map((item) => item.id), sorted.map((item) => item.id), 'issue_date desc, then id');
+      const sorted = [...seen].sort((a, b) =>
+        a.issue_date === b.issue_date ? (a.id < b.id ? -1 : 1) : a.issue_date > b.issue_date ? -1 : 1,
+      );
+      assert.deepEqual(
+        seen.map((item) => item.id),
+        sorted.map((item) => item.id),
+        'issue_date desc, then id',
+      );
     });
 
     it('walks the same pages over REST with the cursor as a query parameter', async () => {
       const ids: string[] = [];
       let cursor = '';
       for (let page = 0; page < 10; page++) {
-        const { status, body } = await rest(admin, 'GET', `/v1/invoices?customer_id=${bulk.id}&limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const { status, body } = await rest(
+          admin,
+          'GET',
+          `/v1/invoices?customer_id=${bulk.id}&limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         assert.equal(status, 200, JSON.stringify(body));
         ids.push(...body.items.map((item: { id: string }) => item.id));
         if (!body.next_cursor) break;
@@ -346,20 +418,38 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
     });
 
     it('returns trimmed items and the same answer over REST and MCP', async () => {
-      const viaMcp = await ok(admin, 'billing_invoices_search', { customer_id: bulk.id, limit: 5, issued_from: '2025-03-01', issued_to: '2025-06-30' });
+      const viaMcp = await ok(admin, 'billing_invoices_search', {
+        customer_id: bulk.id,
+        limit: 5,
+        issued_from: '2025-03-01',
+        issued_to: '2025-06-30',
+      });
       const viaRest = await rest(admin, 'GET', `/v1/invoices?customer_id=${bulk.id}&limit=5&issued_from=2025-03-01&issued_to=2025-06-30`);
       assert.equal(viaRest.status, 200);
       assert.deepEqual(viaRest.body, viaMcp);
       assert.equal(viaMcp.total_matching, 12);
       assert.ok(viaMcp.items.every((item: any) => item.issue_date >= '2025-03-01' && item.issue_date <= '2025-06-30'));
       assert.deepEqual(Object.keys(viaMcp.items[0]).sort(), [
-        'balance_minor', 'currency', 'customer', 'due_date', 'id', 'issue_date', 'number', 'paid_minor', 'status', 'total_minor',
+        'balance_minor',
+        'currency',
+        'customer',
+        'due_date',
+        'id',
+        'issue_date',
+        'number',
+        'paid_minor',
+        'status',
+        'total_minor',
       ]);
       assert.deepEqual(viaMcp.items[0].customer, { id: bulk.id, name: 'Bulk Buyer', email: bulk.email });
     });
 
     it('returns only the requested fields (plus id), as an array over MCP or a list over REST', async () => {
-      const data = await ok(admin, 'billing_invoices_search', { customer_email: 'BULK@bulk.test', fields: ['number', 'balance_minor'], limit: 3 });
+      const data = await ok(admin, 'billing_invoices_search', {
+        customer_email: 'BULK@bulk.test',
+        fields: ['number', 'balance_minor'],
+        limit: 3,
+      });
       assert.equal(data.items.length, 3);
       for (const item of data.items) assert.deepEqual(Object.keys(item).sort(), ['balance_minor', 'id', 'number']);
       const viaRest = await rest(admin, 'GET', `/v1/invoices?customer_email=bulk@bulk.test&fields=number,balance_minor&limit=3`);
@@ -371,7 +461,10 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
     it('adds a hint naming unused filters when far more invoices match than a few pages hold', async () => {
       const many = await ok(admin, 'billing_invoices_search', { customer_email: bulk.email, limit: 5 });
       assert.equal(many.total_matching, 26);
-      assert.match(many.hint, /^26 invoices match and this page shows 5; add status, an issue-date range \(issued_from\/issued_to\) or due_before to narrow them/);
+      assert.match(
+        many.hint,
+        /^26 invoices match and this page shows 5; add status, an issue-date range \(issued_from\/issued_to\) or due_before to narrow them/,
+      );
       const few = await ok(admin, 'billing_invoices_search', { customer_email: bulk.email, limit: 20 });
       assert.equal(few.hint, undefined, '26 fit in two pages of 20: no hint');
       const none = await ok(admin, 'billing_invoices_search', { customer_email: bulk.email, status: 'draft' });
@@ -387,14 +480,20 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
       const stored = await t.prisma.client.invoice.findUniqueOrThrow({ where: { id: overdue.id } });
       assert.equal(stored.status, 'sent', 'overdue is computed on read, not stored');
       const ids = async (args: Record<string, unknown>) =>
-        ((await ok(admin, 'billing_invoices_search', { customer_id: acme.id, limit: 50, ...args })).items as Array<{ id: string; status: string }>);
+        (await ok(admin, 'billing_invoices_search', { customer_id: acme.id, limit: 50, ...args })).items as Array<{
+          id: string;
+          status: string;
+        }>;
       const overdueItems = await ids({ status: 'overdue' });
       assert.ok(overdueItems.some((item) => item.id === overdue.id));
       assert.ok(overdueItems.every((item) => item.status === 'overdue'));
       const sentItems = await ids({ status: 'sent' });
       assert.ok(sentItems.some((item) => item.id === current.id) && !sentItems.some((item) => item.id === overdue.id));
       const dueSoon = await ids({ due_before: day(0) });
-      assert.deepEqual(dueSoon.map((item) => item.id), [overdue.id]);
+      assert.deepEqual(
+        dueSoon.map((item) => item.id),
+        [overdue.id],
+      );
       // Moving the due date later (PATCH) makes it current again.
       const patched = await rest(admin, 'PATCH', `/v1/invoices/${overdue.id}`, { due_date: day(3) });
       assert.equal(patched.status, 200);
@@ -407,9 +506,27 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
       ['a limit that is not a number', { limit: 'many' }, 'limit=many', 'limit', /integer/],
       ['an impossible date', { issued_from: '2026-13-01' }, 'issued_from=2026-13-01', 'issued_from', /not a real calendar day/],
       ['a slashed date', { due_before: '2026/01/01' }, 'due_before=2026/01/01', 'due_before', /YYYY-MM-DD/],
-      ['a range that ends before it starts', { issued_from: '2026-02-01', issued_to: '2026-01-01' }, 'issued_from=2026-02-01&issued_to=2026-01-01', 'issued_to', /must be on or after issued_from/],
-      ['an unknown status', { status: 'late' }, 'status=late', 'status', /must be one of the following values: draft, sent, overdue, paid, cancelled/],
-      ['an unknown field', { fields: ['number', 'secret'] }, 'fields=number,secret', 'fields', /each value in `?fields`? must be one of the following values/],
+      [
+        'a range that ends before it starts',
+        { issued_from: '2026-02-01', issued_to: '2026-01-01' },
+        'issued_from=2026-02-01&issued_to=2026-01-01',
+        'issued_to',
+        /must be on or after issued_from/,
+      ],
+      [
+        'an unknown status',
+        { status: 'late' },
+        'status=late',
+        'status',
+        /must be one of the following values: draft, sent, overdue, paid, cancelled/,
+      ],
+      [
+        'an unknown field',
+        { fields: ['number', 'secret'] },
+        'fields=number,secret',
+        'fields',
+        /each value in `?fields`? must be one of the following values/,
+      ],
       ['an object where fields must be an array', { fields: { number: true } }, '', 'fields', /must be an array/],
     ];
     for (const [label, args, query, field, message] of invalid) {
@@ -421,7 +538,10 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
         if (query) {
           const viaRest = await rest(admin, 'GET', `/v1/invoices?${query}`);
           assert.equal(viaRest.status, 400);
-          assert.ok(viaRest.body.message.some((m: string) => m.includes(field)), JSON.stringify(viaRest.body));
+          assert.ok(
+            viaRest.body.message.some((m: string) => m.includes(field)),
+            JSON.stringify(viaRest.body),
+          );
         }
       });
     }
@@ -475,7 +595,8 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
 
     it('completes invoice ids of the workspace, newest first, by prefix', async () => {
       const complete = async (value: string) =>
-        (await rpc(admin, 'completion/complete', { ref: { type: 'ref/resource', uri: TEMPLATE }, argument: { name: 'id', value } })).body.result.completion;
+        (await rpc(admin, 'completion/complete', { ref: { type: 'ref/resource', uri: TEMPLATE }, argument: { name: 'id', value } })).body
+          .result.completion;
       const recent = await complete('');
       assert.ok(recent.values.length > 0 && recent.values.length <= 20);
       const newest = await t.prisma.client.invoice.findFirstOrThrow({ orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] });
@@ -491,7 +612,11 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
   describe('PATCH /v1/invoices/:id (REST only)', () => {
     it('updates notes and due date, and sends a draft', async () => {
       const draft = await createRest(acme.id, { status: 'draft' });
-      const { status, body } = await rest(accountant, 'PATCH', `/v1/invoices/${draft.id}`, { notes: 'Updated', due_date: day(45), status: 'sent' });
+      const { status, body } = await rest(accountant, 'PATCH', `/v1/invoices/${draft.id}`, {
+        notes: 'Updated',
+        due_date: day(45),
+        status: 'sent',
+      });
       assert.equal(status, 200, JSON.stringify(body));
       assert.deepEqual([body.notes, body.due_date, body.status, body.updated_via], ['Updated', day(45), 'sent', 'api']);
       const cleared = await rest(accountant, 'PATCH', `/v1/invoices/${draft.id}`, { notes: '' });
@@ -573,7 +698,10 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
       const invoice = await createRest(acme.id);
       const { status } = await rest(accountant, 'POST', `/v1/invoices/${invoice.id}/cancel`, { reason: 'Accountant tries' });
       assert.equal(status, 403);
-      const { status: mcpStatus } = await rpc(accountant, 'tools/call', { name: 'billing_invoice_cancel', arguments: { invoice_id: invoice.id, reason: 'Accountant tries' } });
+      const { status: mcpStatus } = await rpc(accountant, 'tools/call', {
+        name: 'billing_invoice_cancel',
+        arguments: { invoice_id: invoice.id, reason: 'Accountant tries' },
+      });
       assert.equal(mcpStatus, 403);
       assert.equal((await t.prisma.client.invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status, 'sent');
     });
@@ -604,11 +732,15 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
     for (const [label, make] of Object.entries(clients)) {
       it(`${label}: search (full and trimmed), create and the resource validate`, async () => {
         const { client, transport } = make();
-        await (client as SdkClient).connect(transport as SdkTransport);
+        await (client as SdkClient).connect(transport);
         try {
           const c = client as SdkClient;
           await c.listTools(); // caches the output schemas the client validates against
-          for (const args of [{ customer_email: bulk.email, limit: 3 }, { customer_email: bulk.email, fields: ['status'], limit: 3 }, { status: 'draft' as const, customer_email: 'nobody@nowhere.test' }]) {
+          for (const args of [
+            { customer_email: bulk.email, limit: 3 },
+            { customer_email: bulk.email, fields: ['status'], limit: 3 },
+            { status: 'draft' as const, customer_email: 'nobody@nowhere.test' },
+          ]) {
             const result = await c.callTool({ name: 'billing_invoices_search', arguments: args });
             assert.equal(result.isError, undefined);
             assert.equal((result.structuredContent as { ok: boolean }).ok, true);
@@ -619,7 +751,10 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
           const read = await c.readResource({ uri: `billing://invoices/${data.id}` });
           assert.equal(JSON.parse((read.contents[0] as { text: string }).text).id, data.id);
           // Destructive: waits for a person; the pending answer still matches the output schema the client checks.
-          const pending = await c.callTool({ name: 'billing_invoice_cancel', arguments: { invoice_id: data.id, reason: 'Client tries to cancel' } });
+          const pending = await c.callTool({
+            name: 'billing_invoice_cancel',
+            arguments: { invoice_id: data.id, reason: 'Client tries to cancel' },
+          });
           assert.equal((pending.structuredContent as { status: string }).status, 'pending_confirmation');
         } finally {
           await (client as SdkClient).close();
@@ -636,7 +771,8 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
     assert.match(JSON.stringify(cancel.requestBody), /CancelInvoiceBodyDto/);
     assert.deepEqual(cancel.security, [{ bearer: [] }]);
     const query = document.paths['/v1/invoices'].get.parameters.map((p: { name: string }) => p.name);
-    for (const name of ['status', 'customer_email', 'issued_from', 'issued_to', 'due_before', 'limit', 'cursor', 'fields']) assert.ok(query.includes(name), name);
+    for (const name of ['status', 'customer_email', 'issued_from', 'issued_to', 'due_before', 'limit', 'cursor', 'fields'])
+      assert.ok(query.includes(name), name);
   });
 
   describe('workspaces', () => {
@@ -684,7 +820,7 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
       assert.deepEqual(completion.body.result.completion.values, []);
     });
 
-    it('cannot touch another workspace\'s invoice or bill its customer', async () => {
+    it("cannot touch another workspace's invoice or bill its customer", async () => {
       const cancel = await rest(admin, 'POST', `/v1/invoices/${otherInvoice.id}/cancel`, { reason: 'Cross-workspace attempt' });
       assert.equal(cancel.status, 404);
       const patch = await rest(admin, 'PATCH', `/v1/invoices/${otherInvoice.id}`, { notes: 'hijacked' });

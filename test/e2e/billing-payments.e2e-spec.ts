@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { RequestContext } from '../../src/context/request-context.js';
-import type { InvoiceStatus, Prisma } from '../../src/generated/prisma/client.js';
+import type { InvoiceStatus } from '../../src/generated/prisma/client.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { post, statelessRequest } from '../support/mcp-http.js';
 
@@ -64,12 +64,16 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
       await t.prisma.client.membership.create({ data: { userId: user.id, workspaceId: workspace.id, role: 'admin' } });
       demoCustomerId = (
         await t.prisma.client.customer.create({
-          data: { workspaceId: demoId, name: 'Payments Test Client', email: 'payments-client@demo.test' } as Prisma.CustomerUncheckedCreateInput,
+          data: {
+            workspaceId: demoId,
+            name: 'Payments Test Client',
+            email: 'payments-client@demo.test',
+          },
         })
       ).id;
       otherCustomerId = (
         await t.prisma.client.customer.create({
-          data: { workspaceId: otherId, name: 'Other Client', email: 'client@pay-other.test' } as Prisma.CustomerUncheckedCreateInput,
+          data: { workspaceId: otherId, name: 'Other Client', email: 'client@pay-other.test' },
         })
       ).id;
     });
@@ -78,23 +82,27 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
   after(() => t.close());
 
   /** An invoice written straight to the database (invoices are another module's business). */
-  async function invoice(options: { total?: number; paid?: number; status?: InvoiceStatus; currency?: string; due?: string; workspace?: 'demo' | 'other' } = {}) {
+  async function invoice(
+    options: { total?: number; paid?: number; status?: InvoiceStatus; currency?: string; due?: string; workspace?: 'demo' | 'other' } = {},
+  ) {
     const workspace = options.workspace ?? 'demo';
     // Prisma queries are lazy: awaited inside the context, or they would run (unstamped) outside it.
-    return RequestContext.run({ channel: 'system' }, async () =>
-      await t.prisma.client.invoice.create({
-        data: {
-          workspaceId: workspace === 'demo' ? demoId : otherId,
-          customerId: workspace === 'demo' ? demoCustomerId : otherCustomerId,
-          number: `PAYTEST-${String(++invoiceCounter).padStart(5, '0')}`,
-          status: options.status ?? 'sent',
-          currency: options.currency ?? 'MXN',
-          issueDate: new Date(`${isoDate(-10)}T00:00:00.000Z`),
-          dueDate: new Date(`${options.due ?? isoDate(20)}T00:00:00.000Z`),
-          totalMinor: options.total ?? 100_000,
-          paidMinor: options.paid ?? 0,
-        } as Prisma.InvoiceUncheckedCreateInput,
-      }),
+    return RequestContext.run(
+      { channel: 'system' },
+      async () =>
+        await t.prisma.client.invoice.create({
+          data: {
+            workspaceId: workspace === 'demo' ? demoId : otherId,
+            customerId: workspace === 'demo' ? demoCustomerId : otherCustomerId,
+            number: `PAYTEST-${String(++invoiceCounter).padStart(5, '0')}`,
+            status: options.status ?? 'sent',
+            currency: options.currency ?? 'MXN',
+            issueDate: new Date(`${isoDate(-10)}T00:00:00.000Z`),
+            dueDate: new Date(`${options.due ?? isoDate(20)}T00:00:00.000Z`),
+            totalMinor: options.total ?? 100_000,
+            paidMinor: options.paid ?? 0,
+          },
+        }),
     );
   }
 
@@ -203,7 +211,15 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
       assert.equal(payment.refundable_minor, 35_000);
       assert.equal(payment.created_via, 'mcp');
       assert.equal(payment.paid_at, `${isoDate(-1)}T00:00:00.000Z`);
-      assert.deepEqual(after, { id: inv.id, number: inv.number, status: 'sent', currency: 'MXN', total_minor: 100_000, paid_minor: 35_000, balance_minor: 65_000 });
+      assert.deepEqual(after, {
+        id: inv.id,
+        number: inv.number,
+        status: 'sent',
+        currency: 'MXN',
+        total_minor: 100_000,
+        paid_minor: 35_000,
+        balance_minor: 65_000,
+      });
 
       const row = await t.prisma.client.payment.findUniqueOrThrow({ where: { id: payment.id } });
       assert.equal(row.workspaceId, demoId);
@@ -217,7 +233,10 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
       assert.equal(invRow.paidMinor, 35_000);
       assert.equal(invRow.status, 'sent');
       assert.equal(invRow.updatedVia, 'mcp');
-      const audit = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { target: 'billing_payment_register', outcome: 'success' }, orderBy: { occurredAt: 'desc' } });
+      const audit = await t.prisma.client.auditEvent.findFirstOrThrow({
+        where: { target: 'billing_payment_register', outcome: 'success' },
+        orderBy: { occurredAt: 'desc' },
+      });
       assert.equal(audit.workspaceId, demoId);
       assert.equal((audit.arguments as any).invoice_id, inv.id);
     });
@@ -236,7 +255,11 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
       const viaMcp = await invoice({ total: 80_000, status: 'overdue', due: isoDate(-3) });
       const viaRest = await invoice({ total: 80_000, status: 'overdue', due: isoDate(-3) });
       const mcpAnswer = await register(accountant, { ...paymentArgs(viaMcp.id, 80_000), method: 'card', paid_at: '2026-01-15T10:00:00Z' });
-      const restAnswer = await rest(accountant, 'POST', '/v1/payments', { ...paymentArgs(viaRest.id, 80_000), method: 'card', paid_at: '2026-01-15T10:00:00Z' });
+      const restAnswer = await rest(accountant, 'POST', '/v1/payments', {
+        ...paymentArgs(viaRest.id, 80_000),
+        method: 'card',
+        paid_at: '2026-01-15T10:00:00Z',
+      });
       assert.equal(restAnswer.status, 201);
       const strip = (data: any) => ({
         payment: { ...data.payment, id: '*', invoice_id: '*', reference: '*', created_at: '*', created_via: '*', updated_via: '*' },
@@ -263,16 +286,36 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
 
     describe('validation: actionable, per field, nothing written', () => {
       const cases: Array<[string, (args: any) => void, string, RegExp]> = [
-        ['evidence as a JSON string', (a) => (a.evidence = JSON.stringify(a.evidence)), 'evidence', /`evidence` must be a JSON object .*not a string containing JSON/],
-        ['raw_extracted as a JSON string', (a) => (a.evidence.raw_extracted = '{"monto":"$350.00"}'), 'evidence.raw_extracted', /`evidence.raw_extracted` must be a JSON object/],
+        [
+          'evidence as a JSON string',
+          (a) => (a.evidence = JSON.stringify(a.evidence)),
+          'evidence',
+          /`evidence` must be a JSON object .*not a string containing JSON/,
+        ],
+        [
+          'raw_extracted as a JSON string',
+          (a) => (a.evidence.raw_extracted = '{"monto":"$350.00"}'),
+          'evidence.raw_extracted',
+          /`evidence.raw_extracted` must be a JSON object/,
+        ],
         [
           'tracking_key_candidates as a JSON string',
           (a) => (a.evidence.tracking_key_candidates = JSON.stringify(a.evidence.tracking_key_candidates)),
           'evidence.tracking_key_candidates',
           /`evidence.tracking_key_candidates` must be an array of \{value, source, confidence\} objects/,
         ],
-        ['confidence above 1', (a) => (a.evidence.tracking_key_candidates[0].confidence = 95), 'evidence.tracking_key_candidates[0].confidence', /must be a number from 0 to 1/],
-        ['confidence as a word', (a) => (a.evidence.tracking_key_candidates[0].confidence = 'high'), 'evidence.tracking_key_candidates[0].confidence', /not a word like "high"/],
+        [
+          'confidence above 1',
+          (a) => (a.evidence.tracking_key_candidates[0].confidence = 95),
+          'evidence.tracking_key_candidates[0].confidence',
+          /must be a number from 0 to 1/,
+        ],
+        [
+          'confidence as a word',
+          (a) => (a.evidence.tracking_key_candidates[0].confidence = 'high'),
+          'evidence.tracking_key_candidates[0].confidence',
+          /not a word like "high"/,
+        ],
         ['a missing idempotency_key', (a) => delete a.idempotency_key, 'idempotency_key', /reuse the same key when you retry/],
         ['a short idempotency_key', (a) => (a.idempotency_key = 'abc'), 'idempotency_key', /8–128 characters/],
         ['an amount in decimals', (a) => (a.amount_minor = 350.5), 'amount_minor', /integer number of minor units/],
@@ -299,7 +342,10 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
           assert.match(error.message, /call billing_payment_register again/);
           const viaRest = await rest(accountant, 'POST', '/v1/payments', args);
           assert.equal(viaRest.status, 400);
-          assert.ok((viaRest.body.message as string[]).some((m) => m.includes(field.replace(/\[\d+\]/, '.0'))), JSON.stringify(viaRest.body.message));
+          assert.ok(
+            (viaRest.body.message as string[]).some((m) => m.includes(field.replace(/\[\d+\]/, '.0'))),
+            JSON.stringify(viaRest.body.message),
+          );
           assert.equal(await paymentCount(inv.id), 0);
         });
       }
@@ -347,7 +393,10 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
         const succeeded = [answers[0].envelope.ok, answers[1].status === 201, answers[2].envelope.ok].filter(Boolean);
         assert.equal(succeeded.length, 1, JSON.stringify(answers.map((a: any) => a.envelope?.errors ?? a.body)));
         const codes = [answers[0].envelope.errors[0]?.code, answers[1].body.code, answers[2].envelope.errors[0]?.code].filter(Boolean);
-        assert.ok(codes.every((code) => code === 'amount_exceeds_balance' || code === 'concurrent_update'), codes.join());
+        assert.ok(
+          codes.every((code) => code === 'amount_exceeds_balance' || code === 'concurrent_update'),
+          codes.join(),
+        );
         assert.equal((await dbInvoice(inv.id)).paidMinor, 6_000);
         assert.equal(await paymentCount(inv.id), 1);
       });
@@ -423,7 +472,10 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
 
         assert.equal(await t.prisma.client.payment.count(), before);
         assert.equal((await dbInvoice(inv.id)).paidMinor, 0);
-        const audit = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { target: 'billing_payment_register' }, orderBy: { occurredAt: 'desc' } });
+        const audit = await t.prisma.client.auditEvent.findFirstOrThrow({
+          where: { target: 'billing_payment_register' },
+          orderBy: { occurredAt: 'desc' },
+        });
         assert.equal(audit.outcome, 'failed');
         assert.equal(audit.errorCode, 'ambiguous_tracking_key');
 
@@ -445,18 +497,28 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
           evidence: { raw_extracted: {}, tracking_key_candidates: [{ value: 'BLURRY-KEY-9', source: 'ocr', confidence: 0.55 }] },
         });
         assert.equal(envelope.status, 'needs_more_info');
-        assert.equal(envelope.nextQuestion, 'Is "BLURRY-KEY-9" the bank tracking key (clave de rastreo) of this payment? Please confirm it or tell me the correct one.');
+        assert.equal(
+          envelope.nextQuestion,
+          'Is "BLURRY-KEY-9" the bank tracking key (clave de rastreo) of this payment? Please confirm it or tell me the correct one.',
+        );
         assert.equal(await paymentCount(inv.id), 0);
       });
 
       it('asks for the key when the evidence has no candidate at all', async () => {
         const inv = await invoice();
-        const { envelope } = await register(accountant, { ...paymentArgs(inv.id, 10_000), evidence: { raw_extracted: { monto: '$100' }, tracking_key_candidates: [] } });
+        const { envelope } = await register(accountant, {
+          ...paymentArgs(inv.id, 10_000),
+          evidence: { raw_extracted: { monto: '$100' }, tracking_key_candidates: [] },
+        });
         assert.equal(envelope.status, 'needs_more_info');
         assert.match(envelope.nextQuestion!, /What is the bank tracking key \(clave de rastreo\) of this payment\?/);
         assert.equal(await paymentCount(inv.id), 0);
         // The question names what identifies a payment of that method.
-        const cash = await register(accountant, { ...paymentArgs(inv.id, 10_000), method: 'cash', evidence: { raw_extracted: {}, tracking_key_candidates: [] } });
+        const cash = await register(accountant, {
+          ...paymentArgs(inv.id, 10_000),
+          method: 'cash',
+          evidence: { raw_extracted: {}, tracking_key_candidates: [] },
+        });
         assert.match(cash.envelope.nextQuestion!, /What is the receipt number of this payment\?/);
       });
 
@@ -529,20 +591,30 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
       assert.equal((await t.prisma.client.payment.findUniqueOrThrow({ where: { id: paymentId } })).refundedMinor, 0);
       assert.equal((await dbInvoice(invoiceId)).status, 'paid');
       assert.equal(await t.prisma.client.approval.count({ where: { tool: 'billing_payment_refund', status: 'pending' } }), 1);
-      const audit = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { target: 'billing_payment_refund' }, orderBy: { occurredAt: 'desc' } });
+      const audit = await t.prisma.client.auditEvent.findFirstOrThrow({
+        where: { target: 'billing_payment_refund' },
+        orderBy: { occurredAt: 'desc' },
+      });
       assert.equal(audit.outcome, 'success');
     });
 
     it('is not even callable over MCP by an accountant (403, billing:admin)', async () => {
       const { paymentId } = await paidInvoice();
-      const { status, body } = await mcp(accountant, 'billing_payment_refund', { payment_id: paymentId, reason: 'Customer paid twice', idempotency_key: idem() });
+      const { status, body } = await mcp(accountant, 'billing_payment_refund', {
+        payment_id: paymentId,
+        reason: 'Customer paid twice',
+        idempotency_key: idem(),
+      });
       assert.equal(status, 403);
       assert.match(body.error.message, /billing:admin/);
     });
 
     it('is refused over REST for an accountant (403), nothing changes', async () => {
       const { invoiceId, paymentId } = await paidInvoice();
-      const response = await rest(accountant, 'POST', `/v1/payments/${paymentId}/refunds`, { reason: 'Customer paid twice', idempotency_key: idem() });
+      const response = await rest(accountant, 'POST', `/v1/payments/${paymentId}/refunds`, {
+        reason: 'Customer paid twice',
+        idempotency_key: idem(),
+      });
       assert.equal(response.status, 403);
       assert.match(response.headers.get('www-authenticate') ?? '', /insufficient_scope/);
       assert.equal(await t.prisma.client.refund.count({ where: { paymentId } }), 0);
@@ -551,7 +623,11 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
 
     it('works over REST for an admin: partial refund reopens the invoice, then the rest, then nothing is left', async () => {
       const { invoiceId, paymentId } = await paidInvoice(60_000);
-      const partial = await rest(admin, 'POST', `/v1/payments/${paymentId}/refunds`, { amount_minor: 20_000, reason: 'Partial return of goods', idempotency_key: idem() });
+      const partial = await rest(admin, 'POST', `/v1/payments/${paymentId}/refunds`, {
+        amount_minor: 20_000,
+        reason: 'Partial return of goods',
+        idempotency_key: idem(),
+      });
       assert.equal(partial.status, 201, JSON.stringify(partial.body));
       assert.equal(partial.body.refund.amount_minor, 20_000);
       assert.equal(partial.body.refund.created_via, 'api');
@@ -566,12 +642,19 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
       assert.equal(invRow.paidMinor, 40_000);
       assert.equal(invRow.updatedVia, 'api');
 
-      const tooMuch = await rest(admin, 'POST', `/v1/payments/${paymentId}/refunds`, { amount_minor: 50_000, reason: 'Too much', idempotency_key: idem() });
+      const tooMuch = await rest(admin, 'POST', `/v1/payments/${paymentId}/refunds`, {
+        amount_minor: 50_000,
+        reason: 'Too much',
+        idempotency_key: idem(),
+      });
       assert.equal(tooMuch.status, 422);
       assert.equal(tooMuch.body.code, 'refund_exceeds_refundable');
       assert.match(tooMuch.body.message, /still refundable on payment .*: 40000 \(400\.00 MXN\)/);
 
-      const rest2 = await rest(admin, 'POST', `/v1/payments/${paymentId}/refunds`, { reason: 'Return of the remaining goods', idempotency_key: idem() });
+      const rest2 = await rest(admin, 'POST', `/v1/payments/${paymentId}/refunds`, {
+        reason: 'Return of the remaining goods',
+        idempotency_key: idem(),
+      });
       assert.equal(rest2.status, 201);
       assert.equal(rest2.body.refund.amount_minor, 40_000);
       assert.equal(rest2.body.invoice.paid_minor, 0);
@@ -582,14 +665,21 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
       assert.equal(nothing.body.code, 'nothing_to_refund');
 
       const detail = await rest(viewer, 'GET', `/v1/payments/${paymentId}`);
-      assert.deepEqual(detail.body.refunds.map((r: any) => r.amount_minor), [20_000, 40_000]);
+      assert.deepEqual(
+        detail.body.refunds.map((r: any) => r.amount_minor),
+        [20_000, 40_000],
+      );
       assert.equal(detail.body.refundable_minor, 0);
       assert.equal(await t.prisma.client.refund.count({ where: { paymentId } }), 2);
     });
 
     it('reopens a paid invoice as overdue when its due date has passed', async () => {
       const { invoiceId, paymentId } = await paidInvoice(30_000, isoDate(-5));
-      const response = await rest(admin, 'POST', `/v1/payments/${paymentId}/refunds`, { amount_minor: 1, reason: 'Bank fee returned', idempotency_key: idem() });
+      const response = await rest(admin, 'POST', `/v1/payments/${paymentId}/refunds`, {
+        amount_minor: 1,
+        reason: 'Bank fee returned',
+        idempotency_key: idem(),
+      });
       assert.equal(response.status, 201);
       assert.equal(response.body.invoice.status, 'overdue');
       assert.equal((await dbInvoice(invoiceId)).status, 'overdue');
@@ -600,10 +690,17 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
       const short = await rest(admin, 'POST', `/v1/payments/${paymentId}/refunds`, { reason: 'no', idempotency_key: idem() });
       assert.equal(short.status, 400);
       assert.ok(short.body.message.some((m: string) => /reason must be 5–500 characters/.test(m)));
-      const mismatch = await rest(admin, 'POST', `/v1/payments/${paymentId}/refunds`, { payment_id: randomUUID(), reason: 'Customer paid twice', idempotency_key: idem() });
+      const mismatch = await rest(admin, 'POST', `/v1/payments/${paymentId}/refunds`, {
+        payment_id: randomUUID(),
+        reason: 'Customer paid twice',
+        idempotency_key: idem(),
+      });
       assert.equal(mismatch.status, 400);
       assert.ok(mismatch.body.message.includes('property payment_id should not exist'));
-      const missing = await rest(admin, 'POST', `/v1/payments/${randomUUID()}/refunds`, { reason: 'Customer paid twice', idempotency_key: idem() });
+      const missing = await rest(admin, 'POST', `/v1/payments/${randomUUID()}/refunds`, {
+        reason: 'Customer paid twice',
+        idempotency_key: idem(),
+      });
       assert.equal(missing.status, 404);
       assert.match(missing.body.message, /Payment .* was not found in this workspace/);
       assert.equal(await t.prisma.client.refund.count({ where: { paymentId } }), 0);
@@ -611,7 +708,7 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
   });
 
   describe('workspace isolation', () => {
-    it('neither workspace can see or touch the other\'s invoices and payments', async () => {
+    it("neither workspace can see or touch the other's invoices and payments", async () => {
       const demoInvoice = await invoice();
       const otherInvoice = await invoice({ workspace: 'other' });
       const demoPayment = (await register(accountant, paymentArgs(demoInvoice.id, 5_000))).envelope.data.payment.id;
@@ -628,12 +725,21 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
       assert.equal((await rest(other, 'GET', `/v1/payments/${demoPayment}`)).status, 404);
       assert.equal((await rest(viewer, 'GET', `/v1/payments/${otherPayment}`)).status, 404);
       const otherList = await rest(other, 'GET', '/v1/payments?limit=100');
-      assert.deepEqual(otherList.body.items.map((p: any) => p.id), [otherPayment]);
+      assert.deepEqual(
+        otherList.body.items.map((p: any) => p.id),
+        [otherPayment],
+      );
       const demoList = await rest(viewer, 'GET', `/v1/payments?invoice_id=${otherInvoice.id}`);
       assert.deepEqual(demoList.body.items, []);
       // Refunding.
-      assert.equal((await rest(other, 'POST', `/v1/payments/${demoPayment}/refunds`, { reason: 'Not yours', idempotency_key: idem() })).status, 404);
-      assert.equal((await rest(admin, 'POST', `/v1/payments/${otherPayment}/refunds`, { reason: 'Not yours', idempotency_key: idem() })).status, 404);
+      assert.equal(
+        (await rest(other, 'POST', `/v1/payments/${demoPayment}/refunds`, { reason: 'Not yours', idempotency_key: idem() })).status,
+        404,
+      );
+      assert.equal(
+        (await rest(admin, 'POST', `/v1/payments/${otherPayment}/refunds`, { reason: 'Not yours', idempotency_key: idem() })).status,
+        404,
+      );
       // Naming the other workspace explicitly is refused without revealing it.
       const named = await register(accountant, { ...paymentArgs(otherInvoice.id, 1_000), workspace_id: 'pay-other' });
       assert.equal(named.envelope.ok, false);

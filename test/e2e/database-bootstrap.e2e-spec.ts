@@ -101,7 +101,10 @@ describe('prepareDatabase without DATABASE_URL: the embedded PostgreSQL on a dat
     try {
       lines.forEach((line) => t.diagnostic(line));
       assert.equal(again.source, 'started');
-      assert.ok(lines.some((line) => line.startsWith('Migrations up to date')), 'the CLI is skipped when nothing is pending');
+      assert.ok(
+        lines.some((line) => line.startsWith('Migrations up to date')),
+        'the CLI is skipped when nothing is pending',
+      );
       assert.deepEqual(await queryRows(again.url, `SELECT name FROM workspaces WHERE slug = 'persisted'`), [{ name: 'Persisted' }]);
       assert.equal(JSON.parse(readFileSync(stateFile, 'utf8')).pid, process.pid);
     } finally {
@@ -116,7 +119,10 @@ describe('prepareDatabase with DATABASE_URL set', () => {
     process.env.DATABASE_URL = 'postgresql://postgres@127.0.0.1:1/unreachable';
     try {
       const db = await prepareDatabase({ dataDir: join(tmpdir(), 'never-created') });
-      assert.deepEqual([db.url, db.embedded, db.source, db.timings.migrateMs], ['postgresql://postgres@127.0.0.1:1/unreachable', false, 'env', 0]);
+      assert.deepEqual(
+        [db.url, db.embedded, db.source, db.timings.migrateMs],
+        ['postgresql://postgres@127.0.0.1:1/unreachable', false, 'env', 0],
+      );
       await db.close();
       assert.equal(process.env.DATABASE_URL, 'postgresql://postgres@127.0.0.1:1/unreachable');
     } finally {
@@ -130,11 +136,16 @@ describe('createTestDatabase (DATABASE_URL set: a copy of the template database;
   it('gives each caller its own migrated database, and close() removes it', async (t) => {
     const started = performance.now();
     const [a, b] = await Promise.all([createTestDatabase(), createTestDatabase()]);
-    t.diagnostic(`two test databases in ${Math.round(performance.now() - started)} ms (${process.env.DATABASE_URL ? 'server' : 'embedded'})`);
+    t.diagnostic(
+      `two test databases in ${Math.round(performance.now() - started)} ms (${process.env.DATABASE_URL ? 'server' : 'embedded'})`,
+    );
     try {
       assert.notEqual(a.url, b.url);
       for (const db of [a, b]) {
-        const [{ count }] = await queryRows<{ count: number }>(db.url, 'SELECT count(*)::int AS count FROM _prisma_migrations WHERE finished_at IS NOT NULL');
+        const [{ count }] = await queryRows<{ count: number }>(
+          db.url,
+          'SELECT count(*)::int AS count FROM _prisma_migrations WHERE finished_at IS NOT NULL',
+        );
         assert.ok(count >= 1, 'migrated');
         assert.deepEqual(await queryRows(db.url, 'SELECT * FROM workspaces'), [], 'and empty');
       }

@@ -54,7 +54,10 @@ describe('npm run db:migration', { skip }, () => {
     assert.equal(result.status, 0, result.stderr);
     const folder = migrations().find((entry) => entry.endsWith('_add_customer_notes'));
     assert.ok(folder, result.stdout);
-    assert.match(readFileSync(join(project, 'prisma', 'migrations', folder, 'migration.sql'), 'utf8'), /ALTER TABLE "customers" ADD COLUMN\s+"notes" TEXT;/);
+    assert.match(
+      readFileSync(join(project, 'prisma', 'migrations', folder, 'migration.sql'), 'utf8'),
+      /ALTER TABLE "customers" ADD COLUMN\s+"notes" TEXT;/,
+    );
   });
 
   it('refuses a name that would not make a clean folder name', () => {

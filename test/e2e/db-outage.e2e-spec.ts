@@ -11,7 +11,15 @@ import type { HttpAnswer } from '../support/mcp-http.js';
 import { TcpProxy, hostPort } from '../support/tcp-proxy.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { NO_LEDGER_FAULTS, checkLedger, createCustomer, envelopeOf, invoiceWrite, ledgerFaults, toolCall } from '../support/write-ledger.js';
+import {
+  NO_LEDGER_FAULTS,
+  checkLedger,
+  createCustomer,
+  envelopeOf,
+  invoiceWrite,
+  ledgerFaults,
+  toolCall,
+} from '../support/write-ledger.js';
 
 /**
  * A database outage mid-load: the application reaches its database through a TCP proxy; the
@@ -34,7 +42,10 @@ const TIMEOUT = { timeout: 120_000 };
 async function within<T>(ms: number, promise: Promise<T> | undefined, what: string): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took more than ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took more than ${ms} ms`)), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -84,7 +95,13 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
       await proxy?.close();
       await database?.close();
     }
-    for (const name of ['DATABASE_URL', 'DATABASE_RETRY_AFTER_SECONDS', 'DATABASE_CONNECT_TIMEOUT_MS', 'DATABASE_POOL_SIZE', 'HEALTH_DB_TIMEOUT_MS']) {
+    for (const name of [
+      'DATABASE_URL',
+      'DATABASE_RETRY_AFTER_SECONDS',
+      'DATABASE_CONNECT_TIMEOUT_MS',
+      'DATABASE_POOL_SIZE',
+      'HEALTH_DB_TIMEOUT_MS',
+    ]) {
       if (saved[name] === undefined) delete process.env[name];
       else process.env[name] = saved[name];
     }
@@ -96,7 +113,16 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
   };
 
   it('cut mid-load: 503s with Retry-After, readiness 503, then recovery with every write once and whole', TIMEOUT, async (t) => {
-    const figures = { requests: 0, acknowledged: 0, mcp503: 0, rest503: 0, retries: 0, faults: 0, severedConnections: 0, other: [] as string[] };
+    const figures = {
+      requests: 0,
+      acknowledged: 0,
+      mcp503: 0,
+      rest503: 0,
+      retries: 0,
+      faults: 0,
+      severedConnections: 0,
+      other: [] as string[],
+    };
     const keys = Array.from({ length: WRITES }, (_, n) => `${PREFIX}${String(n).padStart(3, '0')}`);
     const mcp503: HttpAnswer[] = [];
     let next = 0;
@@ -109,7 +135,9 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
           if (attempt > 1) figures.retries++;
           let answer: HttpAnswer;
           try {
-            answer = await toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, keys[n]), { signal: AbortSignal.timeout(20_000) });
+            answer = await toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, keys[n]), {
+              signal: AbortSignal.timeout(20_000),
+            });
           } catch (error) {
             figures.other.push(`${(error as Error).message} ${String((error as Error).cause ?? '')}`);
             assert.ok(attempt < 30, `write ${keys[n]} never got through`);
@@ -142,7 +170,10 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
       while (reading) {
         let response: Response;
         try {
-          response = await fetch(`${app.baseUrl}/v1/customers?limit=1`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(20_000) });
+          response = await fetch(`${app.baseUrl}/v1/customers?limit=1`, {
+            headers: { authorization: `Bearer ${token}` },
+            signal: AbortSignal.timeout(20_000),
+          });
           await response.arrayBuffer();
         } catch (error) {
           figures.other.push(`REST ${(error as Error).message}`);
@@ -164,7 +195,12 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
     });
     const readerDone = reader();
     // The fault: once a fifth of the writes are in, cut the database away for 1.5 s.
-    await until(() => figures.acknowledged >= WRITES / 5, 30_000, `waiting for ${WRITES / 5} writes before the cut (${JSON.stringify(figures)})`, () => writersFailed);
+    await until(
+      () => figures.acknowledged >= WRITES / 5,
+      30_000,
+      `waiting for ${WRITES / 5} writes before the cut (${JSON.stringify(figures)})`,
+      () => writersFailed,
+    );
     figures.severedConnections = proxy.severed;
     await proxy.cut();
     figures.severedConnections = proxy.severed - figures.severedConnections;
@@ -179,7 +215,8 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
 
     // Recovery is automatic: readiness comes back without a restart.
     let readyAfter = await health('/health/ready');
-    for (const deadline = Date.now() + 10_000; readyAfter.status !== 200 && Date.now() < deadline; await sleep(200)) readyAfter = await health('/health/ready');
+    for (const deadline = Date.now() + 10_000; readyAfter.status !== 200 && Date.now() < deadline; await sleep(200))
+      readyAfter = await health('/health/ready');
     try {
       await within(60_000, writers, `the writes after the outage (${JSON.stringify(figures)})`);
     } finally {
@@ -225,65 +262,87 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
     );
   });
 
-  it('a request while the database is down answers 503 at once (refused connections), and the next one after restore succeeds', TIMEOUT, async () => {
-    await proxy.cut();
-    try {
-      const started = Date.now();
-      const answer = await toolCall(app.mcpUrl, token, 'billing_customer_summary', { email: CUSTOMER_EMAIL });
-      assert.equal(answer.status, 503, answer.text);
-      assert.ok(Date.now() - started < 3_000, 'no waiting on a refused connection');
-      const rest = await fetch(`${app.baseUrl}/v1/customers`, { headers: { authorization: `Bearer ${token}` } });
-      assert.equal(rest.status, 503);
-      assert.deepEqual(await rest.json(), { statusCode: 503, error: 'Service Unavailable', message: 'Database unavailable, retry after 1 s' });
-    } finally {
-      await proxy.restore();
-    }
-    const answer = await toolCall(app.mcpUrl, token, 'billing_customer_summary', { email: CUSTOMER_EMAIL });
-    assert.equal(answer.status, 200, answer.text);
-    assert.equal(answer.body.result.isError, undefined, answer.text);
-  });
-
-  it('cuts in the middle of transactions leave the pool whole: a full pool of writes succeeds at once, the app closes promptly', TIMEOUT, async (t) => {
-    // Prisma releases a transaction's connection only after COMMIT or ROLLBACK succeeded: without
-    // PrismaService handing back connections that die checked out, each cut below would take
-    // connections from the pool for good, these writes would wait for one and get 503s, and
-    // closing would wait forever for the pool to end.
-    const prefix = `pool-${process.pid}-`;
-    const keys: string[] = [];
-    let cutMidway = 0;
-    for (let round = 0; round < 3; round++) {
-      const batch = Array.from({ length: POOL_SIZE }, (_, i) => `${prefix}${round}-${i}`);
-      keys.push(...batch);
-      // Invoice creations queue on a per-workspace lock inside their transactions: the cut finds most of them open.
-      const answers = batch.map((key) => toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key), { signal: AbortSignal.timeout(20_000) }));
-      await sleep(40);
+  it(
+    'a request while the database is down answers 503 at once (refused connections), and the next one after restore succeeds',
+    TIMEOUT,
+    async () => {
       await proxy.cut();
-      cutMidway += (await Promise.all(answers)).filter((answer) => answer.status === 503).length;
-      await proxy.restore();
-    }
-    assert.ok(cutMidway > 0, 'the cuts landed in the middle of writes');
-
-    // Retried with their keys, every write is done once and whole.
-    for (const key of keys) {
-      let answer = await toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key));
-      for (let attempt = 1; answer.status === 503 && attempt < 10; attempt++) {
-        await sleep(200);
-        answer = await toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key));
+      try {
+        const started = Date.now();
+        const answer = await toolCall(app.mcpUrl, token, 'billing_customer_summary', { email: CUSTOMER_EMAIL });
+        assert.equal(answer.status, 503, answer.text);
+        assert.ok(Date.now() - started < 3_000, 'no waiting on a refused connection');
+        const rest = await fetch(`${app.baseUrl}/v1/customers`, { headers: { authorization: `Bearer ${token}` } });
+        assert.equal(rest.status, 503);
+        assert.deepEqual(await rest.json(), {
+          statusCode: 503,
+          error: 'Service Unavailable',
+          message: 'Database unavailable, retry after 1 s',
+        });
+      } finally {
+        await proxy.restore();
       }
-      assert.equal(envelopeOf(answer)?.ok, true, answer.text);
-    }
-    const ledger = await checkLedger(database.url, prefix, keys);
-    assert.deepEqual(ledgerFaults(ledger), NO_LEDGER_FAULTS);
-    assert.equal(ledger.invoices, keys.length);
+      const answer = await toolCall(app.mcpUrl, token, 'billing_customer_summary', { email: CUSTOMER_EMAIL });
+      assert.equal(answer.status, 200, answer.text);
+      assert.equal(answer.body.result.isError, undefined, answer.text);
+    },
+  );
 
-    // The whole pool is there: as many concurrent writes as connections, all served at once.
-    const capacity = Array.from({ length: POOL_SIZE }, (_, i) => `${prefix}capacity-${i}`);
-    const answers = await Promise.all(capacity.map((key) => toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key))));
-    assert.deepEqual(answers.map((answer) => answer.status), capacity.map(() => 200), answers.map((answer) => answer.text).join('\n'));
+  it(
+    'cuts in the middle of transactions leave the pool whole: a full pool of writes succeeds at once, the app closes promptly',
+    TIMEOUT,
+    async (t) => {
+      // Prisma releases a transaction's connection only after COMMIT or ROLLBACK succeeded: without
+      // PrismaService handing back connections that die checked out, each cut below would take
+      // connections from the pool for good, these writes would wait for one and get 503s, and
+      // closing would wait forever for the pool to end.
+      const prefix = `pool-${process.pid}-`;
+      const keys: string[] = [];
+      let cutMidway = 0;
+      for (let round = 0; round < 3; round++) {
+        const batch = Array.from({ length: POOL_SIZE }, (_, i) => `${prefix}${round}-${i}`);
+        keys.push(...batch);
+        // Invoice creations queue on a per-workspace lock inside their transactions: the cut finds most of them open.
+        const answers = batch.map((key) =>
+          toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key), { signal: AbortSignal.timeout(20_000) }),
+        );
+        await sleep(40);
+        await proxy.cut();
+        cutMidway += (await Promise.all(answers)).filter((answer) => answer.status === 503).length;
+        await proxy.restore();
+      }
+      assert.ok(cutMidway > 0, 'the cuts landed in the middle of writes');
 
-    const started = Date.now();
-    await within(5_000, app.close(), 'closing the application (the pool waits for every connection it lent)');
-    appClosed = true;
-    t.diagnostic(`pool figures: 3 cuts mid-transaction, ${cutMidway} writes answered 503 by them, all ${keys.length} retried to success; closed in ${Date.now() - started} ms`);
-  });
+      // Retried with their keys, every write is done once and whole.
+      for (const key of keys) {
+        let answer = await toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key));
+        for (let attempt = 1; answer.status === 503 && attempt < 10; attempt++) {
+          await sleep(200);
+          answer = await toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key));
+        }
+        assert.equal(envelopeOf(answer)?.ok, true, answer.text);
+      }
+      const ledger = await checkLedger(database.url, prefix, keys);
+      assert.deepEqual(ledgerFaults(ledger), NO_LEDGER_FAULTS);
+      assert.equal(ledger.invoices, keys.length);
+
+      // The whole pool is there: as many concurrent writes as connections, all served at once.
+      const capacity = Array.from({ length: POOL_SIZE }, (_, i) => `${prefix}capacity-${i}`);
+      const answers = await Promise.all(
+        capacity.map((key) => toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key))),
+      );
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        capacity.map(() => 200),
+        answers.map((answer) => answer.text).join('\n'),
+      );
+
+      const started = Date.now();
+      await within(5_000, app.close(), 'closing the application (the pool waits for every connection it lent)');
+      appClosed = true;
+      t.diagnostic(
+        `pool figures: 3 cuts mid-transaction, ${cutMidway} writes answered 503 by them, all ${keys.length} retried to success; closed in ${Date.now() - started} ms`,
+      );
+    },
+  );
 });

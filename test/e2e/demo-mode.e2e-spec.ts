@@ -44,7 +44,7 @@ describe('demo mode of the server process', { timeout: 180_000 }, () => {
     assert.deepEqual(await queryRows(database.url, `SELECT id FROM access_tokens`), [], 'no token minted');
   });
 
-  it('a second demo boot revokes the first boot\'s token (401) and leaves exactly one unrevoked demo token', async () => {
+  it("a second demo boot revokes the first boot's token (401) and leaves exactly one unrevoked demo token", async () => {
     const first = await startAppProcess({ databaseUrl: database.url, name: 'demo-1' });
     running.push(first);
     assert.equal(await customersWith(first, first.token), 200);
@@ -55,7 +55,11 @@ describe('demo mode of the server process', { timeout: 180_000 }, () => {
     assert.notEqual(second.token, first.token);
     assert.equal(await customersWith(second, first.token), 401, "the first boot's token is refused");
     assert.equal(await customersWith(second, second.token), 200);
-    const live = await queryRows<{ count: number }>(database.url, `SELECT count(*)::int AS count FROM access_tokens WHERE label = $1 AND revoked_at IS NULL`, [DEMO_TOKEN_LABEL]);
+    const live = await queryRows<{ count: number }>(
+      database.url,
+      `SELECT count(*)::int AS count FROM access_tokens WHERE label = $1 AND revoked_at IS NULL`,
+      [DEMO_TOKEN_LABEL],
+    );
     assert.deepEqual(live, [{ count: 1 }]);
     await second.stop();
   });

@@ -20,7 +20,21 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
  */
 const LIMIT = 256 * 1024;
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 100);
-const METHODS = ['ping', 'initialize', 'server/discover', 'tools/list', 'tools/call', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'completion/complete', 'notifications/initialized', 'notifications/cancelled'];
+const METHODS = [
+  'ping',
+  'initialize',
+  'server/discover',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+  'notifications/initialized',
+  'notifications/cancelled',
+];
 
 interface Answer {
   status: number;
@@ -50,7 +64,7 @@ function wellFormed(answer: Answer): any {
   }
   const body = answer.body;
   assert.equal(body.jsonrpc, '2.0');
-  assert.ok(('result' in body) !== ('error' in body), answer.text.slice(0, 300));
+  assert.ok('result' in body !== 'error' in body, answer.text.slice(0, 300));
   if (body.error) {
     assert.ok(Number.isInteger(body.error.code));
     assert.equal(typeof body.error.message, 'string');
@@ -90,9 +104,7 @@ const stateless = (method: string, name?: string) => ({
 const base64Name = (name: string) => `=?base64?${Buffer.from(name, 'utf8').toString('base64')}?=`;
 
 /** A header value fetch can send unchanged: printable ASCII without surrounding blanks. */
-const headerText = fc
-  .string({ unit: 'binary-ascii', minLength: 1, maxLength: 40 })
-  .map((s) => s.replace(/[^\x21-\x7e]/g, 'x'));
+const headerText = fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 40 }).map((s) => s.replace(/[^\x21-\x7e]/g, 'x'));
 
 function prototypesSnapshot(): string {
   return [Object.prototype, Array.prototype, Function.prototype, String.prototype]
@@ -120,7 +132,10 @@ const { tree: treeArb } = fc.letrec<{ tree: Tree }>((tie) => ({
     fc.record({ array: fc.array(tie('tree'), { maxLength: 3 }) }),
     fc.record({
       entries: fc.array(
-        fc.tuple(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'polluted', 'text', 'a'), tie('tree')),
+        fc.tuple(
+          fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'polluted', 'text', 'a'),
+          tie('tree'),
+        ),
         { maxLength: 4 },
       ),
     }),
@@ -210,7 +225,22 @@ describe('hostile input: fixture app (McpModule + a DTO tool)', () => {
       fc.integer().map(String),
       fc.double().map((n) => JSON.stringify(n)),
       fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
-      fc.constantFrom('null', 'true', 'false', '{}', '[]', '[1]', '{"a":1}', '1e400', '-1e400', '1.5', '-0', '0.1e1', '""', `"${'x'.repeat(10_000)}"`),
+      fc.constantFrom(
+        'null',
+        'true',
+        'false',
+        '{}',
+        '[]',
+        '[1]',
+        '{"a":1}',
+        '1e400',
+        '-1e400',
+        '1.5',
+        '-0',
+        '0.1e1',
+        '""',
+        `"${'x'.repeat(10_000)}"`,
+      ),
     );
     await fc.assert(
       fc.asyncProperty(idText, async (id) => {
@@ -236,7 +266,11 @@ describe('hostile input: fixture app (McpModule + a DTO tool)', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.string({ unit: 'grapheme', maxLength: 30 }),
-        fc.oneof(headerText, headerText.map((s) => `=?base64?${s}?=`), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).map(base64Name)),
+        fc.oneof(
+          headerText,
+          headerText.map((s) => `=?base64?${s}?=`),
+          fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }).map(base64Name),
+        ),
         async (name, otherHeader) => {
           const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {}, _meta: envelope() } });
           // The name's own base64 form always agrees: the call reaches the tool lookup.
@@ -245,7 +279,9 @@ describe('hostile input: fixture app (McpModule + a DTO tool)', () => {
             assert.equal(agreed.error.code, -32602);
             assert.match(agreed.error.message, /Unknown tool/);
           }
-          const decoded = otherHeader.startsWith('=?base64?') ? Buffer.from(otherHeader.slice(9, -2), 'base64').toString('utf8') : otherHeader;
+          const decoded = otherHeader.startsWith('=?base64?')
+            ? Buffer.from(otherHeader.slice(9, -2), 'base64').toString('utf8')
+            : otherHeader;
           if (decoded === name || otherHeader === name) return;
           const answer = await send(url, body, stateless('tools/call', otherHeader));
           assert.equal(answer.status, 400, answer.text);
@@ -291,7 +327,18 @@ describe('hostile input: fixture app (McpModule + a DTO tool)', () => {
 
   it('wrong content types are 415 / -32600; application/json with parameters is accepted', async () => {
     const contentType = fc.oneof(
-      fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx', 'application/json-patch+json', 'text/json', 'application/*', '*/*', 'APPLICATION/JSON; charset=utf-8', 'application/json ;foo=bar'),
+      fc.constantFrom(
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/jsonx',
+        'application/json-patch+json',
+        'text/json',
+        'application/*',
+        '*/*',
+        'APPLICATION/JSON; charset=utf-8',
+        'application/json ;foo=bar',
+      ),
       headerText,
     );
     await fc.assert(
@@ -313,7 +360,11 @@ describe('hostile input: fixture app (McpModule + a DTO tool)', () => {
 
   it('tool arguments of any shape: an isError result or -32602, never a protocol fault', async () => {
     const lineArb = fc.record(
-      { description: fc.oneof(fc.string(), fc.jsonValue({ maxDepth: 1 })), quantity: fc.oneof(fc.integer(), fc.double(), fc.string()), unitPriceMinor: fc.oneof(fc.integer(), fc.jsonValue({ maxDepth: 1 })) },
+      {
+        description: fc.oneof(fc.string(), fc.jsonValue({ maxDepth: 1 })),
+        quantity: fc.oneof(fc.integer(), fc.double(), fc.string()),
+        unitPriceMinor: fc.oneof(fc.integer(), fc.jsonValue({ maxDepth: 1 })),
+      },
       { requiredKeys: [] },
     );
     const orderArb = fc.record(
@@ -330,7 +381,10 @@ describe('hostile input: fixture app (McpModule + a DTO tool)', () => {
     );
     const callArb = fc.oneof(
       fc.record({ tool: fc.constant('orders_create'), args: fc.oneof(orderArb, fc.jsonValue({ maxDepth: 3 })) }),
-      fc.record({ tool: fc.constantFrom('echo', 'orders_get', 'raw_content'), args: fc.oneof(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })), fc.jsonValue({ maxDepth: 2 })) }),
+      fc.record({
+        tool: fc.constantFrom('echo', 'orders_get', 'raw_content'),
+        args: fc.oneof(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })), fc.jsonValue({ maxDepth: 2 })),
+      }),
     );
     await fc.assert(
       fc.asyncProperty(callArb, fc.boolean(), async ({ tool, args }, modern) => {
@@ -347,13 +401,21 @@ describe('hostile input: fixture app (McpModule + a DTO tool)', () => {
     );
     // Prompts, resources and completions with arguments of any shape: -32602 or a result.
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('prompts/get', 'resources/read', 'completion/complete'), fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })), fc.jsonValue({ maxDepth: 2 }), async (method, params, args) => {
-        const answer = await send(url, JSON.stringify({ jsonrpc: '2.0', id: 6, method, params: { ...params, name: 'orders_follow_up', arguments: args } }));
-        const body = wellFormed(answer);
-        if (hasPollutingKey(params) || hasPollutingKey(args)) return;
-        assert.equal(answer.status, 200);
-        if (body.error) assert.equal(body.error.code, -32602);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('prompts/get', 'resources/read', 'completion/complete'),
+        fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })),
+        fc.jsonValue({ maxDepth: 2 }),
+        async (method, params, args) => {
+          const answer = await send(
+            url,
+            JSON.stringify({ jsonrpc: '2.0', id: 6, method, params: { ...params, name: 'orders_follow_up', arguments: args } }),
+          );
+          const body = wellFormed(answer);
+          if (hasPollutingKey(params) || hasPollutingKey(args)) return;
+          assert.equal(answer.status, 200);
+          if (body.error) assert.equal(body.error.code, -32602);
+        },
+      ),
       { numRuns: RUNS },
     );
     await stillServes();
@@ -402,19 +464,25 @@ describe('hostile input: fixture app (McpModule + a DTO tool)', () => {
 
   it('duplicate keys: the last one wins (JSON.parse), and the routing headers must agree with it', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('tools/list', 'prompts/list', 'resources/list'), fc.constantFrom('tools/list', 'prompts/list', 'server/discover', 'ping'), fc.integer(), fc.integer(), async (first, last, id1, id2) => {
-        const meta = JSON.stringify(envelope());
-        const text = `{"jsonrpc":"2.0","id":${id1},"method":"${first}","params":{"_meta":${meta}},"method":"${last}","id":${id2}}`;
-        const served = await send(url, text, stateless(last));
-        const body = wellFormed(served);
-        assert.equal(body.id, id2);
-        if (last === 'ping') assert.deepEqual([served.status, body.error.code], [404, -32601]);
-        else assert.equal(served.status, 200);
-        if (first !== last) {
-          const routedOnFirst = await send(url, text, stateless(first));
-          assert.deepEqual([routedOnFirst.status, wellFormed(routedOnFirst).error.code], [400, -32020]);
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('tools/list', 'prompts/list', 'resources/list'),
+        fc.constantFrom('tools/list', 'prompts/list', 'server/discover', 'ping'),
+        fc.integer(),
+        fc.integer(),
+        async (first, last, id1, id2) => {
+          const meta = JSON.stringify(envelope());
+          const text = `{"jsonrpc":"2.0","id":${id1},"method":"${first}","params":{"_meta":${meta}},"method":"${last}","id":${id2}}`;
+          const served = await send(url, text, stateless(last));
+          const body = wellFormed(served);
+          assert.equal(body.id, id2);
+          if (last === 'ping') assert.deepEqual([served.status, body.error.code], [404, -32601]);
+          else assert.equal(served.status, 200);
+          if (first !== last) {
+            const routedOnFirst = await send(url, text, stateless(first));
+            assert.deepEqual([routedOnFirst.status, wellFormed(routedOnFirst).error.code], [400, -32020]);
+          }
+        },
+      ),
       { numRuns: RUNS / 2 },
     );
     // Two names for one tools/call: Mcp-Name must be the one that runs.
@@ -429,7 +497,11 @@ describe('hostile input: fixture app (McpModule + a DTO tool)', () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 24 }), fc.boolean(), async (bytes, inString) => {
         const body = inString
-          ? Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"echo","arguments":{"text":"'), bytes, Buffer.from('"}}}')])
+          ? Buffer.concat([
+              Buffer.from('{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"echo","arguments":{"text":"'),
+              bytes,
+              Buffer.from('"}}}'),
+            ])
           : Buffer.from(bytes);
         let valid = true;
         try {
@@ -440,7 +512,10 @@ describe('hostile input: fixture app (McpModule + a DTO tool)', () => {
         const answer = await send(url, body);
         const parsed = wellFormed(answer);
         if (!valid) {
-          assert.deepEqual([answer.status, parsed.error.code, parsed.error.message], [400, -32700, 'Parse error: the body is not valid UTF-8']);
+          assert.deepEqual(
+            [answer.status, parsed.error.code, parsed.error.message],
+            [400, -32700, 'Parse error: the body is not valid UTF-8'],
+          );
         }
       }),
       { numRuns: RUNS },
@@ -506,7 +581,11 @@ describe('hostile input: fixture app (McpModule + a DTO tool)', () => {
       // One byte every 50 ms: the whole body would take ~12 s.
       const trickled = await trickle(url, body, { headers, bytes: 1, everyMs: 50 });
       assert.equal(trickled.status, 408);
-      assert.deepEqual(JSON.parse(trickled.text), { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Request body not received within 400 ms' } });
+      assert.deepEqual(JSON.parse(trickled.text), {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Request body not received within 400 ms' },
+      });
       assert.equal(trickled.headers.connection, 'close');
       assert.ok(trickled.elapsedMs >= 380 && trickled.elapsedMs < 3_000, `answered after ${trickled.elapsedMs} ms`);
       assert.ok(trickled.written < Buffer.byteLength(body));
@@ -571,11 +650,18 @@ describe('hostile input: the billing application (authentication, audit, real DT
     await fc.assert(
       fc.asyncProperty(headerText, fc.constantFrom('authorization', 'x-api-key', 'authorization-bearer'), async (secret, header) => {
         const headers: Record<string, string> =
-          header === 'authorization-bearer' ? { authorization: `Bearer ${secret}` } : header === 'authorization' ? { authorization: secret } : { 'x-api-key': secret };
+          header === 'authorization-bearer'
+            ? { authorization: `Bearer ${secret}` }
+            : header === 'authorization'
+              ? { authorization: secret }
+              : { 'x-api-key': secret };
         const answer = await send(t.mcpUrl, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), headers);
         assert.equal(answer.status, 401, answer.text);
         // A refused token gets error="invalid_token" (RFC 6750 §3); a header that carries no token, none.
-        assert.match(answer.headers.get('www-authenticate') ?? '', /^Bearer (error="invalid_token", error_description="[^"]*", )?resource_metadata="/);
+        assert.match(
+          answer.headers.get('www-authenticate') ?? '',
+          /^Bearer (error="invalid_token", error_description="[^"]*", )?resource_metadata="/,
+        );
         assert.equal(wellFormed(answer).id, 1);
       }),
       { numRuns: 30 },
@@ -593,7 +679,12 @@ describe('hostile input: the billing application (authentication, audit, real DT
             currency: fc.oneof(fc.constantFrom('MXN', 'USD', 'XXX'), fc.jsonValue({ maxDepth: 1 })),
             issue_date: fc.oneof(fc.constant('2026-11-30'), fc.string()),
             due_date: fc.oneof(fc.constant('2026-12-30'), fc.string()),
-            lines: fc.oneof(fc.array(fc.record({ description: fc.string(), quantity: money, unit_price_minor: money }, { requiredKeys: [] }), { maxLength: 5 }), fc.jsonValue({ maxDepth: 2 })),
+            lines: fc.oneof(
+              fc.array(fc.record({ description: fc.string(), quantity: money, unit_price_minor: money }, { requiredKeys: [] }), {
+                maxLength: 5,
+              }),
+              fc.jsonValue({ maxDepth: 2 }),
+            ),
             workspace_id: fc.oneof(fc.constant('demo'), fc.string(), fc.uuid()),
           },
           { requiredKeys: [] },
@@ -605,17 +696,28 @@ describe('hostile input: the billing application (authentication, audit, real DT
           {
             amount_minor: money,
             currency: fc.jsonValue({ maxDepth: 1 }),
-            evidence: fc.record({ raw_extracted: fc.jsonValue({ maxDepth: 4 }), tracking_key_candidates: fc.jsonValue({ maxDepth: 2 }) }, { requiredKeys: [] }),
+            evidence: fc.record(
+              { raw_extracted: fc.jsonValue({ maxDepth: 4 }), tracking_key_candidates: fc.jsonValue({ maxDepth: 2 }) },
+              { requiredKeys: [] },
+            ),
             idempotency_key: fc.oneof(fc.string(), fc.jsonValue({ maxDepth: 1 })),
           },
           { requiredKeys: [] },
         ),
       }),
-      fc.record({ tool: fc.constantFrom('billing_customer_summary', 'billing_invoices_search', 'billing_attachment_upload'), args: fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })) }),
+      fc.record({
+        tool: fc.constantFrom('billing_customer_summary', 'billing_invoices_search', 'billing_attachment_upload'),
+        args: fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })),
+      }),
     );
     await fc.assert(
       fc.asyncProperty(argsArb, async ({ tool, args }) => {
-        const text = JSON.stringify({ jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: tool, arguments: args, _meta: envelope() } });
+        const text = JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'b',
+          method: 'tools/call',
+          params: { name: tool, arguments: args, _meta: envelope() },
+        });
         const answer = await send(t.mcpUrl, text, { ...stateless('tools/call', tool), ...bearer(token) });
         const body = wellFormed(answer);
         if (hasPollutingKey(JSON.parse(text))) return assert.equal(answer.status, 400);
@@ -638,11 +740,18 @@ describe('hostile input: the billing application (authentication, audit, real DT
     assert.deepEqual([proto.status, proto.body.error.code], [400, -32600]);
     const deep = await send(t.mcpUrl, call(`{"evidence":{"raw_extracted":${nested(20_000, 'object')}}}`), headers);
     assert.deepEqual([deep.status, deep.body.error.code], [400, -32600]);
-    const bytes = await send(t.mcpUrl, Buffer.concat([Buffer.from(call('{"reference":"')), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]), headers);
+    const bytes = await send(
+      t.mcpUrl,
+      Buffer.concat([Buffer.from(call('{"reference":"')), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+      headers,
+    );
     assert.deepEqual([bytes.status, bytes.body.error.code], [400, -32700]);
     assertPrototypesClean(prototypes);
     // Still serving, authenticated.
-    const list = await send(t.mcpUrl, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope() } }), { ...stateless('tools/list'), ...bearer(token) });
+    const list = await send(t.mcpUrl, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope() } }), {
+      ...stateless('tools/list'),
+      ...bearer(token),
+    });
     assert.equal(list.status, 200);
     assert.ok(list.body.result.tools.length > 5);
   });

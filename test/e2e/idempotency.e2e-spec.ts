@@ -8,12 +8,19 @@ import { ApprovalService } from '../../src/approvals/approval.service.js';
 import { RequestContext } from '../../src/context/request-context.js';
 import { DEMO_ADMIN_EMAIL } from '../../src/demo/demo-seed.js';
 import { WorkspaceScoped } from '../../src/identity/workspace-scoped.decorator.js';
-import type { InvoiceStatus, Prisma } from '../../src/generated/prisma/client.js';
+import type { InvoiceStatus } from '../../src/generated/prisma/client.js';
 import { IdempotencyKey } from '../../src/billing/common/idempotency-key.js';
 import { ExpiredRowsCleanup } from '../../src/idempotency/expired-rows.cleanup.js';
 import { PrismaIdempotencyStore } from '../../src/idempotency/prisma-idempotency.store.js';
 import { PrismaRequestStateStore } from '../../src/request-state/prisma-request-state.store.js';
-import { MCP_IDEMPOTENCY_STORE, MCP_REQUEST_STATE_STORE, McpTool, type IdempotentCall, type McpInvocation, type McpRequestStateStore } from '../../src/mcp/index.js';
+import {
+  MCP_IDEMPOTENCY_STORE,
+  MCP_REQUEST_STATE_STORE,
+  McpTool,
+  type IdempotentCall,
+  type McpInvocation,
+  type McpRequestStateStore,
+} from '../../src/mcp/index.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { envelope, post, statelessRequest } from '../support/mcp-http.js';
 
@@ -71,7 +78,11 @@ describe('idempotency keys and one-time request state (real database)', () => {
       demoId = (await t.prisma.client.workspace.findUniqueOrThrow({ where: { slug: 'demo' } })).id;
       customerId = (
         await t.prisma.client.customer.create({
-          data: { workspaceId: demoId, name: 'Idempotency Test Client', email: 'idem-client@demo.test' } as Prisma.CustomerUncheckedCreateInput,
+          data: {
+            workspaceId: demoId,
+            name: 'Idempotency Test Client',
+            email: 'idem-client@demo.test',
+          },
         })
       ).id;
     });
@@ -80,20 +91,22 @@ describe('idempotency keys and one-time request state (real database)', () => {
 
   /** An invoice written straight to the database. */
   function invoice(options: { total?: number; paid?: number; status?: InvoiceStatus } = {}) {
-    return RequestContext.run({ channel: 'system' }, async () =>
-      await t.prisma.client.invoice.create({
-        data: {
-          workspaceId: demoId,
-          customerId,
-          number: `IDEM-${String(++invoiceCounter).padStart(5, '0')}`,
-          status: options.status ?? 'sent',
-          currency: 'MXN',
-          issueDate: new Date(`${isoDate(-10)}T00:00:00.000Z`),
-          dueDate: new Date(`${isoDate(20)}T00:00:00.000Z`),
-          totalMinor: options.total ?? 100_000,
-          paidMinor: options.paid ?? 0,
-        } as Prisma.InvoiceUncheckedCreateInput,
-      }),
+    return RequestContext.run(
+      { channel: 'system' },
+      async () =>
+        await t.prisma.client.invoice.create({
+          data: {
+            workspaceId: demoId,
+            customerId,
+            number: `IDEM-${String(++invoiceCounter).padStart(5, '0')}`,
+            status: options.status ?? 'sent',
+            currency: 'MXN',
+            issueDate: new Date(`${isoDate(-10)}T00:00:00.000Z`),
+            dueDate: new Date(`${isoDate(20)}T00:00:00.000Z`),
+            totalMinor: options.total ?? 100_000,
+            paidMinor: options.paid ?? 0,
+          },
+        }),
     );
   }
 
@@ -110,7 +123,10 @@ describe('idempotency keys and one-time request state (real database)', () => {
       invoice_id: invoiceId,
       amount_minor: amount,
       method: 'transfer',
-      evidence: { raw_extracted: { clave_rastreo: reference }, tracking_key_candidates: [{ value: reference, source: 'ocr', confidence: 0.97 }] },
+      evidence: {
+        raw_extracted: { clave_rastreo: reference },
+        tracking_key_candidates: [{ value: reference, source: 'ocr', confidence: 0.97 }],
+      },
       idempotency_key: key,
     };
   };
@@ -119,7 +135,10 @@ describe('idempotency keys and one-time request state (real database)', () => {
   const paidMinor = async (invoiceId: string) => (await t.prisma.client.invoice.findUniqueOrThrow({ where: { id: invoiceId } })).paidMinor;
   const records = (key: string) => t.prisma.client.idempotencyRecord.findMany({ where: { key } });
   const audits = (key: string) =>
-    t.prisma.client.auditEvent.findMany({ where: { method: 'tools/call', arguments: { path: ['idempotency_key'], equals: key } }, orderBy: { occurredAt: 'asc' } });
+    t.prisma.client.auditEvent.findMany({
+      where: { method: 'tools/call', arguments: { path: ['idempotency_key'], equals: key } },
+      orderBy: { occurredAt: 'asc' },
+    });
 
   it('replays a repeated key with the same arguments byte for byte: the tool ran once, every call is audited', async () => {
     const inv = await invoice({ total: 100_000 });
@@ -138,7 +157,10 @@ describe('idempotency keys and one-time request state (real database)', () => {
     assert.equal(record.tool, 'billing_payment_register');
     assert.ok(record.result !== null);
     assert.ok(record.expiresAt.getTime() > Date.now() + 23 * 3_600_000, 'kept for IDEMPOTENCY_TTL_HOURS (24 by default)');
-    assert.deepEqual((await audits(args.idempotency_key)).map((a) => a.outcome), ['success', 'success']);
+    assert.deepEqual(
+      (await audits(args.idempotency_key)).map((a) => a.outcome),
+      ['success', 'success'],
+    );
   });
 
   it('answers idempotency_key_reused to the same key with other arguments, and writes nothing', async () => {
@@ -161,7 +183,10 @@ describe('idempotency keys and one-time request state (real database)', () => {
     assert.equal(await paidMinor(inv.id), 30_000);
     assert.deepEqual(await records(args.idempotency_key), [before], 'the stored answer is untouched');
     const outcomes = (await audits(args.idempotency_key)).map((a) => [a.outcome, a.errorCode]);
-    assert.deepEqual(outcomes, [['success', null], ['failed', 'idempotency_key_reused']]);
+    assert.deepEqual(outcomes, [
+      ['success', null],
+      ['failed', 'idempotency_key_reused'],
+    ]);
     // The first call's answer is still what the first arguments get.
     assert.equal((await register(args)).text, first.text);
   });
@@ -222,10 +247,16 @@ describe('idempotency keys and one-time request state (real database)', () => {
 
   it('runs again once the stored answer expired (and the key takes the new arguments)', async () => {
     // An upload, not a payment: a payment run twice would meet its own duplicate-reference rule.
-    const args = { filename: `expiring-${randomUUID()}.txt`, content_type: 'text/plain', content_base64: Buffer.from('v1').toString('base64'), idempotency_key: idem() };
+    const args = {
+      filename: `expiring-${randomUUID()}.txt`,
+      content_type: 'text/plain',
+      content_base64: Buffer.from('v1').toString('base64'),
+      idempotency_key: idem(),
+    };
     const upload = (over: Record<string, unknown> = {}) => call(accountant, 'billing_attachment_upload', { ...args, ...over });
     const expire = () =>
-      t.prisma.client.$executeRaw`UPDATE idempotency_records SET expires_at = (now() AT TIME ZONE 'UTC') - interval '1 minute' WHERE key = ${args.idempotency_key}`;
+      t.prisma.client
+        .$executeRaw`UPDATE idempotency_records SET expires_at = (now() AT TIME ZONE 'UTC') - interval '1 minute' WHERE key = ${args.idempotency_key}`;
     const stored = () => t.prisma.client.attachment.count({ where: { filename: args.filename } });
 
     const first = await upload();
@@ -256,8 +287,16 @@ describe('idempotency keys and one-time request state (real database)', () => {
       const user = await t.prisma.client.user.create({ data: { email: 'owner@idem-other.test', name: 'Other Owner' } });
       await t.prisma.client.membership.create({ data: { userId: user.id, workspaceId: workspace.id, role: 'admin' } });
       return workspace.id;
-    }).then(async (workspaceId) => ({ workspaceId, token: await t.token({ email: 'owner@idem-other.test', workspaceSlug: 'idem-other' }) }));
-    const args = { filename: 'receipt.txt', content_type: 'text/plain', content_base64: Buffer.from('same bytes').toString('base64'), idempotency_key: idem() };
+    }).then(async (workspaceId) => ({
+      workspaceId,
+      token: await t.token({ email: 'owner@idem-other.test', workspaceSlug: 'idem-other' }),
+    }));
+    const args = {
+      filename: 'receipt.txt',
+      content_type: 'text/plain',
+      content_base64: Buffer.from('same bytes').toString('base64'),
+      idempotency_key: idem(),
+    };
 
     const ours = await call(accountant, 'billing_attachment_upload', args);
     const theirs = await call(otherToken.token, 'billing_attachment_upload', args);
@@ -328,7 +367,11 @@ describe('idempotency keys and one-time request state (real database)', () => {
 
     it('refuses a header and a body key that differ with 400 naming both, and does nothing', async () => {
       const paymentId = await payment();
-      const answer = await refund(paymentId, { amount_minor: 5_000, reason: 'Overpayment returned', idempotency_key: idem() }, { 'idempotency-key': idem() });
+      const answer = await refund(
+        paymentId,
+        { amount_minor: 5_000, reason: 'Overpayment returned', idempotency_key: idem() },
+        { 'idempotency-key': idem() },
+      );
       assert.equal(answer.status, 400);
       assert.equal(answer.body.code, 'idempotency_key_conflict');
       assert.match(answer.body.message, /Idempotency-Key header and the idempotency_key body field differ/);
@@ -339,7 +382,10 @@ describe('idempotency keys and one-time request state (real database)', () => {
       const paymentId = await payment();
       const body = { amount_minor: 1_000, reason: 'Bank fee returned', idempotency_key: idem() };
       const answers = await Promise.all(Array.from({ length: 5 }, () => refund(paymentId, body)));
-      assert.deepEqual(answers.map((a) => a.status), [201, 201, 201, 201, 201]);
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        [201, 201, 201, 201, 201],
+      );
       assert.equal(new Set(answers.map((a) => a.text)).size, 1);
       assert.equal(answers.filter((a) => a.headers.get('idempotent-replayed') === 'true').length, 4);
       assert.equal((await refunds(paymentId)).length, 1);
@@ -354,7 +400,10 @@ describe('idempotency keys and one-time request state (real database)', () => {
       assert.equal(other.status, 409);
       assert.equal(other.body.code, 'idempotency_key_reused');
       assert.match(other.body.message, /Use a new key for a new operation/);
-      assert.deepEqual((await refunds(paymentId)).map((r) => r.amountMinor), [10_000]);
+      assert.deepEqual(
+        (await refunds(paymentId)).map((r) => r.amountMinor),
+        [10_000],
+      );
     });
 
     it('keeps nothing of a failed request: a corrected retry with the same key runs', async () => {
@@ -437,7 +486,13 @@ describe('idempotency keys and one-time request state (real database)', () => {
       const first = await call(accountant, 'billing_invoice_create', args);
       assert.equal((await call(accountant, 'billing_invoice_create', args)).text, first.text);
       const rows = await audits(args.idempotency_key);
-      assert.deepEqual(rows.map((a) => [a.outcome, a.workspaceId]), [['success', demoId], ['success', demoId]]);
+      assert.deepEqual(
+        rows.map((a) => [a.outcome, a.workspaceId]),
+        [
+          ['success', demoId],
+          ['success', demoId],
+        ],
+      );
     });
   });
 
@@ -454,7 +509,9 @@ describe('idempotency keys and one-time request state (real database)', () => {
     assert.equal(pending.envelope.status, 'pending_confirmation', pending.text);
     assert.deepEqual(await records(args.idempotency_key), [], 'a pending call keeps no answer');
     const decided = await RequestContext.run({ channel: 'panel' }, () =>
-      t.app.get(ApprovalService).decide(pending.envelope.approval.id, adminId, 'continue', { headers: {}, query: {} } as unknown as Request),
+      t.app
+        .get(ApprovalService)
+        .decide(pending.envelope.approval.id, adminId, 'continue', { headers: {}, query: {} } as unknown as Request),
     );
     assert.equal(decided.kind, 'executed');
 
@@ -484,7 +541,11 @@ describe('idempotency keys and one-time request state (real database)', () => {
     });
     assert.equal(confirmed.body.result.structuredContent?.ok ?? JSON.parse(confirmed.body.result.content[0].text).ok, true, confirmed.text);
     const repeat = await ask();
-    assert.equal(JSON.stringify(repeat.body.result.content), JSON.stringify(confirmed.body.result.content), 'the stored answer, not a new question');
+    assert.equal(
+      JSON.stringify(repeat.body.result.content),
+      JSON.stringify(confirmed.body.result.content),
+      'the stored answer, not a new question',
+    );
     assert.equal(KeyedPurgeTool.runs - runsBefore, 1, 'the tool ran once');
   });
 
@@ -532,8 +593,14 @@ describe('idempotency keys and one-time request state (real database)', () => {
       INSERT INTO request_state_uses (id, expires_at)
       VALUES (${expired}, (now() AT TIME ZONE 'UTC') - interval '1 second'), (${live}, (now() AT TIME ZONE 'UTC') + interval '1 hour')`;
     assert.ok((await cleanup.run()) >= 2);
-    assert.deepEqual((await t.prisma.client.idempotencyRecord.findMany({ where: { key: { in: [expired, live] } } })).map((r) => r.key), [live]);
-    assert.deepEqual((await t.prisma.client.requestStateUse.findMany({ where: { id: { in: [expired, live] } } })).map((r) => r.id), [live]);
+    assert.deepEqual(
+      (await t.prisma.client.idempotencyRecord.findMany({ where: { key: { in: [expired, live] } } })).map((r) => r.key),
+      [live],
+    );
+    assert.deepEqual(
+      (await t.prisma.client.requestStateUse.findMany({ where: { id: { in: [expired, live] } } })).map((r) => r.id),
+      [live],
+    );
   });
 
   describe('PrismaRequestStateStore (one-time requestState)', () => {

@@ -72,7 +72,7 @@ describe('JWT access tokens from an external authorization server (JWKS)', () =>
     delete process.env.PUBLIC_URL;
   });
 
-  it('accepts a valid token and maps it to the user, with the token\'s scopes', async () => {
+  it("accepts a valid token and maps it to the user, with the token's scopes", async () => {
     const { status, body } = await listTools(await sign(keyA));
     assert.equal(status, 200);
     const names = body.result.tools.map((tool: { name: string }) => tool.name);
@@ -85,7 +85,9 @@ describe('JWT access tokens from an external authorization server (JWKS)', () =>
   });
 
   it('publishes the issuer as the authorization server', async () => {
-    const metadata = (await (await fetch(`${t.baseUrl}/.well-known/oauth-protected-resource`)).json()) as { authorization_servers: string[] };
+    const metadata = (await (await fetch(`${t.baseUrl}/.well-known/oauth-protected-resource`)).json()) as {
+      authorization_servers: string[];
+    };
     assert.deepEqual(metadata.authorization_servers, [issuer]);
   });
 
@@ -93,15 +95,23 @@ describe('JWT access tokens from an external authorization server (JWKS)', () =>
     ['an expired token', () => sign(keyA, {}, { expiresIn: Math.floor(Date.now() / 1000) - 60 }), /expired/],
     ['a token for another audience', () => sign(keyA, {}, { audience: 'https://other.example.test/mcp' }), /audience/],
     ['a token from another issuer', () => sign(keyA, {}, { issuer: 'https://evil.example.test' }), /iss claim/],
-    ['a token with a bad signature', async () => {
-      const impostor = await newKey('key-a');
-      return sign(impostor);
-    }, /signature/],
+    [
+      'a token with a bad signature',
+      async () => {
+        const impostor = await newKey('key-a');
+        return sign(impostor);
+      },
+      /signature/,
+    ],
     ['a token for an unknown user', () => sign(keyA, { email: 'nobody@nowhere.test' }), /no known user/],
     ['a token that is not a JWT', async () => 'not-a-jwt', /not valid/],
     ['a token without an expiry (exp)', () => sign(keyA, {}, { expiresIn: null }), /no expiry \(exp claim\)/],
     ['a token that lives longer than AUTH_JWT_MAX_AGE (default 24 h)', () => sign(keyA, {}, { expiresIn: '25h' }), /lifetime.*24 h/],
-    ['a token issued 2 days ago for 2 days (lifetime counted from iat)', () => sign(keyA, {}, { issuedAt: Math.floor(Date.now() / 1000) - 2 * 86_400, expiresIn: Math.floor(Date.now() / 1000) + 60 }), /lifetime.*24 h/],
+    [
+      'a token issued 2 days ago for 2 days (lifetime counted from iat)',
+      () => sign(keyA, {}, { issuedAt: Math.floor(Date.now() / 1000) - 2 * 86_400, expiresIn: Math.floor(Date.now() / 1000) + 60 }),
+      /lifetime.*24 h/,
+    ],
     ['a token without a subject (sub)', () => sign(keyA, {}, { subject: null }), /no subject \(sub claim\)/],
   ];
   for (const [label, make, reason] of refusals) {
@@ -118,7 +128,7 @@ describe('JWT access tokens from an external authorization server (JWKS)', () =>
     assert.equal((await listTools(await sign(keyA, {}, { expiresIn: '23h' }))).status, 200);
   });
 
-  it('keys the caller\'s token id on iss + sub (+ jti): two subjects never share one identity', async () => {
+  it("keys the caller's token id on iss + sub (+ jti): two subjects never share one identity", async () => {
     const call = async (token: string) => {
       const request = statelessRequest('tools/call', { name: 'billing_customer_summary', arguments: { email: 'nobody@demo.test' } });
       await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
@@ -142,16 +152,19 @@ describe('JWT access tokens from an external authorization server (JWKS)', () =>
     assert.match(answer.headers.get('www-authenticate') ?? '', INVALID_TOKEN_CHALLENGE);
   });
 
-  it('refuses a token issued for the resource a forged Host names: the audience is PUBLIC_URL\'s, fixed at boot', async () => {
+  it("refuses a token issued for the resource a forged Host names: the audience is PUBLIC_URL's, fixed at boot", async () => {
     const port = new URL(t.baseUrl).port;
     // A loopback name passes the Host check, so only the audience rule stands in the way.
     const forged = await sign(keyA, {}, { audience: `http://localhost:${port}/mcp` });
-    const answer = await rawRequest(`${t.baseUrl}/v1/customers`, { method: 'GET', headers: { host: `localhost:${port}`, ...bearer(forged) } });
+    const answer = await rawRequest(`${t.baseUrl}/v1/customers`, {
+      method: 'GET',
+      headers: { host: `localhost:${port}`, ...bearer(forged) },
+    });
     assert.equal(answer.status, 401);
     assert.match(answer.text, /audience/);
     const evil = await sign(keyA, {}, { audience: 'http://evil.example/mcp' });
     const refused = await rawRequest(`${t.baseUrl}/v1/customers`, { method: 'GET', headers: { host: 'evil.example', ...bearer(evil) } });
-    assert.equal(refused.status, 403, 'a Host that is neither PUBLIC_URL\'s nor local is refused before authentication');
+    assert.equal(refused.status, 403, "a Host that is neither PUBLIC_URL's nor local is refused before authentication");
   });
 
   it('follows a JWKS key rotation without a restart', async () => {

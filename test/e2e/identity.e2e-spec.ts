@@ -4,7 +4,13 @@ import { RequestContext } from '../../src/context/request-context.js';
 import { callStateless, post, statelessRequest } from '../support/mcp-http.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 
-async function mcp(t: BillingTestApp, token: string | undefined, method: string, params: Record<string, unknown> = {}, extra: Record<string, string> = {}) {
+async function mcp(
+  t: BillingTestApp,
+  token: string | undefined,
+  method: string,
+  params: Record<string, unknown> = {},
+  extra: Record<string, string> = {},
+) {
   const request = statelessRequest(method, params);
   return post(t.mcpUrl, request.body, { ...request.headers, ...(token ? bearer(token) : {}), ...extra });
 }
@@ -87,7 +93,10 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
     it('guards the REST API with the same tokens; no token sent, no error attribute in the challenge', async () => {
       const anonymous = await fetch(`${t.baseUrl}/v1/customers/00000000-0000-0000-0000-000000000000`);
       assert.equal(anonymous.status, 401);
-      assert.equal(anonymous.headers.get('www-authenticate'), `Bearer resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource"`);
+      assert.equal(
+        anonymous.headers.get('www-authenticate'),
+        `Bearer resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource"`,
+      );
     });
   });
 
@@ -106,7 +115,10 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
 
     it('refuses a call beyond the token scopes with 403 insufficient_scope naming the scope', async () => {
       const token = await t.token({ scopes: ['billing:read'] });
-      const { status, headers, body } = await mcp(t, token, 'tools/call', { name: 'billing_customer_create', arguments: { name: 'X', email: 'x@x.test' } });
+      const { status, headers, body } = await mcp(t, token, 'tools/call', {
+        name: 'billing_customer_create',
+        arguments: { name: 'X', email: 'x@x.test' },
+      });
       assert.equal(status, 403);
       assert.equal(
         headers.get('www-authenticate'),
@@ -117,7 +129,10 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
 
     it('refuses a call the role does not allow even when the token has the scope', async () => {
       const token = await t.token({ email: 'viewer@demo.test', scopes: ['billing:read', 'billing:write'] });
-      const { status, body } = await mcp(t, token, 'tools/call', { name: 'billing_customer_create', arguments: { name: 'X', email: 'x@x.test' } });
+      const { status, body } = await mcp(t, token, 'tools/call', {
+        name: 'billing_customer_create',
+        arguments: { name: 'X', email: 'x@x.test' },
+      });
       assert.equal(status, 403);
       assert.match(body.error.message, /role does not allow billing:write/);
       assert.equal(await t.prisma.client.customer.count({ where: { email: 'x@x.test' } }), 0);
@@ -145,11 +160,14 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
         await t.prisma.client.membership.create({ data: { userId: user.id, workspaceId: workspace.id, role: 'admin' } });
       });
       otherToken = await t.token({ email: 'owner@other.test', workspaceSlug: 'other' });
-      const created = await mcp(t, otherToken, 'tools/call', { name: 'billing_customer_create', arguments: { name: 'Secret Client', email: 'secret@other.test' } });
+      const created = await mcp(t, otherToken, 'tools/call', {
+        name: 'billing_customer_create',
+        arguments: { name: 'Secret Client', email: 'secret@other.test' },
+      });
       otherCustomerId = JSON.parse(created.body.result.content[0].text).data.id;
     });
 
-    it('creates in the caller\'s workspace and keeps it invisible to others (REST)', async () => {
+    it("creates in the caller's workspace and keeps it invisible to others (REST)", async () => {
       const demoToken = await t.token();
       const response = await fetch(`${t.baseUrl}/v1/customers/${otherCustomerId}`, { headers: bearer(demoToken) });
       assert.equal(response.status, 404);
@@ -187,7 +205,13 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
 
     it('resolves the workspace from X-Workspace-Id and ?workspace_id= for an unbound token', async () => {
       const unbound = await t.token({ workspaceSlug: undefined });
-      const viaHeader = await mcp(t, unbound, 'tools/call', { name: 'billing_customer_create', arguments: { name: 'H', email: 'h@demo.test' } }, { 'x-workspace-id': 'demo' });
+      const viaHeader = await mcp(
+        t,
+        unbound,
+        'tools/call',
+        { name: 'billing_customer_create', arguments: { name: 'H', email: 'h@demo.test' } },
+        { 'x-workspace-id': 'demo' },
+      );
       assert.equal(JSON.parse(viaHeader.body.result.content[0].text).ok, true);
       const request = statelessRequest('tools/call', { name: 'billing_customer_create', arguments: { name: 'Q', email: 'q@demo.test' } });
       const viaQuery = await post(`${t.mcpUrl}?workspace_id=demo`, request.body, { ...request.headers, ...bearer(unbound) });

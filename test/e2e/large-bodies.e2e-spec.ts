@@ -32,16 +32,25 @@ const bigFile = () => Buffer.alloc(Math.floor((BIG * 3) / 4) - 4096, 0x41);
 function openChunked(url: string, headers: Record<string, string>, chunk: Buffer): Promise<RawAnswer & { ended: boolean }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
-    let ended = false;
-    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { ...headers, 'transfer-encoding': 'chunked' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (piece) => (text += piece));
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, ended });
-        req.destroy();
-      });
-    });
+    const ended = false;
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: { ...headers, 'transfer-encoding': 'chunked' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (piece) => (text += piece));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, ended });
+          req.destroy();
+        });
+      },
+    );
     req.on('error', reject);
     req.write(chunk);
   });
@@ -68,7 +77,10 @@ describe('large bodies: authenticated before they are read; REST limits and slow
 
   it('an unauthenticated 13 MiB POST /mcp is 401 with the challenge before any of the body was sent, and the connection closes', async () => {
     // Headers only, the body never comes: a server that waited for it would answer 408 instead.
-    const answer = await rawRequest(t.mcpUrl, { headers: { ...mcpHeaders('tools/call', 'billing_attachment_upload'), 'content-length': BIG }, end: false });
+    const answer = await rawRequest(t.mcpUrl, {
+      headers: { ...mcpHeaders('tools/call', 'billing_attachment_upload'), 'content-length': BIG },
+      end: false,
+    });
     assert.equal(answer.status, 401, answer.text);
     assert.match(String(answer.headers['www-authenticate']), /^Bearer resource_metadata="/);
     assert.equal(answer.headers.connection, 'close');
@@ -79,7 +91,10 @@ describe('large bodies: authenticated before they are read; REST limits and slow
   });
 
   it('an unauthenticated 13 MiB POST /v1/attachments is 401 in the REST shape before any of the body was sent', async () => {
-    const answer = await rawRequest(`${t.baseUrl}/v1/attachments`, { headers: { 'content-type': 'application/json', 'content-length': BIG }, end: false });
+    const answer = await rawRequest(`${t.baseUrl}/v1/attachments`, {
+      headers: { 'content-type': 'application/json', 'content-length': BIG },
+      end: false,
+    });
     assert.equal(answer.status, 401, answer.text);
     assert.match(String(answer.headers['www-authenticate']), /^Bearer resource_metadata="/);
     assert.equal(answer.headers.connection, 'close');
@@ -87,7 +102,10 @@ describe('large bodies: authenticated before they are read; REST limits and slow
   });
 
   it('a bad token on a large body is 401 too, checked from the headers', async () => {
-    const answer = await rawRequest(t.mcpUrl, { headers: { ...mcpHeaders('tools/list'), ...bearer('not-a-token'), 'content-length': 200_000 }, end: false });
+    const answer = await rawRequest(t.mcpUrl, {
+      headers: { ...mcpHeaders('tools/list'), ...bearer('not-a-token'), 'content-length': 200_000 },
+      end: false,
+    });
     assert.equal(answer.status, 401, answer.text);
   });
 
@@ -109,11 +127,18 @@ describe('large bodies: authenticated before they are read; REST limits and slow
     const content_base64 = bigFile().toString('base64');
     const restBody = JSON.stringify({ filename: 'big.pdf', content_type: 'application/pdf', content_base64 });
     assert.ok(Buffer.byteLength(restBody) > 12 * 1024 * 1024);
-    const viaRest = await fetch(`${t.baseUrl}/v1/attachments`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(token) }, body: restBody });
+    const viaRest = await fetch(`${t.baseUrl}/v1/attachments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(token) },
+      body: restBody,
+    });
     assert.equal(viaRest.status, 201, (await viaRest.clone().text()).slice(0, 300));
     assert.equal(((await viaRest.json()) as { size_bytes: number }).size_bytes, bigFile().length);
 
-    const call = statelessRequest('tools/call', { name: 'billing_attachment_upload', arguments: { filename: 'big-mcp.pdf', content_type: 'application/pdf', content_base64 } });
+    const call = statelessRequest('tools/call', {
+      name: 'billing_attachment_upload',
+      arguments: { filename: 'big-mcp.pdf', content_type: 'application/pdf', content_base64 },
+    });
     const viaMcp = await post(t.mcpUrl, call.body, { ...call.headers, ...bearer(token) });
     assert.equal(viaMcp.status, 200, viaMcp.text.slice(0, 300));
     assert.notEqual(viaMcp.body.result.isError, true, viaMcp.text.slice(0, 300));
@@ -123,10 +148,18 @@ describe('large bodies: authenticated before they are read; REST limits and slow
 
   it('a REST body over 1 MiB on a route other than the upload is 413, declared or streamed', async () => {
     const body = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10), email: 'big@rest.test' });
-    const declared = await rawRequest(`${t.baseUrl}/v1/customers`, { headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...bearer(token) }, end: false });
+    const declared = await rawRequest(`${t.baseUrl}/v1/customers`, {
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...bearer(token) },
+      end: false,
+    });
     assert.equal(declared.status, 413, declared.text);
     assert.match(JSON.parse(declared.text).message, /limit 1048576 bytes/);
-    const streamed = await fetch(`${t.baseUrl}/v1/customers`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(token) }, body: new Blob([body]).stream(), duplex: 'half' } as RequestInit);
+    const streamed = await fetch(`${t.baseUrl}/v1/customers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(token) },
+      body: new Blob([body]).stream(),
+      duplex: 'half',
+    });
     assert.equal(streamed.status, 413);
   });
 
@@ -139,7 +172,11 @@ describe('large bodies: authenticated before they are read; REST limits and slow
       assert.equal(trickled.status, 408, trickled.text);
       assert.equal(trickled.headers.connection, 'close');
       assert.ok(trickled.written < Buffer.byteLength(body));
-      assert.deepEqual(JSON.parse(trickled.text), { statusCode: 408, error: 'Request Timeout', message: 'Request body not received within 400 ms' });
+      assert.deepEqual(JSON.parse(trickled.text), {
+        statusCode: 408,
+        error: 'Request Timeout',
+        message: 'Request body not received within 400 ms',
+      });
       const served = await trickle(`${t.baseUrl}/v1/customers`, body, { headers, bytes: 64, everyMs: 20 });
       assert.equal(served.status, 201, served.text);
 

@@ -3,14 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  iconsApp,
-  PREFERENCES_SCHEMA,
-  PROMPT_ICONS,
-  RESOURCE_ICONS,
-  runs,
-  TOOL_ICONS,
-} from '../fixtures/icons-and-elicitation.fixture.js';
+import { iconsApp, PREFERENCES_SCHEMA, PROMPT_ICONS, RESOURCE_ICONS, runs, TOOL_ICONS } from '../fixtures/icons-and-elicitation.fixture.js';
 import { post } from '../support/mcp-http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -49,7 +42,10 @@ describe('protocol revision 2025-11-25', () => {
       return response;
     };
     const client = new SdkClient({ name: 'sdk-1x-2025-11-25', version: '1.32.0' });
-    const transport = new SdkTransport(new URL(url), { fetch: spyFetch, requestInit: { headers: { 'mcp-protocol-version': '2025-11-25' } } });
+    const transport = new SdkTransport(new URL(url), {
+      fetch: spyFetch,
+      requestInit: { headers: { 'mcp-protocol-version': '2025-11-25' } },
+    });
     await client.connect(transport);
     return { client, transport, posts };
   }
@@ -61,7 +57,10 @@ describe('protocol revision 2025-11-25', () => {
       assert.equal(transport.protocolVersion, '2025-11-25');
       const { tools } = await client.listTools();
       assert.ok(tools.length > 0);
-      assert.ok(posts.slice(1).every((p) => p.header === '2025-11-25' && p.version === '2025-11-25' && p.status < 300), JSON.stringify(posts));
+      assert.ok(
+        posts.slice(1).every((p) => p.header === '2025-11-25' && p.version === '2025-11-25' && p.status < 300),
+        JSON.stringify(posts),
+      );
     } finally {
       await client.close();
     }
@@ -87,7 +86,11 @@ describe('protocol revision 2025-11-25', () => {
   it('a server restricted to older versions answers an initialize carrying the 2025-11-25 header with its newest version', async () => {
     const params = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } };
     for (const header of ['2025-11-25', '2026-07-28', 'not-a-version']) {
-      const { status, headers, body } = await post(restricted.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'initialize', params }, { 'mcp-protocol-version': header });
+      const { status, headers, body } = await post(
+        restricted.mcpUrl,
+        { jsonrpc: '2.0', id: 1, method: 'initialize', params },
+        { 'mcp-protocol-version': header },
+      );
       assert.equal(status, 200, `${header}: ${JSON.stringify(body)}`);
       assert.equal(body.result.protocolVersion, '2025-06-18');
       assert.equal(headers.get('mcp-protocol-version'), '2025-06-18');
@@ -123,7 +126,10 @@ describe('protocol revision 2025-11-25', () => {
   /** The 2.x client pinned to 2026-07-28, answering elicitations with `answer`. */
   async function v2Client(elicitation: { form?: Record<string, never>; url?: Record<string, never> }, answer: (params: any) => any) {
     const asked: any[] = [];
-    const client = new Client({ name: 'client-v2', version: '2.4.0' }, { capabilities: { elicitation }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new Client(
+      { name: 'client-v2', version: '2.4.0' },
+      { capabilities: { elicitation }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     client.setRequestHandler('elicitation/create', async (request) => {
       asked.push(request.params);
       return answer(request.params);
@@ -184,7 +190,10 @@ describe('protocol revision 2025-11-25', () => {
 
   it('a destructive tool is still confirmed in the chat by a client declaring form and URL elicitation', async () => {
     runs.length = 0;
-    const { client, asked } = await v2Client({ form: {}, url: {} }, (params) => ({ action: 'accept', content: { [params.requestedSchema.required[0]]: true } }));
+    const { client, asked } = await v2Client({ form: {}, url: {} }, (params) => ({
+      action: 'accept',
+      content: { [params.requestedSchema.required[0]]: true },
+    }));
     try {
       const result = await client.callTool({ name: 'purge', arguments: {} });
       assert.equal(asked.length, 1);

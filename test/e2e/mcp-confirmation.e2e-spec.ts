@@ -95,7 +95,12 @@ describe('confirmation of destructive tools (MCP layer)', () => {
     await refuse.close();
     await linkOnly.close();
   });
-  const pending = { status: 'pending', approvalId: 'a9', url: 'https://example.test/admin/approvals/a9', expiresAt: new Date('2030-01-01T00:00:00Z') } as const;
+  const pending = {
+    status: 'pending',
+    approvalId: 'a9',
+    url: 'https://example.test/admin/approvals/a9',
+    expiresAt: new Date('2030-01-01T00:00:00Z'),
+  } as const;
 
   it('asks a 2026 client that declared elicitation in the chat, and runs on an accepted yes only', async () => {
     runs.length = 0;
@@ -107,18 +112,26 @@ describe('confirmation of destructive tools (MCP layer)', () => {
     assert.deepEqual(question.params.requestedSchema.required, ['confirm']);
     assert.deepEqual(runs, []);
 
-    const no = await call(confirm.mcpUrl, { elicitation: {} }, {
-      requestState: first.result.requestState,
-      inputResponses: { confirm: { action: 'accept', content: { confirm: false } } },
-    });
+    const no = await call(
+      confirm.mcpUrl,
+      { elicitation: {} },
+      {
+        requestState: first.result.requestState,
+        inputResponses: { confirm: { action: 'accept', content: { confirm: false } } },
+      },
+    );
     assert.equal(envelopeOf(no).errors[0].code, 'confirmation_declined');
     assert.deepEqual(runs, []);
 
     const again = await call(confirm.mcpUrl, { elicitation: { form: {} } });
-    const yes = await call(confirm.mcpUrl, { elicitation: { form: {} } }, {
-      requestState: again.result.requestState,
-      inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
-    });
+    const yes = await call(
+      confirm.mcpUrl,
+      { elicitation: { form: {} } },
+      {
+        requestState: again.result.requestState,
+        inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+      },
+    );
     assert.equal(yes.result.resultType, 'complete');
     assert.equal(envelopeOf(yes).status, 'success');
     assert.deepEqual(runs, ['wipe']);
@@ -126,22 +139,30 @@ describe('confirmation of destructive tools (MCP layer)', () => {
 
   it('re-asks when the retry carries the state but no answer to the question', async () => {
     const first = await call(confirm.mcpUrl, { elicitation: {} });
-    const retry = await call(confirm.mcpUrl, { elicitation: {} }, { requestState: first.result.requestState, inputResponses: { other: {} } });
+    const retry = await call(
+      confirm.mcpUrl,
+      { elicitation: {} },
+      { requestState: first.result.requestState, inputResponses: { other: {} } },
+    );
     assert.equal(retry.result.resultType, 'input_required');
     assert.notEqual(retry.result.requestState, first.result.requestState);
   });
 
   it('a client with URL-only elicitation cannot answer a form: it gets the approval link', async () => {
-    gateway.next = { status: 'pending', approvalId: 'a1', url: 'https://example.test/admin/approvals/a1', expiresAt: new Date('2030-01-01T00:00:00Z') };
+    gateway.next = {
+      status: 'pending',
+      approvalId: 'a1',
+      url: 'https://example.test/admin/approvals/a1',
+      expiresAt: new Date('2030-01-01T00:00:00Z'),
+    };
     runs.length = 0;
     const body = await call(confirm.mcpUrl, { elicitation: { url: {} } });
     const answer = envelopeOf(body);
     assert.equal(body.result.isError, undefined);
-    assert.deepEqual([answer.status, answer.ok, answer.approval], [
-      'pending_confirmation',
-      false,
-      { id: 'a1', url: 'https://example.test/admin/approvals/a1', expires_at: '2030-01-01T00:00:00.000Z' },
-    ]);
+    assert.deepEqual(
+      [answer.status, answer.ok, answer.approval],
+      ['pending_confirmation', false, { id: 'a1', url: 'https://example.test/admin/approvals/a1', expires_at: '2030-01-01T00:00:00.000Z' }],
+    );
     assert.equal(gateway.asked.at(-1)!.tool.title, 'Wipe the cache');
     assert.deepEqual(runs, []);
   });
@@ -185,7 +206,11 @@ describe('confirmation of destructive tools (MCP layer)', () => {
     assert.equal(body.result.resultType, 'complete');
     assert.equal(envelopeOf(body).status, 'pending_confirmation');
     assert.equal(gateway.asked.at(-1)!.tool.name, 'wipe');
-    const stale = await call(linkOnly.mcpUrl, { elicitation: {} }, { inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } });
+    const stale = await call(
+      linkOnly.mcpUrl,
+      { elicitation: {} },
+      { inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } },
+    );
     assert.equal(envelopeOf(stale).status, 'pending_confirmation', 'an in-chat yes is not obeyed');
     assert.deepEqual(runs, []);
   });
@@ -216,11 +241,17 @@ describe('confirmation of destructive tools (MCP layer)', () => {
       /refund can only be confirmed on an approval page, and no approval links are configured/,
     );
     await assert.rejects(
-      NestFactory.create(appWith({ destructiveConfirmation: 'link' }, false, [DangerousTools]), { logger: false, abortOnError: false }).then((app) => app.init()),
+      NestFactory.create(appWith({ destructiveConfirmation: 'link' }, false, [DangerousTools]), {
+        logger: false,
+        abortOnError: false,
+      }).then((app) => app.init()),
       /wipe can only be confirmed on an approval page/,
     );
     // Refusing those tools over MCP is a valid choice without links.
-    const app = await NestFactory.create(appWith({ destructiveTools: 'refuse' }, false, [MoneyTools]), { logger: false, abortOnError: false });
+    const app = await NestFactory.create(appWith({ destructiveTools: 'refuse' }, false, [MoneyTools]), {
+      logger: false,
+      abortOnError: false,
+    });
     await assert.rejects(app.init(), /useMcpTransport/);
   });
 

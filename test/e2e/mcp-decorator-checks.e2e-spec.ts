@@ -5,14 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import {
-  MCP_ACCESS_POLICY,
-  MCP_SCOPES_METADATA,
-  McpModule,
-  McpTool,
-  RequiredScopes,
-  type McpAccessPolicy,
-} from '../../src/mcp/index.js';
+import { MCP_ACCESS_POLICY, MCP_SCOPES_METADATA, McpModule, McpTool, RequiredScopes, type McpAccessPolicy } from '../../src/mcp/index.js';
 import { useMcpTransport } from '../../src/mcp/index.js';
 import { callStateless } from '../support/mcp-http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -235,7 +228,7 @@ async function bootWithPolicy(...providers: ClassType<unknown>[]): Promise<strin
 }
 
 describe('decorator checks at boot', () => {
-  it('1: @McpTool({ scopes }) on a route is also the route\'s @RequiredScopes, so REST guards enforce it', () => {
+  it("1: @McpTool({ scopes }) on a route is also the route's @RequiredScopes, so REST guards enforce it", () => {
     assert.deepEqual(Reflect.getMetadata(MCP_SCOPES_METADATA, ScopedTicketsController.prototype.close), ['tickets:write']);
   });
 
@@ -322,16 +315,18 @@ describe('decorator checks on calls', () => {
 
   it('2: says "missing" for a missing field of a nested object too', async () => {
     const { body } = await callStateless(t.mcpUrl, 'tools/call', { name: 'ship', arguments: { address: {}, note: 'n' } });
-    assert.deepEqual(envelopeOf(body).errors.map((e: { message: string }) => e.message), [
-      '`address.street` is missing. Correct this argument and call ship again.',
-    ]);
+    assert.deepEqual(
+      envelopeOf(body).errors.map((e: { message: string }) => e.message),
+      ['`address.street` is missing. Correct this argument and call ship again.'],
+    );
   });
 
   it('2: answers a string where an object is expected in the same words as other type errors', async () => {
     const { body } = await callStateless(t.mcpUrl, 'tools/call', { name: 'ship', arguments: { address: 'Main St 1', note: 'n' } });
-    assert.deepEqual(envelopeOf(body).errors.map((e: { field: string; message: string }) => [e.field, e.message]), [
-      ['address', '`address` must be an object. Correct this argument and call ship again.'],
-    ]);
+    assert.deepEqual(
+      envelopeOf(body).errors.map((e: { field: string; message: string }) => [e.field, e.message]),
+      [['address', '`address` must be an object. Correct this argument and call ship again.']],
+    );
   });
 
   it('3: a route taking @Param() DTO gets that DTO as its input schema and can be called', async () => {
@@ -352,7 +347,10 @@ describe('decorator checks on calls', () => {
     assert.deepEqual(envelopeOf(body).data, { id: 't-2', reason: 'done', bodyKeys: ['reason'], isDto: true });
 
     const { body: missing } = await callStateless(t.mcpUrl, 'tools/call', { name: 'ticket_close', arguments: { reason: 'done' } });
-    assert.deepEqual(envelopeOf(missing).errors.map((e: { field: string }) => e.field), ['id']);
+    assert.deepEqual(
+      envelopeOf(missing).errors.map((e: { field: string }) => e.field),
+      ['id'],
+    );
   });
 
   it('3: @Param() and @Query() DTOs together make one input', async () => {

@@ -62,7 +62,10 @@ class RecordingHook implements McpCallHook {
   }
 }
 
-@Module({ imports: [McpModule.forRoot({ accessPolicy: { useClass: HeaderScopesPolicy }, callHook: { useClass: RecordingHook } })], providers: [NotesTools] })
+@Module({
+  imports: [McpModule.forRoot({ accessPolicy: { useClass: HeaderScopesPolicy }, callHook: { useClass: RecordingHook } })],
+  providers: [NotesTools],
+})
 class NotesApp {}
 
 async function listAs(url: string, scopes: string) {
@@ -84,7 +87,7 @@ describe('access policy and call hook', () => {
     assert.deepEqual(await listAs(t.mcpUrl, 'notes:read notes:write'), ['notes_add', 'notes_help', 'notes_list']);
   });
 
-  it('refuses a call the policy does not allow with the policy\'s error, before running it', async () => {
+  it("refuses a call the policy does not allow with the policy's error, before running it", async () => {
     const request = statelessRequest('tools/call', { name: 'notes_add', arguments: {} });
     const { status, body } = await post(t.mcpUrl, request.body, { ...request.headers, 'x-scopes': 'notes:read' });
     assert.equal(status, 403);

@@ -71,10 +71,14 @@ describe('protocol eras and versions (SPEC §2)', () => {
     });
 
     it('refuses the 2026 header without the envelope with 400 / -32602', async () => {
-      const { status, body } = await post(t.mcpUrl, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }, {
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/list',
-      });
+      const { status, body } = await post(
+        t.mcpUrl,
+        { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} },
+        {
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/list',
+        },
+      );
       assert.equal(status, 400);
       assert.equal(body.error.code, -32602);
       assert.equal(body.id, 3);
@@ -156,9 +160,18 @@ describe('protocol eras and versions (SPEC §2)', () => {
 
     it('initialize asking 2025-11-25 is answered 2025-11-25, with or without the header', async () => {
       for (const headers of [{}, { 'mcp-protocol-version': '2025-11-25' }] as Array<Record<string, string>>) {
-        const { status, headers: answerHeaders, body } = await post(
+        const {
+          status,
+          headers: answerHeaders,
+          body,
+        } = await post(
           t.mcpUrl,
-          { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
+          {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+          },
           headers,
         );
         assert.equal(status, 200);

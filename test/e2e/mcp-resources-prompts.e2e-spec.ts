@@ -11,7 +11,12 @@ describe('resources, prompts and completions (SPEC §5)', () => {
     t = await startTestApp(ordersApp());
     const { body } = await callStateless(t.mcpUrl, 'tools/call', {
       name: 'orders_create',
-      arguments: { customerEmail: 'ana@example.com', currency: 'USD', dueDate: '2027-01-15', lines: [{ description: 'x', quantity: 1, unitPriceMinor: 500 }] },
+      arguments: {
+        customerEmail: 'ana@example.com',
+        currency: 'USD',
+        dueDate: '2027-01-15',
+        lines: [{ description: 'x', quantity: 1, unitPriceMinor: 500 }],
+      },
     });
     orderId = JSON.parse(body.result.content[0].text).data.id;
   });
@@ -71,13 +76,21 @@ describe('resources, prompts and completions (SPEC §5)', () => {
   });
 
   it('gets a prompt with validated arguments', async () => {
-    const { body } = await callStateless(t.mcpUrl, 'prompts/get', { name: 'orders_follow_up', arguments: { customerEmail: 'bea@example.com', tone: 'firm' } });
-    assert.deepEqual(body.result.messages, [{ role: 'user', content: { type: 'text', text: 'Write a firm follow-up email to bea@example.com.' } }]);
+    const { body } = await callStateless(t.mcpUrl, 'prompts/get', {
+      name: 'orders_follow_up',
+      arguments: { customerEmail: 'bea@example.com', tone: 'firm' },
+    });
+    assert.deepEqual(body.result.messages, [
+      { role: 'user', content: { type: 'text', text: 'Write a firm follow-up email to bea@example.com.' } },
+    ]);
     assert.equal(body.result.resultType, 'complete');
   });
 
   it('refuses invalid prompt arguments with -32602 naming the field', async () => {
-    const { body } = await callHandshake(t.mcpUrl, 'prompts/get', { name: 'orders_follow_up', arguments: { customerEmail: 'nope', tone: 'rude' } });
+    const { body } = await callHandshake(t.mcpUrl, 'prompts/get', {
+      name: 'orders_follow_up',
+      arguments: { customerEmail: 'nope', tone: 'rude' },
+    });
     assert.equal(body.error.code, -32602);
     assert.match(body.error.message, /`customerEmail` must be an email/);
     assert.match(body.error.message, /`tone` must be one of/);

@@ -37,7 +37,10 @@ describe('route handlers with a path parameter and a body', () => {
   after(() => t.close());
 
   it('gives the tool argument to @Param(name) and keeps it out of @Body(), so the REST body DTO validates', async () => {
-    const { body } = await callStateless(t.mcpUrl, 'tools/call', { name: 'things_note_add', arguments: { thing_id: 't-1', text: 'hello' } });
+    const { body } = await callStateless(t.mcpUrl, 'tools/call', {
+      name: 'things_note_add',
+      arguments: { thing_id: 't-1', text: 'hello' },
+    });
     assert.equal(body.result.isError, undefined, body.result.content[0].text);
     assert.deepEqual(JSON.parse(body.result.content[0].text).data, { thing_id: 't-1', text: 'hello', body_keys: ['text'] });
   });

@@ -252,7 +252,10 @@ describe('stream mode on two server processes (PostgreSQL + Redis)', { skip: nee
     const stop = new AbortController();
     const resumed = await fetch(b.mcpUrl, { method: 'GET', headers: headers(session, { 'last-event-id': first.id }), signal: stop.signal });
     assert.equal(resumed.status, 200);
-    const replayed = await Promise.race([sseEvents(resumed).next(), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5_000))]);
+    const replayed = await Promise.race([
+      sseEvents(resumed).next(),
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5_000)),
+    ]);
     assert.ok(replayed && !replayed.done, 'B replayed what A had sent after that id');
     assert.equal((replayed.value.data.params as { uri?: string }).uri, uri);
     stop.abort();

@@ -45,7 +45,10 @@ describe('stream mode on two replicas', () => {
     try {
       const result = await client.callTool({ name: 'ask_name', arguments: {} });
       assert.deepEqual((result.content as any[])[0], { type: 'text', text: 'Hello Lin' });
-      assert.ok(served.some((s) => s.replica === 'B' && s.kind === 'answer'), 'the answer went to B');
+      assert.ok(
+        served.some((s) => s.replica === 'B' && s.kind === 'answer'),
+        'the answer went to B',
+      );
     } finally {
       await client.close();
     }
@@ -59,11 +62,18 @@ describe('stream mode on two replicas', () => {
       const sessionId = transport.sessionId!;
       const onB = await fetch(b.mcpUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': transport.protocolVersion! },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': sessionId,
+          'mcp-protocol-version': transport.protocolVersion!,
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/subscribe', params: { uri: 'demo://status' } }),
       });
       assert.equal(onB.status, 200, 'B knows the session A created');
-      const updated = new Promise<string>((resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)));
+      const updated = new Promise<string>((resolve) =>
+        client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)),
+      );
       const announcer = b.app.get(McpResourceUpdates);
       const timer = setInterval(() => void announcer.changed('demo://status'), 100);
       try {

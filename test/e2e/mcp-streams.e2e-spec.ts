@@ -40,7 +40,13 @@ async function rawPost(url: string, body: unknown, headers: Record<string, strin
   });
   const text = await response.text();
   const isSse = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
-  return { status: response.status, headers: response.headers, isSse, events: isSse ? parseSse(text) : [], json: !isSse && text ? JSON.parse(text) : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    isSse,
+    events: isSse ? parseSse(text) : [],
+    json: !isSse && text ? JSON.parse(text) : undefined,
+  };
 }
 
 function parseSse(text: string): Array<{ id?: string; data: any }> {
@@ -50,7 +56,12 @@ function parseSse(text: string): Array<{ id?: string; data: any }> {
     .map((block) => {
       const lines = block.split('\n');
       const id = lines.find((l) => l.startsWith('id: '))?.slice(4);
-      const data = JSON.parse(lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n'));
+      const data = JSON.parse(
+        lines
+          .filter((l) => l.startsWith('data: '))
+          .map((l) => l.slice(6))
+          .join('\n'),
+      );
       return { ...(id ? { id } : {}), data };
     });
 }
@@ -59,7 +70,12 @@ function parseSse(text: string): Array<{ id?: string; data: any }> {
 async function openSession(url: string, headers: Record<string, string> = {}, capabilities: Record<string, unknown> = {}) {
   const answer = await rawPost(
     url,
-    { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: HANDSHAKE, capabilities, clientInfo: { name: 'raw', version: '1' } } },
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: HANDSHAKE, capabilities, clientInfo: { name: 'raw', version: '1' } },
+    },
     headers,
   );
   assert.equal(answer.status, 200);
@@ -80,14 +96,24 @@ async function startWaiting(url: string, session: string, id: number) {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: BOTH, 'mcp-protocol-version': HANDSHAKE, 'mcp-session-id': session },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'wait_for_abort', arguments: {}, _meta: { progressToken: 1 } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'wait_for_abort', arguments: {}, _meta: { progressToken: 1 } },
+    }),
     signal: controller.signal,
   });
   await response.body!.getReader().read();
   return controller;
 }
 
-const callCount = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'count', arguments: {}, _meta: { progressToken: `p${id}` } } });
+const callCount = (id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'count', arguments: {}, _meta: { progressToken: `p${id}` } },
+});
 
 describe('stream mode', () => {
   let t: TestApp;
@@ -111,9 +137,14 @@ describe('stream mode', () => {
         client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
         await client.setLoggingLevel('warning');
         const progress: any[] = [];
-        const result = await client.callTool({ name: 'count', arguments: {} }, CallToolResultSchema, { onprogress: (p) => void progress.push(p) });
+        const result = await client.callTool({ name: 'count', arguments: {} }, CallToolResultSchema, {
+          onprogress: (p) => void progress.push(p),
+        });
         assert.deepEqual((result.content as any[])[0], { type: 'text', text: 'counted' });
-        assert.deepEqual(progress, [1, 2, 3].map((n) => ({ progress: n, total: 3, message: `step ${n}` })));
+        assert.deepEqual(
+          progress,
+          [1, 2, 3].map((n) => ({ progress: n, total: 3, message: `step ${n}` })),
+        );
         assert.deepEqual(logs, [{ level: 'warning', data: { step: 2 }, logger: 'counter' }], 'only levels at or above the session level');
       } finally {
         await client.close();
@@ -122,7 +153,9 @@ describe('stream mode', () => {
 
     it('an elicitation goes out on the call stream and its answer (a new POST) reaches the waiting tool', async () => {
       const asked: any[] = [];
-      const { client } = await sdkClient(t.mcpUrl, { elicit: (params) => (asked.push(params), { action: 'accept', content: { name: 'Ada' } }) });
+      const { client } = await sdkClient(t.mcpUrl, {
+        elicit: (params) => (asked.push(params), { action: 'accept', content: { name: 'Ada' } }),
+      });
       try {
         const result = await client.callTool({ name: 'ask_name', arguments: {} });
         assert.equal(asked[0].message, 'Your name?');
@@ -185,7 +218,10 @@ describe('stream mode', () => {
 
   describe('2026-07-28, official 2.x client', () => {
     it('progress callbacks fire on the SSE answer, and elicit() becomes a multi round-trip', async () => {
-      const client = new Client({ name: 'v2-streams', version: '2.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      const client = new Client(
+        { name: 'v2-streams', version: '2.0.0' },
+        { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
       client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Grace' } }));
       await client.connect(new StreamableHTTPClientTransport(new URL(t.mcpUrl)));
       try {
@@ -218,14 +254,26 @@ describe('stream mode', () => {
       assert.equal(unknown.json.error.code, -32001);
 
       const session = await openSession(t.mcpUrl, { authorization: 'Bearer alice' });
-      const mine = await rawPost(t.mcpUrl, { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': session, authorization: 'Bearer alice' });
+      const mine = await rawPost(
+        t.mcpUrl,
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+        { 'mcp-session-id': session, authorization: 'Bearer alice' },
+      );
       assert.equal(mine.status, 200);
-      const foreign = await rawPost(t.mcpUrl, { jsonrpc: '2.0', id: 3, method: 'ping' }, { 'mcp-session-id': session, authorization: 'Bearer mallory' });
+      const foreign = await rawPost(
+        t.mcpUrl,
+        { jsonrpc: '2.0', id: 3, method: 'ping' },
+        { 'mcp-session-id': session, authorization: 'Bearer mallory' },
+      );
       assert.equal(foreign.status, 404, 'another caller cannot use the session');
 
       const ended = await fetch(t.mcpUrl, { method: 'DELETE', headers: { 'mcp-session-id': session, authorization: 'Bearer alice' } });
       assert.equal(ended.status, 204);
-      const after = await rawPost(t.mcpUrl, { jsonrpc: '2.0', id: 4, method: 'ping' }, { 'mcp-session-id': session, authorization: 'Bearer alice' });
+      const after = await rawPost(
+        t.mcpUrl,
+        { jsonrpc: '2.0', id: 4, method: 'ping' },
+        { 'mcp-session-id': session, authorization: 'Bearer alice' },
+      );
       assert.equal(after.status, 404);
     });
 
@@ -233,28 +281,52 @@ describe('stream mode', () => {
       const session = await openSession(t.mcpUrl);
       const answer = await rawPost(t.mcpUrl, callCount(7), { 'mcp-session-id': session });
       assert.equal(answer.isSse, true);
-      assert.deepEqual(answer.events.map((e) => e.data.method ?? 'response'), [
-        'notifications/progress', 'notifications/message', 'notifications/progress', 'notifications/message', 'notifications/progress', 'notifications/message', 'response',
-      ]);
-      assert.ok(answer.events.every((e) => e.id), 'every event carries an id');
+      assert.deepEqual(
+        answer.events.map((e) => e.data.method ?? 'response'),
+        [
+          'notifications/progress',
+          'notifications/message',
+          'notifications/progress',
+          'notifications/message',
+          'notifications/progress',
+          'notifications/message',
+          'response',
+        ],
+      );
+      assert.ok(
+        answer.events.every((e) => e.id),
+        'every event carries an id',
+      );
 
       const replay = async (sessionId: string) => {
         const controller = new AbortController();
-        const response = await fetch(t.mcpUrl, { headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'last-event-id': answer.events[4].id! }, signal: controller.signal });
+        const response = await fetch(t.mcpUrl, {
+          headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'last-event-id': answer.events[4].id! },
+          signal: controller.signal,
+        });
         assert.equal(response.status, 200);
         return parseSse(await response.text());
       };
       const replayed = await replay(session);
-      assert.deepEqual(replayed.map((e) => e.id), answer.events.slice(5).map((e) => e.id));
+      assert.deepEqual(
+        replayed.map((e) => e.id),
+        answer.events.slice(5).map((e) => e.id),
+      );
       assert.equal(replayed.at(-1)!.data.id, 7, 'the replayed answer ends with its response');
 
       // Another session's event id is ignored: its GET is a fresh standalone stream (no replay).
       const other = await openSession(t.mcpUrl);
       const controller = new AbortController();
-      const response = await fetch(t.mcpUrl, { headers: { accept: 'text/event-stream', 'mcp-session-id': other, 'last-event-id': answer.events[0].id! }, signal: controller.signal });
+      const response = await fetch(t.mcpUrl, {
+        headers: { accept: 'text/event-stream', 'mcp-session-id': other, 'last-event-id': answer.events[0].id! },
+        signal: controller.signal,
+      });
       assert.equal(response.status, 200);
       const reader = response.body!.getReader();
-      const first = await Promise.race([reader.read().then(() => 'data'), new Promise((resolve) => setTimeout(() => resolve('nothing'), 300))]);
+      const first = await Promise.race([
+        reader.read().then(() => 'data'),
+        new Promise((resolve) => setTimeout(() => resolve('nothing'), 300)),
+      ]);
       assert.equal(first, 'nothing', 'nothing of the other session was replayed');
       controller.abort();
     });
@@ -269,12 +341,20 @@ describe('stream mode', () => {
 
     it('a client that never answers: the call fails with a clear error after the timeout, and the tool did not finish', async () => {
       const session = await openSession(t.mcpUrl, {}, { elicitation: {} });
-      const answer = await rawPost(t.mcpUrl, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'ask_name', arguments: {} } }, { 'mcp-session-id': session });
+      const answer = await rawPost(
+        t.mcpUrl,
+        { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'ask_name', arguments: {} } },
+        { 'mcp-session-id': session },
+      );
       assert.equal(answer.events[0].data.method, 'elicitation/create');
       const last = answer.events.at(-1)!.data;
       assert.equal(last.id, 9);
       assert.match(last.error.message, /did not answer elicitation\/create within 2000 ms/);
-      assert.deepEqual(hookLog.filter((h) => h.target === 'ask_name').at(-1), { target: 'ask_name', failed: true }, 'the hook saw a failure: it rolls back');
+      assert.deepEqual(
+        hookLog.filter((h) => h.target === 'ask_name').at(-1),
+        { target: 'ask_name', failed: true },
+        'the hook saw a failure: it rolls back',
+      );
     });
 
     it('a client that disconnects mid-call aborts the handler’s signal and the call fails in the hook', async () => {
@@ -293,7 +373,11 @@ describe('stream mode', () => {
       const controller = await startWaiting(t.mcpUrl, session, 12);
       const other = await openSession(t.mcpUrl);
       const cancel = (sessionId: string) =>
-        rawPost(t.mcpUrl, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 12, reason: 'user stop' } }, { 'mcp-session-id': sessionId });
+        rawPost(
+          t.mcpUrl,
+          { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 12, reason: 'user stop' } },
+          { 'mcp-session-id': sessionId },
+        );
       assert.equal((await cancel(other)).status, 202);
       await new Promise((resolve) => setTimeout(resolve, 100));
       assert.equal(abortReasons.length, seen, "another session's cancellation does nothing");
@@ -308,9 +392,15 @@ describe('stream mode', () => {
       assert.equal((await fetch(t.mcpUrl, { headers: { accept: 'text/event-stream' } })).status, 400);
       const session = await openSession(t.mcpUrl);
       assert.equal((await fetch(t.mcpUrl, { headers: { accept: 'application/json', 'mcp-session-id': session } })).status, 406);
-      const withBody = await fetch(t.mcpUrl, { method: 'DELETE', headers: { 'mcp-session-id': session, 'content-type': 'application/json' }, body: '{}' });
+      const withBody = await fetch(t.mcpUrl, {
+        method: 'DELETE',
+        headers: { 'mcp-session-id': session, 'content-type': 'application/json' },
+        body: '{}',
+      });
       assert.equal(withBody.status, 400);
-      const evil = await fetch(t.mcpUrl, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, origin: 'http://evil.example' } });
+      const evil = await fetch(t.mcpUrl, {
+        headers: { accept: 'text/event-stream', 'mcp-session-id': session, origin: 'http://evil.example' },
+      });
       assert.equal(evil.status, 403);
     });
   });

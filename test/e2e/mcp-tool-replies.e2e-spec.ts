@@ -12,13 +12,23 @@ class ReplyTools {
   @McpTool({ description: 'Asks for a missing fact.' })
   identify() {
     return ToolReply.needsMoreInfo('¿Me compartes tu número de cliente?', [
-      { code: 'missing_customer_identity', message: 'The customer is not identified', message_es: 'Falta identificar al cliente', field: 'customer_id', retryable: true },
+      {
+        code: 'missing_customer_identity',
+        message: 'The customer is not identified',
+        message_es: 'Falta identificar al cliente',
+        field: 'customer_id',
+        retryable: true,
+      },
     ]);
   }
 
   @McpTool({ description: 'Asks through an exception, as a handler shared with REST does.' })
   identifyByException(): never {
-    throw new UnprocessableEntityException({ code: 'ambiguous_key', message: 'Two tracking keys match', nextQuestion: 'Which key is on the receipt?' });
+    throw new UnprocessableEntityException({
+      code: 'ambiguous_key',
+      message: 'Two tracking keys match',
+      nextQuestion: 'Which key is on the receipt?',
+    });
   }
 
   @McpTool({ description: 'Queues work.' })
@@ -67,15 +77,18 @@ describe('tool replies beyond success', () => {
   it('answers queued with ok true', async () => {
     const { body } = await callStateless(t.mcpUrl, 'tools/call', { name: 'enqueue', arguments: {} });
     assert.equal(body.result.isError, undefined);
-    assert.deepEqual({ ...envelopeOf(body), durationMs: 0 }, {
-      ok: true,
-      status: 'queued',
-      data: { job_id: 'job_1' },
-      errors: [],
-      toolName: 'enqueue',
-      safety: 'mutation',
-      durationMs: 0,
-    });
+    assert.deepEqual(
+      { ...envelopeOf(body), durationMs: 0 },
+      {
+        ok: true,
+        status: 'queued',
+        data: { job_id: 'job_1' },
+        errors: [],
+        toolName: 'enqueue',
+        safety: 'mutation',
+        durationMs: 0,
+      },
+    );
   });
 
   it('never runs a destructive tool for a client that cannot confirm when no approval gateway is provided, and says so', async () => {

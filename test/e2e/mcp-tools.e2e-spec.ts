@@ -102,7 +102,10 @@ describe('tools over MCP (real app, HTTP)', () => {
       it('holds a tool without an input DTO to its empty closed schema', async () => {
         const { body } = await call('tools/call', { name: 'raw_content', arguments: { surprise: 1 } });
         assert.equal(body.result.isError, true);
-        assert.match(JSON.parse(body.result.content[0].text).errors[0].message, /`surprise` is not an accepted argument; this tool takes none/);
+        assert.match(
+          JSON.parse(body.result.content[0].text).errors[0].message,
+          /`surprise` is not an accepted argument; this tool takes none/,
+        );
       });
 
       it('passes a handler-built CallToolResult through untouched', async () => {
@@ -132,6 +135,6 @@ describe('tools over MCP (real app, HTTP)', () => {
       body: JSON.stringify(validOrder),
     });
     assert.equal(ok.status, 201);
-    assert.equal(((await ok.json()) as { servedVia: string }).servedVia, "http");
+    assert.equal(((await ok.json()) as { servedVia: string }).servedVia, 'http');
   });
 });

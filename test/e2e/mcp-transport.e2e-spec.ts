@@ -99,7 +99,13 @@ describe('transport rules (SPEC §1)', () => {
     ['broken JSON', '{"jsonrpc":"2.0",', 'application/json', 400, -32700],
     ['an empty body', '', 'application/json', 400, -32700],
     ['a __proto__ key', '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"__proto__":{"x":1}}}', 'application/json', 400, -32600],
-    ['a constructor.prototype key', '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"constructor":{"prototype":{}}}}', 'application/json', 400, -32600],
+    [
+      'a constructor.prototype key',
+      '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"constructor":{"prototype":{}}}}',
+      'application/json',
+      400,
+      -32600,
+    ],
     ['a wrong content type', '{"jsonrpc":"2.0","id":1,"method":"ping"}', 'text/plain', 415, -32600],
   ];
   for (const [label, body, contentType, status, code] of malformed) {
@@ -130,7 +136,10 @@ describe('transport rules (SPEC §1)', () => {
       {
         jsonrpc: '2.0',
         method: 'notifications/cancelled',
-        params: { requestId: 1, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+        params: {
+          requestId: 1,
+          _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+        },
       },
       { ...AUTH, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'notifications/cancelled' },
     );
@@ -140,7 +149,11 @@ describe('transport rules (SPEC §1)', () => {
   });
 
   it('keeps the body limit configurable: a body under the limit goes through', async () => {
-    const { status, body } = await post(t.mcpUrl, { jsonrpc: '2.0', id: 'x', method: 'ping', params: { pad: 'y'.repeat(LIMIT / 2) } }, AUTH);
+    const { status, body } = await post(
+      t.mcpUrl,
+      { jsonrpc: '2.0', id: 'x', method: 'ping', params: { pad: 'y'.repeat(LIMIT / 2) } },
+      AUTH,
+    );
     assert.equal(status, 200);
     assert.deepEqual(body, { jsonrpc: '2.0', id: 'x', result: {} });
   });

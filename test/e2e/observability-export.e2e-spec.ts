@@ -64,13 +64,16 @@ describe('OTLP export and structured logs (ObservabilityModule)', () => {
     process.env = saved;
   });
 
-  const accessLine = (requestId: string) =>
-    logs.records().find((record) => record.context === 'HTTP' && record.requestId === requestId);
+  const accessLine = (requestId: string) => logs.records().find((record) => record.context === 'HTTP' && record.requestId === requestId);
 
-  it('answers with the caller\'s X-Request-Id and logs one JSON access line with the JSON-RPC fields and the trace', async () => {
+  it("answers with the caller's X-Request-Id and logs one JSON access line with the JSON-RPC fields and the trace", async () => {
     const { body, headers } = statelessRequest('tools/call', { name: 'echo', arguments: { text: 'hello' } }, 'call-7');
     (body.params as Record<string, unknown>)._meta = { ...body.params._meta, traceparent: TRACEPARENT };
-    const answer = await post(t.mcpUrl, body, { ...headers, 'x-request-id': 'req-abc.1', authorization: 'Bearer mcp_pat_SHOULDNEVERBELOGGED' });
+    const answer = await post(t.mcpUrl, body, {
+      ...headers,
+      'x-request-id': 'req-abc.1',
+      authorization: 'Bearer mcp_pat_SHOULDNEVERBELOGGED',
+    });
     assert.equal(answer.status, 200);
     assert.equal(answer.headers.get('x-request-id'), 'req-abc.1');
     const line = accessLine('req-abc.1');
@@ -145,7 +148,12 @@ describe('OTLP export and structured logs (ObservabilityModule)', () => {
     assert.match(traces[0].contentType, /application\/json/);
     const spans = traces.flatMap((e) => {
       const payload = JSON.parse(e.body) as {
-        resourceSpans: Array<{ resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> }; scopeSpans: Array<{ spans: Array<{ name: string; traceId: string; attributes: Array<{ key: string; value: { stringValue?: string } }> }> }> }>;
+        resourceSpans: Array<{
+          resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> };
+          scopeSpans: Array<{
+            spans: Array<{ name: string; traceId: string; attributes: Array<{ key: string; value: { stringValue?: string } }> }>;
+          }>;
+        }>;
       };
       return payload.resourceSpans.flatMap((rs) =>
         rs.scopeSpans.flatMap((ss) =>

@@ -49,7 +49,11 @@ describe('MCP spans (OpenTelemetry)', () => {
   beforeEach(() => exporter.reset());
 
   it('continues _meta.traceparent: same trace, the client span as parent, MCP attributes, outcome ok', async () => {
-    const { body, headers } = traced('tools/call', { name: 'echo', arguments: { text: 'hi' } }, { traceparent: TRACEPARENT, tracestate: 'vendor=1' });
+    const { body, headers } = traced(
+      'tools/call',
+      { name: 'echo', arguments: { text: 'hi' } },
+      { traceparent: TRACEPARENT, tracestate: 'vendor=1' },
+    );
     const answer = await post(t.mcpUrl, body, headers);
     assert.equal(answer.status, 200);
     const span = onlySpan();
@@ -71,7 +75,16 @@ describe('MCP spans (OpenTelemetry)', () => {
         transport: span.attributes['network.transport'],
         code: span.attributes['rpc.response.status_code'],
       },
-      { method: 'tools/call', tool: 'echo', operation: 'execute_tool', id: 'req-1', version: '2026-07-28', outcome: 'ok', transport: 'tcp', code: undefined },
+      {
+        method: 'tools/call',
+        tool: 'echo',
+        operation: 'execute_tool',
+        id: 'req-1',
+        version: '2026-07-28',
+        outcome: 'ok',
+        transport: 'tcp',
+        code: undefined,
+      },
     );
   });
 
@@ -155,7 +168,12 @@ describe('MCP spans (OpenTelemetry)', () => {
     exporter.reset();
     await post(
       t.mcpUrl,
-      { jsonrpc: '2.0', id: 10, method: 'prompts/get', params: { name: 'orders_follow_up', arguments: { customerEmail: 'ana@example.com' } } },
+      {
+        jsonrpc: '2.0',
+        id: 10,
+        method: 'prompts/get',
+        params: { name: 'orders_follow_up', arguments: { customerEmail: 'ana@example.com' } },
+      },
       { 'mcp-protocol-version': '2025-06-18' },
     );
     span = onlySpan();
@@ -195,7 +213,10 @@ describe('MCP spans in the billing app', () => {
     assert.match(String(span.attributes['app.workspace.id']), /^[0-9a-f-]{36}$/);
     assert.equal(span.spanContext().traceId, TRACE_ID);
     // The audit row records the same trace.
-    const row = await t.prisma.client.auditEvent.findFirst({ where: { target: 'billing_customer_summary' }, orderBy: { occurredAt: 'desc' } });
+    const row = await t.prisma.client.auditEvent.findFirst({
+      where: { target: 'billing_customer_summary' },
+      orderBy: { occurredAt: 'desc' },
+    });
     assert.equal(row?.traceId, TRACE_ID);
   });
 });

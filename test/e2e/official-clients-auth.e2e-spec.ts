@@ -33,7 +33,10 @@ describe('official clients with bearer tokens (real database)', () => {
   ] as const) {
     describe(label, () => {
       it('connects with a bearer token, lists what the token allows and calls a write tool', async () => {
-        const { client, connect } = make(t, bearer(await t.token({ email: 'accountant@demo.test', scopes: ['billing:read', 'billing:write'] })));
+        const { client, connect } = make(
+          t,
+          bearer(await t.token({ email: 'accountant@demo.test', scopes: ['billing:read', 'billing:write'] })),
+        );
         await connect();
         try {
           const { tools } = await client.listTools();

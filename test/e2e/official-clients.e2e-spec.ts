@@ -129,7 +129,10 @@ async function until(predicate: () => boolean, timeoutMs = 2000): Promise<void> 
 function breakTotal(answer: any): unknown {
   const structured = answer?.result?.structuredContent;
   if (!structured?.data) return undefined;
-  return { ...answer, result: { ...answer.result, structuredContent: { ...structured, data: { ...structured.data, totalMinor: 'a lot' } } } };
+  return {
+    ...answer,
+    result: { ...answer.result, structuredContent: { ...structured, data: { ...structured.data, totalMinor: 'a lot' } } },
+  };
 }
 
 /** Accepts any result: `request()` of the 2.x client needs a schema for a non-spec method. */
@@ -208,7 +211,10 @@ describe('@modelcontextprotocol/sdk 1.x client (2025 handshake era)', () => {
   it('lists the tools sorted by name with DTO-derived input and output schemas', async () => {
     const { tools, nextCursor } = await client.listTools();
     assert.equal(nextCursor, undefined);
-    assert.deepEqual(tools.map((tool) => tool.name), TOOL_NAMES);
+    assert.deepEqual(
+      tools.map((tool) => tool.name),
+      TOOL_NAMES,
+    );
     const create = tools.find((tool) => tool.name === 'orders_create')!;
     assert.equal(create.title, 'Create an order');
     assert.deepEqual(create.inputSchema.required, ['customerEmail', 'currency', 'dueDate', 'lines']);
@@ -331,7 +337,10 @@ describe('@modelcontextprotocol/sdk 1.x client (2025 handshake era)', () => {
 
   it('lists prompts with their arguments and gets one with arguments', async () => {
     const { prompts } = await client.listPrompts();
-    assert.deepEqual(prompts.map((p) => p.name), ['orders_follow_up']);
+    assert.deepEqual(
+      prompts.map((p) => p.name),
+      ['orders_follow_up'],
+    );
     assert.deepEqual(prompts[0].arguments, [
       { name: 'customerEmail', description: 'Email of the customer to follow up with.', required: true },
       { name: 'tone', description: 'Tone of the message.', required: false },
@@ -344,7 +353,10 @@ describe('@modelcontextprotocol/sdk 1.x client (2025 handshake era)', () => {
   });
 
   it('completes a prompt argument and a URI-template variable', async () => {
-    const email = await client.complete({ ref: { type: 'ref/prompt', name: 'orders_follow_up' }, argument: { name: 'customerEmail', value: 'an' } });
+    const email = await client.complete({
+      ref: { type: 'ref/prompt', name: 'orders_follow_up' },
+      argument: { name: 'customerEmail', value: 'an' },
+    });
     assert.deepEqual(email.completion, { values: ['ana@example.com', 'andres@example.com'], total: 2, hasMore: false });
 
     const id = toolResult(await client.callTool({ name: 'orders_create', arguments: validOrder })).structuredContent.data.id;
@@ -452,7 +464,10 @@ describe('@modelcontextprotocol/client 2.x pinned to 2026-07-28 (stateless era)'
   it('lists the tools, fetching again each time (ttlMs: 0 is never served from the cache)', async () => {
     const before = spy.posts('tools/list').length;
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name), TOOL_NAMES);
+    assert.deepEqual(
+      tools.map((tool) => tool.name),
+      TOOL_NAMES,
+    );
     const create = tools.find((tool) => tool.name === 'orders_create')!;
     assert.equal((create.inputSchema.properties as any).lines.items.properties.quantity.type, 'integer');
     assert.equal((create.outputSchema as any).properties.data.properties.totalMinor.type, 'number');
@@ -589,9 +604,18 @@ describe('@modelcontextprotocol/client 2.x pinned to 2026-07-28 (stateless era)'
 
   it('lists prompts and gets one with arguments; bad prompt arguments are -32602', async () => {
     const { prompts } = await client.listPrompts();
-    assert.deepEqual(prompts.map((p) => [p.name, p.arguments?.map((a) => [a.name, a.required])]), [
-      ['orders_follow_up', [['customerEmail', true], ['tone', false]]],
-    ]);
+    assert.deepEqual(
+      prompts.map((p) => [p.name, p.arguments?.map((a) => [a.name, a.required])]),
+      [
+        [
+          'orders_follow_up',
+          [
+            ['customerEmail', true],
+            ['tone', false],
+          ],
+        ],
+      ],
+    );
     const prompt = await client.getPrompt({ name: 'orders_follow_up', arguments: { customerEmail: 'bea@example.com' } });
     assert.deepEqual(prompt.messages, [
       { role: 'user', content: { type: 'text', text: 'Write a friendly follow-up email to bea@example.com.' } },
@@ -607,7 +631,10 @@ describe('@modelcontextprotocol/client 2.x pinned to 2026-07-28 (stateless era)'
   });
 
   it('completes a prompt argument and a URI-template variable', async () => {
-    const email = await client.complete({ ref: { type: 'ref/prompt', name: 'orders_follow_up' }, argument: { name: 'customerEmail', value: 'b' } });
+    const email = await client.complete({
+      ref: { type: 'ref/prompt', name: 'orders_follow_up' },
+      argument: { name: 'customerEmail', value: 'b' },
+    });
     assert.deepEqual(email.completion, { values: ['bea@example.com'], total: 1, hasMore: false });
 
     const id = toolResult(await client.callTool({ name: 'orders_create', arguments: validOrder })).structuredContent.data.id;
@@ -648,7 +675,10 @@ describe('@modelcontextprotocol/client 2.x pinned to 2026-07-28 (stateless era)'
 
   it('sends the per-request envelope and routing headers; every answer carries Cache-Control: no-store and MCP-Protocol-Version', () => {
     assert.ok(spy.exchanges.length >= 20);
-    assert.ok(spy.exchanges.every((e) => e.httpMethod === 'POST'), 'no GET stream and no DELETE in the stateless era');
+    assert.ok(
+      spy.exchanges.every((e) => e.httpMethod === 'POST'),
+      'no GET stream and no DELETE in the stateless era',
+    );
     for (const { body, requestHeaders, responseHeaders } of spy.exchanges) {
       const where = `${body.method} #${body.id}`;
       assert.equal(body.params._meta[PROTOCOL_VERSION_KEY], STATELESS, where);
@@ -692,7 +722,10 @@ describe('@modelcontextprotocol/client 2.x negotiation modes, and paging with bo
     try {
       assert.equal(client.getProtocolEra(), 'modern');
       assert.equal(client.getNegotiatedProtocolVersion(), STATELESS);
-      assert.deepEqual(spy.exchanges.map((e) => e.body?.method), ['server/discover']);
+      assert.deepEqual(
+        spy.exchanges.map((e) => e.body?.method),
+        ['server/discover'],
+      );
       const result = toolResult(await client.callTool({ name: 'echo', arguments: { text: 'auto' } }));
       assert.equal(envelopeOf(result).data.era, 'stateless');
     } finally {
@@ -753,7 +786,10 @@ describe('@modelcontextprotocol/client 2.x negotiation modes, and paging with bo
     const { client } = await connectV2(paged.mcpUrl, spy, { pin: STATELESS });
     try {
       const { tools, nextCursor } = await client.listTools();
-      assert.deepEqual(tools.map((tool) => tool.name), TOOL_NAMES);
+      assert.deepEqual(
+        tools.map((tool) => tool.name),
+        TOOL_NAMES,
+      );
       assert.equal(nextCursor, undefined);
       const pages = spy.posts('tools/list');
       assert.equal(pages.length, 3);

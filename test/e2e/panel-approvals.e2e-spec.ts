@@ -35,10 +35,17 @@ describe('admin pages: deciding approvals', () => {
   /** tools/call audit rows of the cancel tool that ran from the panel (the approved run). */
   const panelRuns = (invoiceId: string) =>
     t.prisma.client.auditEvent.findMany({
-      where: { channel: 'panel', method: 'tools/call', target: 'billing_invoice_cancel', arguments: { path: ['invoice_id'], equals: invoiceId } },
+      where: {
+        channel: 'panel',
+        method: 'tools/call',
+        target: 'billing_invoice_cancel',
+        arguments: { path: ['invoice_id'], equals: invoiceId },
+      },
     });
   const decisionEvents = (approvalId: string) =>
-    t.prisma.client.auditEvent.findMany({ where: { method: { startsWith: 'approval/' }, arguments: { path: ['approval_id'], equals: approvalId } } });
+    t.prisma.client.auditEvent.findMany({
+      where: { method: { startsWith: 'approval/' }, arguments: { path: ['approval_id'], equals: approvalId } },
+    });
   const approvalRow = (id: string) => t.prisma.client.approval.findUniqueOrThrow({ where: { id } });
 
   const decide = async (visitor: PanelVisitor, path: string, decision: string) => {
@@ -59,7 +66,7 @@ describe('admin pages: deciding approvals', () => {
   });
   after(() => t?.close());
 
-  it('Continue: shows the call, runs it once as the approver, audits it, and the agent\'s identical call gets the result', async () => {
+  it("Continue: shows the call, runs it once as the approver, audits it, and the agent's identical call gets the result", async () => {
     const { invoice, args, path, id } = await pendingCancel();
     assert.equal((await invoiceRow(invoice.id)).status, 'sent', 'nothing ran before the decision');
 
@@ -69,7 +76,18 @@ describe('admin pages: deciding approvals', () => {
     assert.match(list.text, /Cancel an invoice/);
 
     const { page, answer } = await decide(admin, path, 'continue');
-    for (const expected of ['Invoice Assistant', '3.1.0', 'Cancel an invoice', 'billing_invoice_cancel', 'Demo Company', 'Demo Admin', 'admin@demo.test', invoice.id, 'Issued to the wrong customer', 'Side effects: irreversible']) {
+    for (const expected of [
+      'Invoice Assistant',
+      '3.1.0',
+      'Cancel an invoice',
+      'billing_invoice_cancel',
+      'Demo Company',
+      'Demo Admin',
+      'admin@demo.test',
+      invoice.id,
+      'Issued to the wrong customer',
+      'Side effects: irreversible',
+    ]) {
       assert.ok(page.text.includes(expected), `detail page shows ${expected}`);
     }
     assert.match(page.text, /<th scope="row">invoice_id<\/th>/);
@@ -88,7 +106,10 @@ describe('admin pages: deciding approvals', () => {
     assert.equal(runs[0].userId, adminId, 'as the approver');
     assert.equal(runs[0].outcome, 'success');
     const events = await decisionEvents(id);
-    assert.deepEqual(events.map((e) => [e.method, e.userId, e.outcome, e.channel]), [['approval/continue', adminId, 'success', 'panel']]);
+    assert.deepEqual(
+      events.map((e) => [e.method, e.userId, e.outcome, e.channel]),
+      [['approval/continue', adminId, 'success', 'panel']],
+    );
     const approval = await approvalRow(id);
     assert.deepEqual([approval.status, approval.decidedById, approval.updatedVia], ['executed', adminId, 'panel']);
 
@@ -126,7 +147,11 @@ describe('admin pages: deciding approvals', () => {
     const race = await pendingCancel('Raced');
     const racePage = await admin.get(race.path);
     const raceForm = { _csrf: csrfOf(racePage.text), decision: 'continue' };
-    const answers = await Promise.all([admin.post(`${race.path}/decision`, raceForm), admin.post(`${race.path}/decision`, raceForm), admin.post(`${race.path}/decision`, raceForm)]);
+    const answers = await Promise.all([
+      admin.post(`${race.path}/decision`, raceForm),
+      admin.post(`${race.path}/decision`, raceForm),
+      admin.post(`${race.path}/decision`, raceForm),
+    ]);
     assert.deepEqual(answers.map((a) => a.status).sort(), [200, 409, 409]);
     assert.equal((await panelRuns(race.invoice.id)).length, 1);
   });
@@ -138,7 +163,10 @@ describe('admin pages: deciding approvals', () => {
     assert.match(answer.text, /Cancelled: Cancel an invoice did not run/);
     assert.equal((await invoiceRow(invoice.id)).status, 'sent');
     assert.equal((await panelRuns(invoice.id)).length, 0);
-    assert.deepEqual((await decisionEvents(id)).map((e) => [e.method, e.userId]), [['approval/cancel', adminId]]);
+    assert.deepEqual(
+      (await decisionEvents(id)).map((e) => [e.method, e.userId]),
+      [['approval/cancel', adminId]],
+    );
     assert.equal((await approvalRow(id)).status, 'denied');
     const again = await agentCall(t, token, 'billing_invoice_cancel', args);
     assert.equal(again.result.isError, true);
@@ -175,7 +203,7 @@ describe('admin pages: deciding approvals', () => {
     assert.equal((await invoiceRow(invoice.id)).status, 'sent');
   });
 
-  it('a member who is not an approver, and another workspace\'s admin, get the not-found page (404) and cannot decide', async () => {
+  it("a member who is not an approver, and another workspace's admin, get the not-found page (404) and cannot decide", async () => {
     const { invoice, path, id } = await pendingCancel('Not yours');
     const adminCsrf = csrfOf((await admin.get(path)).text);
     for (const email of ['accountant@demo.test', 'boss@other.test']) {
@@ -236,25 +264,38 @@ describe('admin pages: deciding approvals', () => {
     assert.match(answer.text, /Cancel an invoice ran and failed/);
     assert.equal((await approvalRow(id)).status, 'failed');
     assert.equal((await invoiceRow(invoice.id)).cancelReason, 'Done by hand');
-    assert.deepEqual((await decisionEvents(id)).map((e) => [e.method, e.outcome]), [['approval/continue', 'failed']]);
+    assert.deepEqual(
+      (await decisionEvents(id)).map((e) => [e.method, e.outcome]),
+      [['approval/continue', 'failed']],
+    );
   });
 
-  it('a refund approval shows the payment it refers to (amount, customer, invoice) read in the approval\'s workspace', async () => {
+  it("a refund approval shows the payment it refers to (amount, customer, invoice) read in the approval's workspace", async () => {
     const invoice = await unpaidInvoice(t, token, { name: 'Northwind Traders', email: `nw-${Date.now()}@northwind.test` });
     const trackingKey = `TRK${Date.now()}`;
     const paid = await restCall(t, token, 'POST', '/v1/payments', {
       invoice_id: invoice.id,
       amount_minor: 120_000,
       method: 'transfer',
-      evidence: { raw_extracted: { monto: '$1,200.00' }, tracking_key_candidates: [{ value: trackingKey, source: 'ocr', confidence: 0.97 }] },
+      evidence: {
+        raw_extracted: { monto: '$1,200.00' },
+        tracking_key_candidates: [{ value: trackingKey, source: 'ocr', confidence: 0.97 }],
+      },
       idempotency_key: `pay-${trackingKey}`,
     });
     assert.equal(paid.status, 201, JSON.stringify(paid.body));
     const paymentId = (paid.body.payment?.id ?? paid.body.id) as string;
-    const { envelope } = await agentCall(t, token, 'billing_payment_refund', { payment_id: paymentId, reason: 'Duplicate transfer', idempotency_key: `refund-${trackingKey}` });
+    const { envelope } = await agentCall(t, token, 'billing_payment_refund', {
+      payment_id: paymentId,
+      reason: 'Duplicate transfer',
+      idempotency_key: `refund-${trackingKey}`,
+    });
     assert.equal(envelope.status, 'pending_confirmation', JSON.stringify(envelope));
     const page = await admin.get(new URL(envelope.approval.url).pathname);
     assert.equal(page.status, 200, page.text);
-    assert.match(page.text, new RegExp(`<div class="reference">Payment of 1,200.00 MXN · Northwind Traders · invoice ${invoice.number}</div>`));
+    assert.match(
+      page.text,
+      new RegExp(`<div class="reference">Payment of 1,200.00 MXN · Northwind Traders · invoice ${invoice.number}</div>`),
+    );
   });
 });

@@ -155,7 +155,9 @@ describe('admin pages: sign-in and sessions', () => {
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const [r, u, n] = [median(real), median(unknown), median(noPassword)];
-    console.log(`# sign-in timing (median of 5, ms): wrong password ${r.toFixed(1)}, unknown email ${u.toFixed(1)}, user without a password ${n.toFixed(1)}`);
+    console.log(
+      `# sign-in timing (median of 5, ms): wrong password ${r.toFixed(1)}, unknown email ${u.toFixed(1)}, user without a password ${n.toFixed(1)}`,
+    );
     assert.ok(u > r * 0.4 && u < r * 2.5, `unknown email ${u} ms vs wrong password ${r} ms`);
     assert.ok(n > r * 0.4 && n < r * 2.5, `no password ${n} ms vs wrong password ${r} ms`);
   });
@@ -165,7 +167,16 @@ describe('admin pages: sign-in and sessions', () => {
     const forged = await stranger.post('/admin/login', { email: 'admin@demo.test', password: PASSWORD });
     assert.equal(forged.status, 403);
     assert.ok(!stranger.cookies.has('panel_session'));
-    for (const next of ['//evil.test/admin', 'https://evil.test/admin', '/admin/../v1/invoices', '/adminx', '/admin/%2e%2e/x', '/admin\\evil', 'javascript:alert(1)', '/admin/login']) {
+    for (const next of [
+      '//evil.test/admin',
+      'https://evil.test/admin',
+      '/admin/../v1/invoices',
+      '/adminx',
+      '/admin/%2e%2e/x',
+      '/admin\\evil',
+      'javascript:alert(1)',
+      '/admin/login',
+    ]) {
       const visitor = new PanelVisitor(t.baseUrl);
       const answer = await visitor.signIn('admin@demo.test', PASSWORD, next);
       assert.equal(answer.status, 303);
@@ -232,14 +243,23 @@ describe('admin pages: sign-in and sessions', () => {
   it('10 wrong passwords from one address do not lock the real user out from another address; the guessing address stays blocked', async () => {
     await addMember(t, { email: 'victim@demo.test', name: 'Victim', workspace: 'demo', role: 'admin', password: PASSWORD });
     const attacker = '127.0.0.2';
-    for (let i = 0; i < 10; i++) assert.equal((await new PanelVisitor(t.baseUrl, attacker).signIn('victim@demo.test', `guess ${i}`)).status, 401);
+    for (let i = 0; i < 10; i++)
+      assert.equal((await new PanelVisitor(t.baseUrl, attacker).signIn('victim@demo.test', `guess ${i}`)).status, 401);
     assert.equal((await new PanelVisitor(t.baseUrl, attacker).signIn('victim@demo.test', 'guess 10')).status, 429);
-    assert.equal((await new PanelVisitor(t.baseUrl, attacker).signIn('victim@demo.test', PASSWORD)).status, 429, 'the right password from the guessing address is refused too');
+    assert.equal(
+      (await new PanelVisitor(t.baseUrl, attacker).signIn('victim@demo.test', PASSWORD)).status,
+      429,
+      'the right password from the guessing address is refused too',
+    );
     const owner = new PanelVisitor(t.baseUrl, '127.0.0.3');
     const signedIn = await owner.signIn('victim@demo.test', PASSWORD);
     assert.equal(signedIn.status, 303, signedIn.text);
     assert.equal((await owner.get('/admin/approvals')).status, 200);
-    assert.equal((await new PanelVisitor(t.baseUrl, attacker).signIn('victim@demo.test', 'guess 11')).status, 429, 'still blocked after the owner signed in');
+    assert.equal(
+      (await new PanelVisitor(t.baseUrl, attacker).signIn('victim@demo.test', 'guess 11')).status,
+      429,
+      'still blocked after the owner signed in',
+    );
   });
 
   it('is not opened by a bearer token (the panel has its own sessions), and REST still demands one', async () => {

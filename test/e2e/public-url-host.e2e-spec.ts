@@ -20,18 +20,20 @@ async function pendingApprovalId(t: BillingTestApp): Promise<string> {
   const admin = await t.prisma.client.user.findUniqueOrThrow({ where: { email: 'admin@demo.test' } });
   const workspace = await t.prisma.client.workspace.findUniqueOrThrow({ where: { slug: 'demo' } });
   // Awaited inside the context: a Prisma query runs when awaited, and the channel stamp needs the context.
-  const row = await RequestContext.run({ channel: 'system' }, async () =>
-    await t.prisma.client.approval.create({
-      data: {
-        workspaceId: workspace.id,
-        requestedById: admin.id,
-        requestedByTokenId: 'test',
-        tool: 'billing_invoice_cancel',
-        arguments: { invoice_id: '00000000-0000-4000-8000-000000000000', reason: 'test' },
-        argumentsHash: 'test',
-        expiresAt: new Date(Date.now() + 600_000),
-      } as never,
-    }),
+  const row = await RequestContext.run(
+    { channel: 'system' },
+    async () =>
+      await t.prisma.client.approval.create({
+        data: {
+          workspaceId: workspace.id,
+          requestedById: admin.id,
+          requestedByTokenId: 'test',
+          tool: 'billing_invoice_cancel',
+          arguments: { invoice_id: '00000000-0000-4000-8000-000000000000', reason: 'test' },
+          argumentsHash: 'test',
+          expiresAt: new Date(Date.now() + 600_000),
+        },
+      }),
   );
   return row.id;
 }
@@ -83,7 +85,11 @@ describe('public URL without PUBLIC_URL: the bound address, never the Host heade
       assert.match(JSON.parse(answer.text).message, /Host "evil\.example" is not allowed/);
     }
     assert.equal((await get(t, '/health/live', { host: 'evil.example' })).status, 200);
-    assert.equal((await get(t, '/v1/customers', { host: FORGED_LOCAL_HOST, ...bearer(token) })).status, 200, 'loopback names stay accepted');
+    assert.equal(
+      (await get(t, '/v1/customers', { host: FORGED_LOCAL_HOST, ...bearer(token) })).status,
+      200,
+      'loopback names stay accepted',
+    );
   });
 });
 
@@ -103,7 +109,7 @@ describe('public URL from PUBLIC_URL: fixed, and the only name the server answer
     else process.env.PUBLIC_URL = saved;
   });
 
-  it('refuses REST, /.well-known, /docs and /mcp with a Host that is not PUBLIC_URL\'s (403); accepts PUBLIC_URL\'s host', async () => {
+  it("refuses REST, /.well-known, /docs and /mcp with a Host that is not PUBLIC_URL's (403); accepts PUBLIC_URL's host", async () => {
     for (const path of ['/v1/customers', '/.well-known/oauth-protected-resource', '/docs']) {
       const refused = await get(t, path, { host: 'evil.example', ...bearer(token) });
       assert.equal(refused.status, 403, `${path}: ${refused.text}`);

@@ -43,7 +43,10 @@ async function spend(times: number, request: (i: number) => Promise<HttpAnswer>)
   }
 }
 
-function assertMcpRefusal(answer: HttpAnswer, expected: { id: number | string; version: string; limit: 'token' | 'workspace'; cost: number; per: number }) {
+function assertMcpRefusal(
+  answer: HttpAnswer,
+  expected: { id: number | string; version: string; limit: 'token' | 'workspace'; cost: number; per: number },
+) {
   const { status, headers, body } = answer;
   assert.equal(status, 429, answer.text);
   assert.equal(headers.get('mcp-protocol-version'), expected.version);
@@ -58,7 +61,12 @@ function assertMcpRefusal(answer: HttpAnswer, expected: { id: number | string; v
   assert.equal(data.unitsPerMinute, expected.per);
   assert.equal(headers.get('retry-after'), String(data.retryAfterSeconds));
   assert.ok(data.retryAfterSeconds >= 1 && data.retryAfterSeconds <= 60, `retryAfterSeconds ${data.retryAfterSeconds}`);
-  assert.match(body.error.message, new RegExp(`^Rate limit exceeded for .*${expected.per} units per minute .*costs ${expected.cost}\\); retry after ${data.retryAfterSeconds} s$`));
+  assert.match(
+    body.error.message,
+    new RegExp(
+      `^Rate limit exceeded for .*${expected.per} units per minute .*costs ${expected.cost}\\); retry after ${data.retryAfterSeconds} s$`,
+    ),
+  );
   return body.error;
 }
 
@@ -91,9 +99,18 @@ describe('rate limits per token and per workspace (real Redis, real app)', () =>
       await spend(5, () => summary(app, token));
 
       const email = `rl-${randomUUID()}@limits.test`;
-      const write = await mcp(app, token, 'tools/call', { name: 'billing_customer_create', arguments: { name: 'Limited', email } }, 'call-6');
+      const write = await mcp(
+        app,
+        token,
+        'tools/call',
+        { name: 'billing_customer_create', arguments: { name: 'Limited', email } },
+        'call-6',
+      );
       const error = assertMcpRefusal(write, { id: 'call-6', version: '2026-07-28', limit: 'token', cost: 5, per: 5 });
-      assert.match(error.message, /^Rate limit exceeded for this token: 5 units per minute \(tools\/call billing_customer_create costs 5\)/);
+      assert.match(
+        error.message,
+        /^Rate limit exceeded for this token: 5 units per minute \(tools\/call billing_customer_create costs 5\)/,
+      );
       assert.equal(await apps.prisma().client.customer.count({ where: { email } }), 0, 'the refused call created nothing');
 
       // The bucket stays empty: a 1-unit call is refused too, within one emission (12 s).
@@ -121,7 +138,10 @@ describe('rate limits per token and per workspace (real Redis, real app)', () =>
       assert.equal(body.error, 'Too Many Requests');
       assert.equal(body.limit, 'token');
       assert.equal(body.cost, 1);
-      assert.match(body.message, /^Rate limit exceeded for this token: 5 units per minute \(GET \/v1\/customers costs 1\); retry after \d+ s$/);
+      assert.match(
+        body.message,
+        /^Rate limit exceeded for this token: 5 units per minute \(GET \/v1\/customers costs 1\); retry after \d+ s$/,
+      );
       assert.equal(body.headers, undefined);
     });
 
@@ -196,7 +216,13 @@ describe('rate limits per token and per workspace (real Redis, real app)', () =>
 
       await spend(3, () => rest(app, accountant, 'GET', '/v1/customers'));
       // The accountant's own token has 2 units left, the workspace none.
-      const refused = assertMcpRefusal(await summary(app, accountant, 'b4'), { id: 'b4', version: '2026-07-28', limit: 'workspace', cost: 1, per: 8 });
+      const refused = assertMcpRefusal(await summary(app, accountant, 'b4'), {
+        id: 'b4',
+        version: '2026-07-28',
+        limit: 'workspace',
+        cost: 1,
+        per: 8,
+      });
       assert.equal(refused.data.workspace, 'demo');
       assert.match(refused.message, /^Rate limit exceeded for workspace "demo": 8 units per minute shared by all its tokens/);
       const overRest = await rest(app, accountant, 'GET', '/v1/customers');
@@ -214,10 +240,19 @@ describe('rate limits per token and per workspace (real Redis, real app)', () =>
 
     it('over MCP: a destructive call costs 10, a write 5, a read 1', async () => {
       const token = await apps.token();
-      const cancel = await mcp(app, token, 'tools/call', { name: 'billing_invoice_cancel', arguments: { invoice_id: randomUUID(), reason: 'issued by mistake' } });
+      const cancel = await mcp(app, token, 'tools/call', {
+        name: 'billing_invoice_cancel',
+        arguments: { invoice_id: randomUUID(), reason: 'issued by mistake' },
+      });
       assert.notEqual(cancel.status, 429, cancel.text);
       // 2 units left: a write (5) is refused, two reads (1 each) pass, the third is refused.
-      const write = await mcp(app, token, 'tools/call', { name: 'billing_customer_create', arguments: { name: 'X', email: 'x@limits.test' } }, 2);
+      const write = await mcp(
+        app,
+        token,
+        'tools/call',
+        { name: 'billing_customer_create', arguments: { name: 'X', email: 'x@limits.test' } },
+        2,
+      );
       assertMcpRefusal(write, { id: 2, version: '2026-07-28', limit: 'token', cost: 5, per: 12 });
       await spend(2, () => summary(app, token));
       assertMcpRefusal(await summary(app, token, 5), { id: 5, version: '2026-07-28', limit: 'token', cost: 1, per: 12 });

@@ -6,7 +6,15 @@ import { mintToken, needsRealPostgres, startReplicas, type AppProcess } from '..
 import { post, statelessRequest } from '../support/mcp-http.js';
 import { PanelVisitor, csrfOf } from '../support/panel.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { NO_LEDGER_FAULTS, checkLedger, createCustomer, envelopeOf, invoiceWrite, ledgerFaults, toolCall } from '../support/write-ledger.js';
+import {
+  NO_LEDGER_FAULTS,
+  checkLedger,
+  createCustomer,
+  envelopeOf,
+  invoiceWrite,
+  ledgerFaults,
+  toolCall,
+} from '../support/write-ledger.js';
 
 /**
  * Two server processes (`node dist/main.js`) on one PostgreSQL and one Redis, behind a
@@ -59,7 +67,8 @@ describe('two replicas on one database', { skip: needsRealPostgres(), timeout: 1
       await client.end();
     }
   };
-  const invoiceStatus = async (id: string) => (await query<{ status: string }>('SELECT status FROM invoices WHERE id = $1', [id]))[0].status;
+  const invoiceStatus = async (id: string) =>
+    (await query<{ status: string }>('SELECT status FROM invoices WHERE id = $1', [id]))[0].status;
 
   /** A sent, unpaid invoice, created over REST on `app`. */
   const sentInvoice = async (app: AppProcess, token: string) => {
@@ -67,13 +76,19 @@ describe('two replicas on one database', { skip: needsRealPostgres(), timeout: 1
     const response = await fetch(`${app.baseUrl}/v1/invoices`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ customer_id: customerId, currency: 'MXN', issue_date: day(-2), due_date: day(28), lines: [{ description: 'Consulting', quantity: 1, unit_price_minor: 100_000 }] }),
+      body: JSON.stringify({
+        customer_id: customerId,
+        currency: 'MXN',
+        issue_date: day(-2),
+        due_date: day(28),
+        lines: [{ description: 'Consulting', quantity: 1, unit_price_minor: 100_000 }],
+      }),
     });
     assert.equal(response.status, 201);
     return ((await response.json()) as { id: string }).id;
   };
 
-  it('approval link: created through A, decided on B\'s admin pages, collected through A; it ran once', { timeout: 60_000 }, async () => {
+  it("approval link: created through A, decided on B's admin pages, collected through A; it ran once", { timeout: 60_000 }, async () => {
     const token = await mintToken(database.url);
     const invoiceId = await sentInvoice(a, token);
     const args = { invoice_id: invoiceId, reason: 'Issued twice' };
@@ -105,64 +120,86 @@ describe('two replicas on one database', { skip: needsRealPostgres(), timeout: 1
       `SELECT id FROM audit_events WHERE method = 'tools/call' AND target = 'billing_invoice_cancel' AND channel = 'panel' AND arguments->>'invoice_id' = $1`,
       [invoiceId],
     );
-    assert.equal(runs.length, 1, 'the tool ran once, from B\'s admin page');
+    assert.equal(runs.length, 1, "the tool ran once, from B's admin page");
     assert.deepEqual(await query(`SELECT status FROM approvals WHERE id = $1`, [envelope.approval.id]), [{ status: 'executed' }]);
   });
 
-  it('input_required: asked through A, the retry with requestState completes on B; the state cannot be replayed on A', { timeout: 60_000 }, async () => {
-    const token = await mintToken(database.url);
-    const invoiceId = await sentInvoice(b, token);
-    const args = { invoice_id: invoiceId, reason: 'Duplicate' };
-    const capabilities = { elicitation: {} };
+  it(
+    'input_required: asked through A, the retry with requestState completes on B; the state cannot be replayed on A',
+    { timeout: 60_000 },
+    async () => {
+      const token = await mintToken(database.url);
+      const invoiceId = await sentInvoice(b, token);
+      const args = { invoice_id: invoiceId, reason: 'Duplicate' };
+      const capabilities = { elicitation: {} };
 
-    const asked = await toolCall(a.mcpUrl, token, 'billing_invoice_cancel', args, { capabilities });
-    assert.equal(asked.status, 200, asked.text);
-    assert.equal(asked.body.result.resultType, 'input_required', asked.text);
-    const requestState = asked.body.result.requestState as string;
-    assert.equal(await invoiceStatus(invoiceId), 'sent');
+      const asked = await toolCall(a.mcpUrl, token, 'billing_invoice_cancel', args, { capabilities });
+      assert.equal(asked.status, 200, asked.text);
+      assert.equal(asked.body.result.resultType, 'input_required', asked.text);
+      const requestState = asked.body.result.requestState as string;
+      assert.equal(await invoiceStatus(invoiceId), 'sent');
 
-    const done = await toolCall(b.mcpUrl, token, 'billing_invoice_cancel', args, { capabilities, params: { requestState, inputResponses: YES } });
-    assert.equal(done.status, 200, done.text);
-    assert.equal(done.body.result.resultType, 'complete');
-    assert.equal((envelopeOf(done) as any).status, 'success', done.text);
-    assert.equal(await invoiceStatus(invoiceId), 'cancelled');
+      const done = await toolCall(b.mcpUrl, token, 'billing_invoice_cancel', args, {
+        capabilities,
+        params: { requestState, inputResponses: YES },
+      });
+      assert.equal(done.status, 200, done.text);
+      assert.equal(done.body.result.resultType, 'complete');
+      assert.equal((envelopeOf(done) as any).status, 'success', done.text);
+      assert.equal(await invoiceStatus(invoiceId), 'cancelled');
 
-    const replay = await toolCall(a.mcpUrl, token, 'billing_invoice_cancel', args, { capabilities, params: { requestState, inputResponses: YES } });
-    assert.equal(replay.body.error?.code, -32602, replay.text);
-    assert.match(replay.body.error.message, /already used/);
-  });
+      const replay = await toolCall(a.mcpUrl, token, 'billing_invoice_cancel', args, {
+        capabilities,
+        params: { requestState, inputResponses: YES },
+      });
+      assert.equal(replay.body.error?.code, -32602, replay.text);
+      assert.match(replay.body.error.message, /already used/);
+    },
+  );
 
-  it('concurrent calls with one idempotency key, split across A and B, run once and all get the same answer', { timeout: 60_000 }, async () => {
-    const token = await mintToken(database.url);
-    const customerId = await createCustomer(a.baseUrl, token, `idem-${randomBytes(4).toString('hex')}@replicas.test`);
-    const key = `replicas-idem-${process.pid}-${randomBytes(4).toString('hex')}`;
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => toolCall((i % 2 ? a : b).mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key))));
-    for (const answer of answers) assert.equal(envelopeOf(answer)?.ok, true, answer.text);
-    const texts = new Set(answers.map((answer) => answer.body.result.content[0].text));
-    assert.equal(texts.size, 1, 'byte for byte the same answer on both replicas');
+  it(
+    'concurrent calls with one idempotency key, split across A and B, run once and all get the same answer',
+    { timeout: 60_000 },
+    async () => {
+      const token = await mintToken(database.url);
+      const customerId = await createCustomer(a.baseUrl, token, `idem-${randomBytes(4).toString('hex')}@replicas.test`);
+      const key = `replicas-idem-${process.pid}-${randomBytes(4).toString('hex')}`;
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          toolCall((i % 2 ? a : b).mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key)),
+        ),
+      );
+      for (const answer of answers) assert.equal(envelopeOf(answer)?.ok, true, answer.text);
+      const texts = new Set(answers.map((answer) => answer.body.result.content[0].text));
+      assert.equal(texts.size, 1, 'byte for byte the same answer on both replicas');
 
-    const ledger = await checkLedger(database.url, key, [key]);
-    assert.deepEqual(ledgerFaults(ledger), NO_LEDGER_FAULTS);
-    assert.equal(ledger.invoices, 1, 'one invoice');
-    assert.equal(ledger.writeAudits, 1, 'one write, audited with it');
-    assert.equal(ledger.replayAudits, 9, 'the nine others were answered from the stored answer (and audited as calls)');
-  });
+      const ledger = await checkLedger(database.url, key, [key]);
+      assert.deepEqual(ledgerFaults(ledger), NO_LEDGER_FAULTS);
+      assert.equal(ledger.invoices, 1, 'one invoice');
+      assert.equal(ledger.writeAudits, 1, 'one write, audited with it');
+      assert.equal(ledger.replayAudits, 9, 'the nine others were answered from the stored answer (and audited as calls)');
+    },
+  );
 
-  it(`rate limits hold across both replicas: ${TOKEN_LIMIT} units per minute for a token, whichever replica is asked`, { timeout: 60_000 }, async () => {
-    const token = await mintToken(database.url);
-    const list = (app: AppProcess, id: number) => {
-      const request = statelessRequest('tools/list', {}, id);
-      return post(app.mcpUrl, request.body, { ...request.headers, authorization: `Bearer ${token}` });
-    };
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => list(i % 2 ? a : b, i + 1)));
-    const byStatus = (status: number) => answers.filter((answer) => answer.status === status);
-    assert.equal(byStatus(200).length, TOKEN_LIMIT, answers.map((answer) => answer.status).join(','));
-    assert.equal(byStatus(429).length, 30 - TOKEN_LIMIT);
-    for (const refused of byStatus(429)) {
-      assert.equal(refused.body.error.code, -32000);
-      assert.equal(refused.body.error.data.limit, 'token');
-      assert.ok(Number(refused.headers.get('retry-after')) >= 1);
-    }
-    // Each replica got 15 requests, under the limit of 20: only a count shared by both refuses any.
-  });
+  it(
+    `rate limits hold across both replicas: ${TOKEN_LIMIT} units per minute for a token, whichever replica is asked`,
+    { timeout: 60_000 },
+    async () => {
+      const token = await mintToken(database.url);
+      const list = (app: AppProcess, id: number) => {
+        const request = statelessRequest('tools/list', {}, id);
+        return post(app.mcpUrl, request.body, { ...request.headers, authorization: `Bearer ${token}` });
+      };
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => list(i % 2 ? a : b, i + 1)));
+      const byStatus = (status: number) => answers.filter((answer) => answer.status === status);
+      assert.equal(byStatus(200).length, TOKEN_LIMIT, answers.map((answer) => answer.status).join(','));
+      assert.equal(byStatus(429).length, 30 - TOKEN_LIMIT);
+      for (const refused of byStatus(429)) {
+        assert.equal(refused.body.error.code, -32000);
+        assert.equal(refused.body.error.data.limit, 'token');
+        assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+      }
+      // Each replica got 15 requests, under the limit of 20: only a count shared by both refuses any.
+    },
+  );
 });

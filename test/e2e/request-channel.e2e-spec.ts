@@ -33,7 +33,10 @@ describe('request channel: decided by the route that matched', () => {
   });
 
   it('an MCP write through POST /mcp#fragment is stamped mcp, not api', async () => {
-    const request = statelessRequest('tools/call', { name: 'billing_customer_create', arguments: { name: 'Channel Test', email: 'fragment@channel.test' } });
+    const request = statelessRequest('tools/call', {
+      name: 'billing_customer_create',
+      arguments: { name: 'Channel Test', email: 'fragment@channel.test' },
+    });
     const body = JSON.stringify(request.body);
     const answer = await rawRequest(`${t.baseUrl}/mcp`, {
       path: '/mcp#x',
@@ -66,11 +69,19 @@ describe('request channel: decided by the route that matched', () => {
     const path = new URL(envelope.approval.url).pathname;
     const page = await admin.get(path);
     assert.equal(page.status, 200, page.text);
-    const answer = await admin.post(`${path.toUpperCase().replace(/\/APPROVALS\/.*/, '/APPROVALS/')}${envelope.approval.id}/decision`, { _csrf: csrfOf(page.text), decision: 'continue' });
+    const answer = await admin.post(`${path.toUpperCase().replace(/\/APPROVALS\/.*/, '/APPROVALS/')}${envelope.approval.id}/decision`, {
+      _csrf: csrfOf(page.text),
+      decision: 'continue',
+    });
     assert.ok(answer.status < 400, `${answer.status} ${answer.text.slice(0, 300)}`);
     const row = await t.prisma.client.invoice.findUniqueOrThrow({ where: { id: invoice.id } });
     assert.deepEqual([row.status, row.updatedVia], ['cancelled', 'panel']);
-    const decisions = await t.prisma.client.auditEvent.findMany({ where: { method: 'approval/continue', arguments: { path: ['approval_id'], equals: envelope.approval.id } } });
-    assert.deepEqual(decisions.map((e) => e.channel), ['panel']);
+    const decisions = await t.prisma.client.auditEvent.findMany({
+      where: { method: 'approval/continue', arguments: { path: ['approval_id'], equals: envelope.approval.id } },
+    });
+    assert.deepEqual(
+      decisions.map((e) => e.channel),
+      ['panel'],
+    );
   });
 });

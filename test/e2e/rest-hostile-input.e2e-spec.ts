@@ -92,7 +92,11 @@ describe('REST hostile input: precise 4xx answers, like MCP', () => {
     const rest = await fetch(`${t.baseUrl}/v1/customers`, { headers: bearer(token) });
     assert.equal(rest.status, 200);
     const request = statelessRequest('tools/list');
-    const mcp = await fetch(t.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...request.headers, ...bearer(token) }, body: JSON.stringify(request.body) });
+    const mcp = await fetch(t.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...request.headers, ...bearer(token) },
+      body: JSON.stringify(request.body),
+    });
     assert.equal(mcp.status, 200);
     const missing = await fetch(`${t.baseUrl}/nowhere`);
     for (const answer of [rest, mcp, missing]) assert.equal(answer.headers.get('x-powered-by'), null, answer.url);

@@ -93,7 +93,13 @@ describe('secret scan: logs, audit rows and error messages', () => {
   async function mcp(name: string, args: Record<string, unknown>, credentials: Record<string, string>, id: number | string = 1) {
     const response = await fetch(t.mcpUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'mcp-protocol-version': STATELESS_VERSION, 'mcp-method': 'tools/call', 'mcp-name': name, ...credentials },
+      headers: {
+        'content-type': 'application/json',
+        'mcp-protocol-version': STATELESS_VERSION,
+        'mcp-method': 'tools/call',
+        'mcp-name': name,
+        ...credentials,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: envelope() } }),
     });
     return keep(response);
@@ -123,32 +129,76 @@ describe('secret scan: logs, audit rows and error messages', () => {
     });
     assert.equal((await keep(list)).status, 200);
     assert.equal((await mcp('billing_customer_summary', { email: 'nobody@nowhere.test' }, { 'x-api-key': token })).status, 200);
-    const uploaded = await mcp('billing_attachment_upload', { filename: `${label}.bin`, content_type: 'application/octet-stream', content_base64: fileBase64 }, bearer(token));
+    const uploaded = await mcp(
+      'billing_attachment_upload',
+      { filename: `${label}.bin`, content_type: 'application/octet-stream', content_base64: fileBase64 },
+      bearer(token),
+    );
     assert.match(uploaded.text, /"ok\\":true/, uploaded.text.slice(0, 300));
     // Failures the caller can act on: bad base64, secrets as undeclared arguments, a missing scope.
-    const badFile = await mcp('billing_attachment_upload', { filename: 'x.bin', content_type: 'application/octet-stream', content_base64: `${fileBase64}%%` }, bearer(token));
+    const badFile = await mcp(
+      'billing_attachment_upload',
+      { filename: 'x.bin', content_type: 'application/octet-stream', content_base64: `${fileBase64}%%` },
+      bearer(token),
+    );
     assert.match(badFile.text, /"isError":true/);
-    const extra = await mcp('billing_customer_create', { name: 'Eve', email: `eve-${label}@example.com`, password, token, api_key: token }, bearer(token));
+    const extra = await mcp(
+      'billing_customer_create',
+      { name: 'Eve', email: `eve-${label}@example.com`, password, token, api_key: token },
+      bearer(token),
+    );
     assert.match(extra.text, /"isError":true/);
-    assert.equal((await mcp('billing_customer_create', { name: 'Vic', email: `vic-${label}@example.com` }, bearer(viewerToken))).status, 403);
+    assert.equal(
+      (await mcp('billing_customer_create', { name: 'Vic', email: `vic-${label}@example.com` }, bearer(viewerToken))).status,
+      403,
+    );
     // A tool that logs and throws the secrets: masked to the caller, redacted in the logs.
     const careless = await mcp('careless_tool', { password, content_base64: fileBase64 }, bearer(token));
     assert.match(careless.text, /-32603/);
     // Protocol faults: unknown tool, header mismatch, wrong and fake credentials.
     assert.match((await mcp('no_such_tool', { token }, bearer(token))).text, /-32602/);
-    for (const credentials of [bearer(wrongToken), bearer(fakeJwt), { 'x-api-key': wrongToken }, { authorization: `Basic ${Buffer.from(`admin:${password}`).toString('base64')}` }]) {
+    for (const credentials of [
+      bearer(wrongToken),
+      bearer(fakeJwt),
+      { 'x-api-key': wrongToken },
+      { authorization: `Basic ${Buffer.from(`admin:${password}`).toString('base64')}` },
+    ]) {
       assert.equal((await mcp('billing_customer_summary', { email: 'a@b.co' }, credentials)).status, 401);
     }
     // Bodies that are not JSON, holding secrets: the parse error must not quote them.
-    for (const body of [token, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"k":"${token}"`, `password=${password}&token=${token}`, `${fileBase64}`]) {
+    for (const body of [
+      token,
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"k":"${token}"`,
+      `password=${password}&token=${token}`,
+      `${fileBase64}`,
+    ]) {
       const answer = await raw(body, bearer(token));
       assert.equal(answer.status, 400, answer.text);
     }
     assert.equal((await raw(`{"x":"${fileBase64}"`, { 'content-type': 'text/plain', ...bearer(token) })).status, 415);
     // REST with the same token: reads, an upload, a bad upload, a token in the query string.
     assert.equal((await rest('GET', '/v1/customers?limit=2', bearer(token))).status, 200);
-    assert.equal((await rest('POST', '/v1/attachments', bearer(token), { filename: `${label}-rest.bin`, content_type: 'application/octet-stream', content_base64: fileBase64 })).status, 201);
-    assert.equal((await rest('POST', '/v1/attachments', bearer(token), { filename: 'x', content_type: 'nope', content_base64: `${fileBase64}!`, password })).status, 400);
+    assert.equal(
+      (
+        await rest('POST', '/v1/attachments', bearer(token), {
+          filename: `${label}-rest.bin`,
+          content_type: 'application/octet-stream',
+          content_base64: fileBase64,
+        })
+      ).status,
+      201,
+    );
+    assert.equal(
+      (
+        await rest('POST', '/v1/attachments', bearer(token), {
+          filename: 'x',
+          content_type: 'nope',
+          content_base64: `${fileBase64}!`,
+          password,
+        })
+      ).status,
+      400,
+    );
     assert.equal((await rest('GET', `/v1/customers?access_token=${token}&password=${password}`, {})).status, 401);
     assert.equal((await rest('GET', '/v1/customers', bearer(wrongToken))).status, 401);
     // Admin pages: a wrong password, then the right one, then a page with the session.
@@ -172,7 +222,13 @@ describe('secret scan: logs, audit rows and error messages', () => {
     }
     // The access lines were written (the capture works) and carry no query string.
     const written = logs.text();
-    for (const line of [/"path":"\/mcp"/, /POST \/v1\/attachments 201/, /POST \/admin\/login 303/, /GET \/v1\/customers 401/, /careless_tool called/]) {
+    for (const line of [
+      /"path":"\/mcp"/,
+      /POST \/v1\/attachments 201/,
+      /POST \/admin\/login 303/,
+      /GET \/v1\/customers 401/,
+      /careless_tool called/,
+    ]) {
       assert.ok(line.test(written), `no log line matches ${line}`);
     }
 
@@ -202,6 +258,9 @@ describe('secret scan: logs, audit rows and error messages', () => {
       }
     }
     // What the careless tool logged is there, redacted.
-    assert.ok(/upstream refused Bearer \[REDACTED\] \(password="\[REDACTED\]", file \[base64 omitted\]/.test(written), 'the careless tool\'s error, redacted');
+    assert.ok(
+      /upstream refused Bearer \[REDACTED\] \(password="\[REDACTED\]", file \[base64 omitted\]/.test(written),
+      "the careless tool's error, redacted",
+    );
   });
 });

@@ -42,65 +42,73 @@ describe('graceful shutdown on SIGTERM (server process)', { timeout: 120_000 }, 
     await database?.close();
   });
 
-  it('a slow request in flight completes; readiness is 503 meanwhile; new connections are then refused; exit 0 with the pool closed', { timeout: 60_000 }, async () => {
-    assert.equal((await freshGet(`${app.baseUrl}/health/ready`) as { status: number }).status, 200);
+  it(
+    'a slow request in flight completes; readiness is 503 meanwhile; new connections are then refused; exit 0 with the pool closed',
+    { timeout: 60_000 },
+    async () => {
+      assert.equal(((await freshGet(`${app.baseUrl}/health/ready`)) as { status: number }).status, 200);
 
-    // Hold the customers table: the request below waits for it (on the embedded database, for the
-    // whole open transaction), so it is still running when SIGTERM arrives.
-    const holder = new pg.Client({ connectionString: database.url });
-    await holder.connect();
-    await holder.query('BEGIN');
-    await holder.query('LOCK TABLE customers IN SHARE ROW EXCLUSIVE MODE');
-    let settled = false;
-    const slow = fetch(`${app.baseUrl}/v1/customers`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${app.token}` },
-      body: JSON.stringify({ name: 'Shutdown Survivor', email: 'survivor@shutdown.test' }),
-    }).then(async (response) => {
-      settled = true;
-      return { status: response.status, body: (await response.json()) as { id?: string } };
-    });
-    try {
-      await sleep(500);
-      assert.equal(settled, false, 'the request is in flight');
+      // Hold the customers table: the request below waits for it (on the embedded database, for the
+      // whole open transaction), so it is still running when SIGTERM arrives.
+      const holder = new pg.Client({ connectionString: database.url });
+      await holder.connect();
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE customers IN SHARE ROW EXCLUSIVE MODE');
+      let settled = false;
+      const slow = fetch(`${app.baseUrl}/v1/customers`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${app.token}` },
+        body: JSON.stringify({ name: 'Shutdown Survivor', email: 'survivor@shutdown.test' }),
+      }).then(async (response) => {
+        settled = true;
+        return { status: response.status, body: (await response.json()) as { id?: string } };
+      });
+      try {
+        await sleep(500);
+        assert.equal(settled, false, 'the request is in flight');
 
-      app.kill('SIGTERM');
-      for (const deadline = Date.now() + 2_000; !/Shutting down:/.test(app.output()) && Date.now() < deadline; ) await sleep(10);
-      // During SHUTDOWN_DELAY_MS the server still accepts connections, and readiness says 503.
-      const ready = await freshGet(`${app.baseUrl}/health/ready`);
-      assert.ok('status' in ready && ready.status === 503, `readiness during shutdown: ${JSON.stringify(ready)}`);
-      assert.equal(JSON.parse(ready.body).error?.shutdown?.message, 'shutting down', ready.body);
+        app.kill('SIGTERM');
+        for (const deadline = Date.now() + 2_000; !/Shutting down:/.test(app.output()) && Date.now() < deadline;) await sleep(10);
+        // During SHUTDOWN_DELAY_MS the server still accepts connections, and readiness says 503.
+        const ready = await freshGet(`${app.baseUrl}/health/ready`);
+        assert.ok('status' in ready && ready.status === 503, `readiness during shutdown: ${JSON.stringify(ready)}`);
+        assert.equal(JSON.parse(ready.body).error?.shutdown?.message, 'shutting down', ready.body);
 
-      // Then it stops accepting connections.
-      let refused: { status: number; body: string } | { error: string } | undefined;
-      for (const deadline = Date.now() + 3_000; Date.now() < deadline; await sleep(50)) {
-        refused = await freshGet(`${app.baseUrl}/health/live`);
-        if ('error' in refused) break;
+        // Then it stops accepting connections.
+        let refused: { status: number; body: string } | { error: string } | undefined;
+        for (const deadline = Date.now() + 3_000; Date.now() < deadline; await sleep(50)) {
+          refused = await freshGet(`${app.baseUrl}/health/live`);
+          if ('error' in refused) break;
+        }
+        assert.deepEqual(refused, { error: 'ECONNREFUSED' });
+        assert.equal(settled, false, 'the request is still in flight, and the process still runs');
+        assert.equal(app.child.exitCode, null);
+      } finally {
+        await holder.query('COMMIT');
+        await holder.end();
       }
-      assert.deepEqual(refused, { error: 'ECONNREFUSED' });
-      assert.equal(settled, false, 'the request is still in flight, and the process still runs');
-      assert.equal(app.child.exitCode, null);
-    } finally {
-      await holder.query('COMMIT');
-      await holder.end();
-    }
 
-    const answer = await slow;
-    assert.equal(answer.status, 201, JSON.stringify(answer.body));
-    const exit = await app.exited;
-    assert.deepEqual(exit, { code: 0, signal: null }, app.output());
-    const output = app.output();
-    assert.match(output, /SIGTERM received/);
-    assert.match(output, /Shutting down: readiness is 503; 1 request\(s\) in flight/);
-    assert.match(output, /Shutdown complete in \d+ ms: \d+ request\(s\) finished, 0 cut, database pool closed/);
+      const answer = await slow;
+      assert.equal(answer.status, 201, JSON.stringify(answer.body));
+      const exit = await app.exited;
+      assert.deepEqual(exit, { code: 0, signal: null }, app.output());
+      const output = app.output();
+      assert.match(output, /SIGTERM received/);
+      assert.match(output, /Shutting down: readiness is 503; 1 request\(s\) in flight/);
+      assert.match(output, /Shutdown complete in \d+ ms: \d+ request\(s\) finished, 0 cut, database pool closed/);
 
-    const check = new pg.Client({ connectionString: database.url });
-    await check.connect();
-    try {
-      const { rows } = await check.query('SELECT id FROM customers WHERE email = $1', ['survivor@shutdown.test']);
-      assert.deepEqual(rows.map((r) => r.id), [answer.body.id], 'the in-flight write committed, once');
-    } finally {
-      await check.end();
-    }
-  });
+      const check = new pg.Client({ connectionString: database.url });
+      await check.connect();
+      try {
+        const { rows } = await check.query('SELECT id FROM customers WHERE email = $1', ['survivor@shutdown.test']);
+        assert.deepEqual(
+          rows.map((r) => r.id),
+          [answer.body.id],
+          'the in-flight write committed, once',
+        );
+      } finally {
+        await check.end();
+      }
+    },
+  );
 });

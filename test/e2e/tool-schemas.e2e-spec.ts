@@ -28,7 +28,8 @@ function structuredProperties(dto: Type<unknown>): Structured[] {
     const isArray = designType === Array || metas.some((m) => m.name === 'isArray' || m.each);
     const isObject = metas.some((m) => m.name === 'isObject' || m.type === ValidationTypes.NESTED_VALIDATION);
     if (isArray) return [{ name, kind: 'array' }];
-    if (isObject) return [{ name, kind: 'object', nested: typeof designType === 'function' && designType !== Object ? designType : undefined }];
+    if (isObject)
+      return [{ name, kind: 'object', nested: typeof designType === 'function' && designType !== Object ? designType : undefined }];
     return [];
   });
 }
@@ -37,7 +38,11 @@ function assertStructured(dto: Type<unknown>, schema: Schema, path: string): num
   let checked = 0;
   for (const property of structuredProperties(dto)) {
     const actual = schema.properties?.[property.name]?.type;
-    assert.equal(actual, property.kind, `${path}.${property.name} is declared as ${property.kind} but the schema says ${JSON.stringify(actual)}`);
+    assert.equal(
+      actual,
+      property.kind,
+      `${path}.${property.name} is declared as ${property.kind} but the schema says ${JSON.stringify(actual)}`,
+    );
     checked++;
     if (property.nested) checked += assertStructured(property.nested, schema.properties![property.name], `${path}.${property.name}`);
   }
@@ -79,7 +84,11 @@ describe('tool schemas come from the DTOs', () => {
       const dto = registry.tool(tool.name)!.input;
       const swagger = dto ? document.components.schemas[dto.name] : undefined;
       if (!swagger) continue;
-      assert.deepEqual(Object.keys(swagger.properties ?? {}).sort(), Object.keys(tool.inputSchema.properties ?? {}).sort(), `${tool.name}: properties`);
+      assert.deepEqual(
+        Object.keys(swagger.properties ?? {}).sort(),
+        Object.keys(tool.inputSchema.properties ?? {}).sort(),
+        `${tool.name}: properties`,
+      );
       assert.deepEqual([...(swagger.required ?? [])].sort(), [...(tool.inputSchema.required ?? [])].sort(), `${tool.name}: required`);
       compared++;
     }

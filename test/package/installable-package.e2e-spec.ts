@@ -123,8 +123,8 @@ function boot(cwd: string, output: string[]): Promise<{ child: ChildProcess; url
       const ready = /READY (\S+)/.exec(output.join(''));
       if (ready) resolveBoot({ child, url: ready[1].replace('[::1]', '127.0.0.1') });
     };
-    child.stdout!.on('data', collect);
-    child.stderr!.on('data', collect);
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
     child.once('exit', (code) => reject(new Error(`the app exited (${code}) before it was ready:\n${output.join('')}`)));
   });
 }
@@ -138,7 +138,10 @@ describe('the MCP layer installed as a package in an existing Nest app', () => {
 
   before(async () => {
     work = mkdtempSync(join(realpathSync(tmpdir()), 'nest-mcp-install-'));
-    const tarball = run(process.execPath, [join(repo, 'scripts', 'pack-mcp.mjs'), join(work, 'package')], repo).trim().split('\n').at(-1)!;
+    const tarball = run(process.execPath, [join(repo, 'scripts', 'pack-mcp.mjs'), join(work, 'package')], repo)
+      .trim()
+      .split('\n')
+      .at(-1)!;
     app = join(work, 'app');
     for (const [path, text] of Object.entries(APP_FILES)) {
       mkdirSync(dirname(join(app, path)), { recursive: true });

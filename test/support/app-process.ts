@@ -71,8 +71,8 @@ export async function startAppProcess(options: AppProcessOptions): Promise<AppPr
   const append = (chunk: Buffer) => {
     output += chunk.toString('utf8').replace(ANSI, '');
   };
-  child.stdout!.on('data', append);
-  child.stderr!.on('data', append);
+  child.stdout.on('data', append);
+  child.stderr.on('data', append);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
@@ -82,13 +82,16 @@ export async function startAppProcess(options: AppProcessOptions): Promise<AppPr
   void exited.then(() => process.off('exit', orphanGuard));
 
   const started = await new Promise<{ baseUrl: string; token: string }>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`${name} did not start within ${options.startTimeoutMs ?? 60_000} ms`)), options.startTimeoutMs ?? 60_000);
+    const timer = setTimeout(
+      () => fail(new Error(`${name} did not start within ${options.startTimeoutMs ?? 60_000} ms`)),
+      options.startTimeoutMs ?? 60_000,
+    );
     let settled = false;
     const fail = (error: Error) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      child.stdout!.off('data', look);
+      child.stdout.off('data', look);
       child.kill('SIGKILL');
       reject(new Error(`${error.message}\n--- ${name} output ---\n${output}`));
     };
@@ -99,11 +102,11 @@ export async function startAppProcess(options: AppProcessOptions): Promise<AppPr
       if (endpoint && ready && !settled) {
         settled = true;
         clearTimeout(timer);
-        child.stdout!.off('data', look);
+        child.stdout.off('data', look);
         resolve({ baseUrl: endpoint[1], token: token?.[1] ?? '' });
       }
     };
-    child.stdout!.on('data', look);
+    child.stdout.on('data', look);
     void exited.then(({ code, signal }) => fail(new Error(`${name} exited during start (code ${code}, signal ${signal})`)));
   });
 
@@ -179,7 +182,13 @@ export async function mintToken(databaseUrl: string, request: Partial<MintReques
   }
   try {
     const minted = await RequestContext.run({ channel: 'system' }, () =>
-      new PersonalTokenService(prisma, APP_ROLE_SCOPES).mint({ email: 'admin@demo.test', scopes: [...ALL_SCOPES], workspaceSlug: 'demo', label: 'test', ...request }),
+      new PersonalTokenService(prisma, APP_ROLE_SCOPES).mint({
+        email: 'admin@demo.test',
+        scopes: [...ALL_SCOPES],
+        workspaceSlug: 'demo',
+        label: 'test',
+        ...request,
+      }),
     );
     return minted.token;
   } finally {

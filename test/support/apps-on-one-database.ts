@@ -48,7 +48,12 @@ export async function appsOnOneDatabase(): Promise<AppsOnOneDatabase> {
         await RequestContext.run({ channel: 'system' }, () =>
           first()
             .get(PersonalTokenService)
-            .mint({ email: 'admin@demo.test', scopes: ['billing:read', 'billing:write', 'billing:admin'], workspaceSlug: 'demo', ...request }),
+            .mint({
+              email: 'admin@demo.test',
+              scopes: ['billing:read', 'billing:write', 'billing:admin'],
+              workspaceSlug: 'demo',
+              ...request,
+            }),
         )
       ).token,
     close: async () => {

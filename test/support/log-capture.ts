@@ -37,7 +37,7 @@ export function captureOutput(): LogCapture {
         return true;
       }
       return (original as (...args: unknown[]) => boolean).call(stream, chunk, ...rest);
-    } as typeof stream.write;
+    };
   }
   return {
     text: () => {

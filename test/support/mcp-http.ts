@@ -47,6 +47,12 @@ export async function callStateless(url: string, method: string, params: Record<
   return post(url, request.body, request.headers);
 }
 
-export async function callHandshake(url: string, method: string, params: Record<string, unknown> = {}, version = '2025-06-18', id: number | string = 1) {
+export async function callHandshake(
+  url: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  version = '2025-06-18',
+  id: number | string = 1,
+) {
   return post(url, { jsonrpc: '2.0', id, method, params }, { 'mcp-protocol-version': version });
 }

@@ -31,7 +31,10 @@ export class PanelVisitor {
   }
 
   async post(path: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<PageAnswer> {
-    return this.send('POST', path, new URLSearchParams(form).toString(), { 'content-type': 'application/x-www-form-urlencoded', ...headers });
+    return this.send('POST', path, new URLSearchParams(form).toString(), {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...headers,
+    });
   }
 
   /** Gets the sign-in form and posts it; returns the POST's answer. */
@@ -57,12 +60,22 @@ export class PanelVisitor {
       if (expired) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
-    return { status: response.status, headers: response.headers, text: await response.text(), location: response.headers.get('location') ?? undefined, setCookies };
+    return {
+      status: response.status,
+      headers: response.headers,
+      text: await response.text(),
+      location: response.headers.get('location') ?? undefined,
+      setCookies,
+    };
   }
 }
 
 /** One request over node:http from `localAddress` (fetch cannot choose it), as a fetch Response. */
-function requestFrom(localAddress: string, url: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<Response> {
+function requestFrom(
+  localAddress: string,
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+): Promise<Response> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: init.method, headers: init.headers, localAddress, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -93,9 +106,16 @@ export async function setPanelPassword(t: BillingTestApp, email: string, passwor
 }
 
 /** A user with a role in a workspace (both created when missing), optionally with a panel password. */
-export async function addMember(t: BillingTestApp, user: { email: string; name: string; workspace: string; role: Role; password?: string }): Promise<{ userId: string; workspaceId: string }> {
+export async function addMember(
+  t: BillingTestApp,
+  user: { email: string; name: string; workspace: string; role: Role; password?: string },
+): Promise<{ userId: string; workspaceId: string }> {
   return RequestContext.run({ channel: 'system' }, async () => {
-    const workspace = await t.prisma.client.workspace.upsert({ where: { slug: user.workspace }, create: { slug: user.workspace, name: `Workspace ${user.workspace}` }, update: {} });
+    const workspace = await t.prisma.client.workspace.upsert({
+      where: { slug: user.workspace },
+      create: { slug: user.workspace, name: `Workspace ${user.workspace}` },
+      update: {},
+    });
     const row = await t.prisma.client.user.upsert({
       where: { email: user.email },
       create: { email: user.email, name: user.name, ...(user.password ? { passwordHash: await hashPanelPassword(user.password) } : {}) },
@@ -114,7 +134,13 @@ export async function addMember(t: BillingTestApp, user: { email: string; name: 
  * An agent's `tools/call` from a 2026-era client that declared no elicitation (so destructive
  * tools answer with an approval link): the parsed JSON envelope and the raw result.
  */
-export async function agentCall(t: BillingTestApp, token: string, name: string, args: Record<string, unknown>, clientInfo = { name: 'Invoice Assistant', version: '3.1.0' }) {
+export async function agentCall(
+  t: BillingTestApp,
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+  clientInfo = { name: 'Invoice Assistant', version: '3.1.0' },
+) {
   const request = statelessRequest('tools/call', { name, arguments: args });
   request.body.params._meta = { ...request.body.params._meta, 'io.modelcontextprotocol/clientInfo': clientInfo };
   const answer = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
@@ -135,7 +161,11 @@ export async function restCall(t: BillingTestApp, token: string, method: string,
 }
 
 /** A customer and an unpaid invoice of the demo workspace, created over REST. */
-export async function unpaidInvoice(t: BillingTestApp, token: string, customer = { name: 'Acme Logistics', email: `billing-${Math.random().toString(36).slice(2, 8)}@acme.test` }) {
+export async function unpaidInvoice(
+  t: BillingTestApp,
+  token: string,
+  customer = { name: 'Acme Logistics', email: `billing-${Math.random().toString(36).slice(2, 8)}@acme.test` },
+) {
   const created = await restCall(t, token, 'POST', '/v1/customers', customer);
   assert.equal(created.status, 201, JSON.stringify(created.body));
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);

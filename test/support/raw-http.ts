@@ -19,7 +19,13 @@ export function rawRequest(
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: target.hostname, port: target.port, path: options.path ?? target.pathname, method: options.method ?? 'POST', headers: options.headers },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: options.path ?? target.pathname,
+        method: options.method ?? 'POST',
+        headers: options.headers,
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');

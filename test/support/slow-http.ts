@@ -27,17 +27,20 @@ export function trickle(
   return new Promise((resolve, reject) => {
     let written = 0;
     let answered = false;
-    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: options.headers }, (res) => {
-      answered = true;
-      clearInterval(timer);
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, text, headers: res.headers, elapsedMs: performance.now() - started, written });
-        req.destroy();
-      });
-    });
+    const req = request(
+      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: options.headers },
+      (res) => {
+        answered = true;
+        clearInterval(timer);
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, text, headers: res.headers, elapsedMs: performance.now() - started, written });
+          req.destroy();
+        });
+      },
+    );
     req.on('error', (error) => (answered ? undefined : reject(error)));
     req.flushHeaders();
     const timer = setInterval(() => {

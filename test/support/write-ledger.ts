@@ -39,7 +39,13 @@ export interface ToolCallOptions {
 }
 
 /** One 2026-era `tools/call` over HTTP; never throws on an HTTP status (a refused or cut connection does throw). */
-export async function toolCall(mcpUrl: string, token: string, name: string, args: Record<string, unknown>, options: ToolCallOptions = {}): Promise<HttpAnswer> {
+export async function toolCall(
+  mcpUrl: string,
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+  options: ToolCallOptions = {},
+): Promise<HttpAnswer> {
   const request = statelessRequest('tools/call', { name, arguments: args, ...options.params });
   const meta = request.body.params._meta as Record<string, unknown>;
   if (options.capabilities) meta['io.modelcontextprotocol/clientCapabilities'] = options.capabilities;
@@ -47,7 +53,12 @@ export async function toolCall(mcpUrl: string, token: string, name: string, args
   const response = await fetch(mcpUrl, {
     method: 'POST',
     signal: options.signal,
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...request.headers, authorization: `Bearer ${token}` },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...request.headers,
+      authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify(request.body),
   });
   const text = await response.text();
@@ -155,7 +166,15 @@ export function ledgerFaults(ledger: LedgerCheck) {
   const { lost, duplicated, halfWritten, auditMismatch, answerMismatch, writesWithoutAudit, auditsWithoutWrite } = ledger;
   return { lost, duplicated, halfWritten, auditMismatch, answerMismatch, writesWithoutAudit, auditsWithoutWrite };
 }
-export const NO_LEDGER_FAULTS = { lost: [], duplicated: [], halfWritten: [], auditMismatch: [], answerMismatch: [], writesWithoutAudit: [], auditsWithoutWrite: [] };
+export const NO_LEDGER_FAULTS = {
+  lost: [],
+  duplicated: [],
+  halfWritten: [],
+  auditMismatch: [],
+  answerMismatch: [],
+  writesWithoutAudit: [],
+  auditsWithoutWrite: [],
+};
 
 /** A customer of the demo workspace to bill, created over REST. */
 export async function createCustomer(baseUrl: string, token: string, email: string): Promise<string> {

@@ -10,7 +10,8 @@ describe('attachment files', () => {
 
   it('accepts bare file names only', () => {
     for (const ok of ['receipt.pdf', 'recibo de pago (mayo).PDF', 'factura_ñandú.xml', '.hidden']) assert.ok(FILENAME_PATTERN.test(ok), ok);
-    for (const bad of ['../etc/passwd', 'a/b.pdf', 'a\\b.pdf', '.', '..', 'line\nbreak.pdf', '']) assert.ok(!FILENAME_PATTERN.test(bad), JSON.stringify(bad));
+    for (const bad of ['../etc/passwd', 'a/b.pdf', 'a\\b.pdf', '.', '..', 'line\nbreak.pdf', ''])
+      assert.ok(!FILENAME_PATTERN.test(bad), JSON.stringify(bad));
   });
 
   it('builds an attachment Content-Disposition with a safe ASCII name and the exact UTF-8 name', () => {

@@ -7,8 +7,13 @@ import { FILENAME_PATTERN, MAX_ATTACHMENT_LABEL } from './attachment-files.js';
 const CHANNELS = ['mcp', 'api', 'panel', 'system'];
 
 export class UploadAttachmentDto extends WorkspaceScopedDto {
-  @ApiProperty({ description: 'File name to keep with the file, 1–255 characters, without / or \\ (e.g. receipt-0417.pdf).', example: 'receipt-0417.pdf' })
-  @Matches(FILENAME_PATTERN, { message: 'filename must be a bare file name such as receipt.pdf: no / or \\, no control characters, not . or ..' })
+  @ApiProperty({
+    description: 'File name to keep with the file, 1–255 characters, without / or \\ (e.g. receipt-0417.pdf).',
+    example: 'receipt-0417.pdf',
+  })
+  @Matches(FILENAME_PATTERN, {
+    message: 'filename must be a bare file name such as receipt.pdf: no / or \\, no control characters, not . or ..',
+  })
   @Length(1, 255, { message: 'filename must be 1–255 characters, e.g. receipt.pdf' })
   @IsString({ message: 'filename must be a string: a bare file name such as receipt.pdf' })
   filename: string;
@@ -20,16 +25,24 @@ export class UploadAttachmentDto extends WorkspaceScopedDto {
   @ApiProperty({
     description: `The file bytes, standard base64 (no data: prefix, no line breaks). At most ${MAX_ATTACHMENT_LABEL} once decoded.`,
   })
-  @IsBase64(undefined, { message: 'content_base64 must be standard base64 (A–Z a–z 0–9 + / and = padding), without a data: prefix or line breaks' })
+  @IsBase64(undefined, {
+    message: 'content_base64 must be standard base64 (A–Z a–z 0–9 + / and = padding), without a data: prefix or line breaks',
+  })
   @IsNotEmpty({ message: 'content_base64 must not be empty: send the file bytes encoded as base64' })
   content_base64: string;
 
-  @ApiPropertyOptional({ description: 'Invoice (UUID) the file belongs to, in this workspace. Give at most one of invoice_id and payment_id.', format: 'uuid' })
+  @ApiPropertyOptional({
+    description: 'Invoice (UUID) the file belongs to, in this workspace. Give at most one of invoice_id and payment_id.',
+    format: 'uuid',
+  })
   @IsOptional()
   @IsUUID('all', { message: 'invoice_id must be an invoice UUID' })
   invoice_id?: string;
 
-  @ApiPropertyOptional({ description: 'Payment (UUID) the file is evidence of, in this workspace. Give at most one of invoice_id and payment_id.', format: 'uuid' })
+  @ApiPropertyOptional({
+    description: 'Payment (UUID) the file is evidence of, in this workspace. Give at most one of invoice_id and payment_id.',
+    format: 'uuid',
+  })
   @IsOptional()
   @IsUUID('all', { message: 'payment_id must be a payment UUID' })
   payment_id?: string;
@@ -70,7 +83,10 @@ export class AttachmentDto {
   @ApiPropertyOptional({ description: 'Payment the file is linked to; null when none.', type: String, nullable: true })
   payment_id: string | null;
 
-  @ApiProperty({ description: 'Path of the bytes on this server: GET it over REST with an API token (billing:read).', example: '/v1/attachments/3f2b…/content' })
+  @ApiProperty({
+    description: 'Path of the bytes on this server: GET it over REST with an API token (billing:read).',
+    example: '/v1/attachments/3f2b…/content',
+  })
   download_path: string;
 
   @ApiProperty({ description: 'How to fetch the bytes.' })

@@ -77,7 +77,7 @@ export class AttachmentsService {
           content: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
           invoiceId: dto.invoice_id ?? null,
           paymentId: dto.payment_id ?? null,
-        } as Prisma.AttachmentUncheckedCreateInput,
+        },
         select: METADATA,
       });
       return toAttachmentDto(attachment);

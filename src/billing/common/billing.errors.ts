@@ -19,7 +19,12 @@ export class BillingError extends HttpException {
   }
 
   /** The user must supply something first; `nextQuestion` is what the agent should ask. */
-  static needsMoreInfo(code: string, message: string, nextQuestion: string, options: { message_es?: string; field?: string } = {}): BillingError {
+  static needsMoreInfo(
+    code: string,
+    message: string,
+    nextQuestion: string,
+    options: { message_es?: string; field?: string } = {},
+  ): BillingError {
     return new BillingError(HttpStatus.UNPROCESSABLE_ENTITY, code, message, { ...options, nextQuestion });
   }
 

@@ -32,10 +32,12 @@ describe('decodeCursor', () => {
     refused(raw(['Ac\u0000me', ID]));
     refused(raw(['x'.repeat(1001), ID]));
     for (const key of ['0000-01-01', '2026-02-30', '2026-1-1', 'Acme']) refused(raw([key, ID]), 'date');
-    for (const key of ['-010000-01-01T00:00:00.000Z', '2026-11-30', 'Acme', '+275760-09-13T00:00:00.000Z']) refused(raw([key, ID]), 'timestamp');
+    for (const key of ['-010000-01-01T00:00:00.000Z', '2026-11-30', 'Acme', '+275760-09-13T00:00:00.000Z'])
+      refused(raw([key, ID]), 'timestamp');
   });
 
   it('refuses anything that is not a [key, id] pair of strings', () => {
-    for (const cursor of ['%%%', raw(null), raw(5), raw('ab'), raw([ID]), raw(['a', ID, 'b']), raw([1, ID]), raw({ key: 'a', id: ID })]) refused(cursor);
+    for (const cursor of ['%%%', raw(null), raw(5), raw('ab'), raw([ID]), raw(['a', ID, 'b']), raw([1, ID]), raw({ key: 'a', id: ID })])
+      refused(cursor);
   });
 });

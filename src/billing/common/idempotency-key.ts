@@ -24,13 +24,18 @@ export interface IdempotencyKeyOptions {
  * `Idempotency-Key` header.
  */
 export function IdempotencyKey(options: IdempotencyKeyOptions = {}): PropertyDecorator {
-  const documented = { description: options.description ?? IDEMPOTENCY_KEY_DESCRIPTION, ...(options.example ? { example: options.example } : {}) };
+  const documented = {
+    description: options.description ?? IDEMPOTENCY_KEY_DESCRIPTION,
+    ...(options.example ? { example: options.example } : {}),
+  };
   // Applied in this order, as stacked decorators are applied bottom-up: the type check is
   // registered first, so its message is the one a caller sees first.
   return applyDecorators(
     IsString({ message: 'idempotency_key must be a string of 8–128 characters; reuse the same key when you retry' }),
     Matches(IDEMPOTENCY_KEY_PATTERN, { message: 'idempotency_key must be printable ASCII without spaces (a UUID works)' }),
-    Length(IDEMPOTENCY_KEY_LENGTH.min, IDEMPOTENCY_KEY_LENGTH.max, { message: 'idempotency_key must be 8–128 characters; reuse the same key when you retry' }),
+    Length(IDEMPOTENCY_KEY_LENGTH.min, IDEMPOTENCY_KEY_LENGTH.max, {
+      message: 'idempotency_key must be 8–128 characters; reuse the same key when you retry',
+    }),
     ...(options.optional ? [IsOptional(), ApiPropertyOptional(documented)] : [ApiProperty(documented)]),
   );
 }

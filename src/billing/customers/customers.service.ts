@@ -1,7 +1,7 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { currentWorkspaceId } from '../common/current-workspace.js';
 import { PrismaService } from '../../database/prisma.service.js';
-import type { Customer, Prisma } from '../../generated/prisma/client.js';
+import type { Customer } from '../../generated/prisma/client.js';
 import { decodeCursor, encodeCursor } from '../common/cursor.js';
 import type { CreateCustomerDto, CustomerDto, CustomerListDto, CustomerListQueryDto } from './customer.dto.js';
 
@@ -19,7 +19,7 @@ export class CustomersService {
     }
     const customer = await this.prisma.db.customer.create({
       // created_via / updated_via are stamped by PrismaService from the request's channel.
-      data: { workspaceId, name: dto.name, email, taxId: dto.tax_id ?? null } as Prisma.CustomerUncheckedCreateInput,
+      data: { workspaceId, name: dto.name, email, taxId: dto.tax_id ?? null },
     });
     return toCustomerDto(customer);
   }
@@ -32,7 +32,9 @@ export class CustomersService {
       where: {
         workspaceId,
         AND: [
-          query.q ? { OR: [{ name: { contains: query.q, mode: 'insensitive' } }, { email: { contains: query.q, mode: 'insensitive' } }] } : {},
+          query.q
+            ? { OR: [{ name: { contains: query.q, mode: 'insensitive' } }, { email: { contains: query.q, mode: 'insensitive' } }] }
+            : {},
           after ? { OR: [{ name: { gt: after.key } }, { name: after.key, id: { gt: after.id } }] } : {},
         ],
       },

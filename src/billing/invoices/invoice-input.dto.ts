@@ -62,7 +62,10 @@ export class SearchInvoicesDto extends WorkspaceScopedDto {
   @IsUUID()
   customer_id?: string;
 
-  @ApiPropertyOptional({ description: 'Only invoices of the customer with this billing email (exact, case-insensitive).', example: 'billing@acme.example' })
+  @ApiPropertyOptional({
+    description: 'Only invoices of the customer with this billing email (exact, case-insensitive).',
+    example: 'billing@acme.example',
+  })
   @IsOptional()
   @IsEmail()
   @MaxLength(254)
@@ -97,7 +100,9 @@ export class SearchInvoicesDto extends WorkspaceScopedDto {
   @IsInt() // last, so that its message comes first
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'next_cursor from the previous page, unchanged, to read the following page; omit it for the first page.' })
+  @ApiPropertyOptional({
+    description: 'next_cursor from the previous page, unchanged, to read the following page; omit it for the first page.',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(512)
@@ -179,7 +184,10 @@ export class CreateInvoiceDto extends WorkspaceScopedDto {
   @IsIn(['draft', 'sent'])
   status?: 'draft' | 'sent';
 
-  @ApiPropertyOptional({ description: 'Reuse the same key when you retry this call. 8–128 characters, unique per intended invoice.', example: 'inv-acme-2026-03' })
+  @ApiPropertyOptional({
+    description: 'Reuse the same key when you retry this call. 8–128 characters, unique per intended invoice.',
+    example: 'inv-acme-2026-03',
+  })
   @IsOptional()
   @IsString()
   @Length(8, 128)
@@ -206,7 +214,10 @@ export class UpdateInvoiceDto extends WorkspaceScopedDto {
 
 /** The REST body of `POST /v1/invoices/:id/cancel`. */
 export class CancelInvoiceBodyDto extends WorkspaceScopedDto {
-  @ApiProperty({ description: 'Why the invoice is cancelled, 5–500 characters; kept on the invoice.', example: 'Issued to the wrong customer' })
+  @ApiProperty({
+    description: 'Why the invoice is cancelled, 5–500 characters; kept on the invoice.',
+    example: 'Issued to the wrong customer',
+  })
   @IsString()
   @Length(5, 500)
   reason: string;

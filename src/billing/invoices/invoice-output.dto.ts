@@ -2,8 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { INVOICE_STATUSES } from './invoice-status.js';
 
 const CHANNELS = ['mcp', 'api', 'panel', 'system'];
-const STATUS_DESCRIPTION =
-  'draft, sent, overdue (sent and past its due date, computed on read), paid or cancelled.';
+const STATUS_DESCRIPTION = 'draft, sent, overdue (sent and past its due date, computed on read), paid or cancelled.';
 
 export class InvoiceCustomerDto {
   @ApiProperty({ description: 'Customer id (UUID).' })
@@ -63,7 +62,9 @@ export class InvoiceSearchResultDto {
   @ApiProperty({ description: 'How many invoices match the filters in all (every page together).', type: 'integer' })
   total_matching: number;
 
-  @ApiPropertyOptional({ description: 'Present when far more invoices match than a few pages hold, or none do: how to narrow or widen the search.' })
+  @ApiPropertyOptional({
+    description: 'Present when far more invoices match than a few pages hold, or none do: how to narrow or widen the search.',
+  })
   hint?: string;
 }
 
@@ -94,7 +95,12 @@ export class InvoicePaymentsSummaryDto {
   @ApiProperty({ description: 'Refunded out of them, in minor units.', type: 'integer' })
   refunded_minor: number;
 
-  @ApiPropertyOptional({ description: 'When the last payment was made, ISO 8601; null without payments.', type: String, nullable: true, format: 'date-time' })
+  @ApiPropertyOptional({
+    description: 'When the last payment was made, ISO 8601; null without payments.',
+    type: String,
+    nullable: true,
+    format: 'date-time',
+  })
   last_paid_at: string | null;
 }
 
@@ -142,7 +148,12 @@ export class InvoiceDto {
   @ApiPropertyOptional({ description: 'Why it was cancelled; null unless cancelled.', type: String, nullable: true })
   cancel_reason: string | null;
 
-  @ApiPropertyOptional({ description: 'When it was cancelled, ISO 8601; null unless cancelled.', type: String, nullable: true, format: 'date-time' })
+  @ApiPropertyOptional({
+    description: 'When it was cancelled, ISO 8601; null unless cancelled.',
+    type: String,
+    nullable: true,
+    format: 'date-time',
+  })
   cancelled_at: string | null;
 
   @ApiProperty({ description: 'Channel that created the invoice: mcp, api or panel.', enum: CHANNELS })

@@ -1,4 +1,11 @@
-import { BadRequestException, createParamDecorator, HttpStatus, ParseUUIDPipe, ValidationPipe, type ExecutionContext } from '@nestjs/common';
+import {
+  BadRequestException,
+  createParamDecorator,
+  HttpStatus,
+  ParseUUIDPipe,
+  ValidationPipe,
+  type ExecutionContext,
+} from '@nestjs/common';
 import type { Request } from 'express';
 import { McpExecutionContext } from '../../mcp/index.js';
 

@@ -10,7 +10,8 @@ export { isCalendarDate };
  * names so the JSON Schema still gets `minItems` / `maxItems`.
  */
 export function ArraySize(min: number, max: number, noun: string): PropertyDecorator {
-  const bound = (name: 'arrayMinSize' | 'arrayMaxSize', limit: number, ok: (length: number) => boolean, message: string) =>
+  const bound =
+    (name: 'arrayMinSize' | 'arrayMaxSize', limit: number, ok: (length: number) => boolean, message: string) =>
     (target: object, propertyName: string | symbol) =>
       registerDecorator({
         name,
@@ -71,7 +72,10 @@ export function IsOnOrAfter(other: string, options: { todayWhenMissing?: boolean
         ...validationOptions,
         message: (args: ValidationArguments) => {
           const ref = reference(args);
-          const given = (args.object as Record<string, unknown>)[other] === undefined ? `today (${String(ref)}, the default ${other})` : `${other} (${String(ref)})`;
+          const given =
+            (args.object as Record<string, unknown>)[other] === undefined
+              ? `today (${String(ref)}, the default ${other})`
+              : `${other} (${String(ref)})`;
           return `${args.property} (${String(args.value)}) must be on or after ${given}; use a later ${args.property} or an earlier ${other}`;
         },
       },

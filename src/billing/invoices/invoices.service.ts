@@ -112,7 +112,11 @@ export class InvoicesService {
     return this.prisma.transaction(async (tx) => {
       const customer = await tx.customer.findFirst({ where: { id: dto.customer_id, workspaceId }, select: { id: true } });
       if (!customer) {
-        throw BillingError.notFound('Customer', dto.customer_id, 'check the customer_id, or create the customer first with billing_customer_create');
+        throw BillingError.notFound(
+          'Customer',
+          dto.customer_id,
+          'check the customer_id, or create the customer first with billing_customer_create',
+        );
       }
       const data = {
         workspaceId,
@@ -128,7 +132,7 @@ export class InvoicesService {
       const invoiceId = await this.insertNumbered(tx, workspaceId, data);
       await tx.invoiceLine.createMany({
         // created_via / updated_via are stamped by PrismaService from the request's channel.
-        data: lines.map((line) => ({ ...line, workspaceId, invoiceId })) as Prisma.InvoiceLineCreateManyInput[],
+        data: lines.map((line) => ({ ...line, workspaceId, invoiceId })),
       });
       return toInvoiceDto(await this.load(tx, invoiceId), today());
     });
@@ -218,7 +222,11 @@ export class InvoicesService {
    * writes numbers without it: on a collision the insert is retried once with a fresh number,
    * inside a savepoint so the surrounding transaction (the MCP call's, with its audit) survives.
    */
-  private async insertNumbered(tx: TransactionClient, workspaceId: string, data: Omit<Prisma.InvoiceUncheckedCreateInput, 'number' | 'createdVia' | 'updatedVia'>): Promise<string> {
+  private async insertNumbered(
+    tx: TransactionClient,
+    workspaceId: string,
+    data: Omit<Prisma.InvoiceUncheckedCreateInput, 'number' | 'createdVia' | 'updatedVia'>,
+  ): Promise<string> {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`invoice-number:${workspaceId}`}))`;
     for (let attempt = 1; ; attempt++) {
       const number = await nextNumber(tx, workspaceId);
@@ -226,7 +234,7 @@ export class InvoicesService {
       try {
         const invoice = await tx.invoice.create({
           // created_via / updated_via are stamped by PrismaService from the request's channel.
-          data: { ...data, number } as Prisma.InvoiceUncheckedCreateInput,
+          data: { ...data, number },
           select: { id: true },
         });
         await tx.$executeRawUnsafe('RELEASE SAVEPOINT invoice_number');
@@ -267,7 +275,7 @@ function assertCancellable(invoice: InvoiceWithDetail): void {
 const CUSTOMER_JOIN = Prisma.sql`JOIN customers c ON c.id = i.customer_id`;
 
 /** One row of the search statement: the total, and one invoice of the page (all null when the page is empty). */
-type SearchRow = { total: number } & ({ id: string } & Omit<SearchInvoiceRow, 'id'> | { [K in keyof SearchInvoiceRow]: null });
+type SearchRow = { total: number } & (({ id: string } & Omit<SearchInvoiceRow, 'id'>) | { [K in keyof SearchInvoiceRow]: null });
 interface SearchInvoiceRow {
   id: string;
   number: string;
@@ -343,10 +351,10 @@ function pick(summary: Required<InvoiceSummaryDto>, fields: Set<InvoiceSummaryFi
  */
 function searchHint(dto: SearchInvoicesDto, total: number, returned: number, limit: number): string | undefined {
   if (total === 0) {
-    const used = (['status', 'customer_id', 'customer_email', 'issued_from', 'issued_to', 'due_before'] as const).filter((f) => dto[f] !== undefined);
-    return used.length
-      ? `No invoice matches; remove or widen ${used.join(', ')} and search again.`
-      : 'This workspace has no invoices yet.';
+    const used = (['status', 'customer_id', 'customer_email', 'issued_from', 'issued_to', 'due_before'] as const).filter(
+      (f) => dto[f] !== undefined,
+    );
+    return used.length ? `No invoice matches; remove or widen ${used.join(', ')} and search again.` : 'This workspace has no invoices yet.';
   }
   if (total <= HINT_PAGES * limit) return undefined;
   const unused = [
@@ -371,7 +379,7 @@ export function toInvoiceDto(invoice: InvoiceWithDetail, todayDate: string): Inv
     id: invoice.id,
     number: invoice.number,
     customer: { id: invoice.customer.id, name: invoice.customer.name, email: invoice.customer.email },
-    status: effectiveStatus(invoice.status as InvoiceStatus, invoice.dueDate, todayDate),
+    status: effectiveStatus(invoice.status, invoice.dueDate, todayDate),
     currency: invoice.currency,
     total_minor: invoice.totalMinor,
     paid_minor: invoice.paidMinor,

@@ -48,7 +48,11 @@ export class PaymentsService {
     return this.prisma.transaction(async (tx) => {
       const invoice = await tx.invoice.findFirst({ where: { id: dto.invoice_id, workspaceId } });
       if (!invoice) {
-        throw BillingError.notFound('Invoice', dto.invoice_id, 'check the invoice id (a UUID) or look the invoice up by its number or customer first');
+        throw BillingError.notFound(
+          'Invoice',
+          dto.invoice_id,
+          'check the invoice id (a UUID) or look the invoice up by its number or customer first',
+        );
       }
       assertPayable(invoice);
       if (dto.currency && dto.currency !== invoice.currency) {
@@ -95,9 +99,13 @@ export class PaymentsService {
           reference,
           evidence: {
             raw_extracted: dto.evidence.raw_extracted,
-            tracking_key_candidates: dto.evidence.tracking_key_candidates.map(({ value, source, confidence }) => ({ value, source, confidence })),
+            tracking_key_candidates: dto.evidence.tracking_key_candidates.map(({ value, source, confidence }) => ({
+              value,
+              source,
+              confidence,
+            })),
           } as Prisma.InputJsonObject,
-        } as Prisma.PaymentUncheckedCreateInput,
+        },
       });
       const paidMinor = invoice.paidMinor + dto.amount_minor;
       const updated = await this.updateInvoice(tx, invoice, paidMinor, paidMinor >= invoice.totalMinor ? 'paid' : invoice.status);
@@ -109,7 +117,8 @@ export class PaymentsService {
     const workspaceId = currentWorkspaceId();
     return this.prisma.transaction(async (tx) => {
       const payment = await tx.payment.findFirst({ where: { id: paymentId, workspaceId }, include: { invoice: true } });
-      if (!payment) throw BillingError.notFound('Payment', paymentId, 'check the payment id (a UUID), or list the payments of the invoice first');
+      if (!payment)
+        throw BillingError.notFound('Payment', paymentId, 'check the payment id (a UUID), or list the payments of the invoice first');
       const refundable = payment.amountMinor - payment.refundedMinor;
       if (refundable <= 0) {
         throw BillingError.businessRule(
@@ -129,11 +138,11 @@ export class PaymentsService {
         );
       }
       const refund = await tx.refund.create({
-        data: { workspaceId, paymentId: payment.id, amountMinor: amount, reason: dto.reason.trim() } as Prisma.RefundUncheckedCreateInput,
+        data: { workspaceId, paymentId: payment.id, amountMinor: amount, reason: dto.reason.trim() },
       });
       const moved = await tx.payment.updateMany({
         where: { id: payment.id, refundedMinor: payment.refundedMinor },
-        data: { refundedMinor: { increment: amount } } as Prisma.PaymentUncheckedUpdateManyInput,
+        data: { refundedMinor: { increment: amount } },
       });
       if (moved.count !== 1) throw concurrentUpdate('payment', payment.id);
       const invoice = payment.invoice;
@@ -207,7 +216,10 @@ export class PaymentsService {
       'ambiguous_tracking_key',
       `The payment cannot be identified: ${why}. Nothing was registered. Ask the user, then call again with reference set to the confirmed key.`,
       question,
-      { message_es: `No se puede identificar el pago: ${porque}. No se registró nada; confirma ${what.es} con el usuario.`, field: 'reference' },
+      {
+        message_es: `No se puede identificar el pago: ${porque}. No se registró nada; confirma ${what.es} con el usuario.`,
+        field: 'reference',
+      },
     );
   }
 
@@ -232,7 +244,7 @@ export class PaymentsService {
   private async updateInvoice(tx: TransactionClient, invoice: Invoice, paidMinor: number, status: Invoice['status']): Promise<Invoice> {
     const moved = await tx.invoice.updateMany({
       where: { id: invoice.id, workspaceId: invoice.workspaceId, paidMinor: invoice.paidMinor, status: invoice.status },
-      data: { paidMinor, status } as Prisma.InvoiceUncheckedUpdateManyInput,
+      data: { paidMinor, status },
     });
     if (moved.count !== 1) throw concurrentUpdate('invoice', invoice.id);
     return tx.invoice.findUniqueOrThrow({ where: { id: invoice.id } });

@@ -4,7 +4,10 @@ import { argumentsHash, canonicalJson } from './arguments-hash.js';
 
 describe('argumentsHash', () => {
   it('ignores key order at every depth, and undefined members', () => {
-    assert.equal(argumentsHash({ a: 1, b: { c: [1, { d: 2, e: 3 }] } }), argumentsHash({ b: { c: [1, { e: 3, d: 2 }] }, a: 1, z: undefined }));
+    assert.equal(
+      argumentsHash({ a: 1, b: { c: [1, { d: 2, e: 3 }] } }),
+      argumentsHash({ b: { c: [1, { e: 3, d: 2 }] }, a: 1, z: undefined }),
+    );
     assert.equal(canonicalJson({ b: 1, a: [true, null] }), '{"a":[true,null],"b":1}');
   });
 

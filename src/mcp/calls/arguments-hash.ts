@@ -6,7 +6,9 @@ import { createHash } from 'node:crypto';
  * `requestState`, an approval and an idempotency key to one exact call.
  */
 export function argumentsHash(args: unknown): string {
-  return createHash('sha256').update(canonicalJson(args ?? {})).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson(args ?? {}))
+    .digest('hex');
 }
 
 export function canonicalJson(value: unknown): string {

@@ -54,11 +54,15 @@ export class McpConfirmationInterceptor implements NestInterceptor {
     return from(this.decide(tool, invocation)).pipe(mergeMap((answer) => (answer === PROCEED ? next.handle() : of(answer))));
   }
 
-  private async decide(tool: ToolEntry, invocation: McpInvocation): Promise<typeof PROCEED | ToolReply | CallToolResult | InputRequiredResult> {
+  private async decide(
+    tool: ToolEntry,
+    invocation: McpInvocation,
+  ): Promise<typeof PROCEED | ToolReply | CallToolResult | InputRequiredResult> {
     const linkOnly = confirmationOf(tool, this.options) === 'link';
     if (!linkOnly && invocation.era === 'stateless' && canElicitForm(invocation.clientCapabilities)) return this.inChat(tool, invocation);
     // Stream mode, handshake era: a client that declared elicitation is asked over the call's stream.
-    if (!linkOnly && invocation.stream?.canAsk && canElicitForm(invocation.clientCapabilities)) return this.inChatOverStream(tool, invocation);
+    if (!linkOnly && invocation.stream?.canAsk && canElicitForm(invocation.clientCapabilities))
+      return this.inChatOverStream(tool, invocation);
     if (this.options.destructiveTools === 'refuse' || !this.approvals) return refusal(tool.name, linkOnly);
     return replyFor(await this.approvals.request({ tool: { name: tool.name, ...pick(tool) }, invocation }), tool.name);
   }
@@ -108,7 +112,11 @@ function confirmationQuestion(tool: ToolEntry, invocation: McpInvocation) {
 
 function declined(name: string): ToolReply {
   return ToolReply.failed([
-    { code: 'confirmation_declined', message: `The user did not confirm ${name}, so nothing was done. Do not retry unless the user asks again.`, retryable: false },
+    {
+      code: 'confirmation_declined',
+      message: `The user did not confirm ${name}, so nothing was done. Do not retry unless the user asks again.`,
+      retryable: false,
+    },
   ]);
 }
 
@@ -152,16 +160,26 @@ function replyFor(outcome: ApprovalOutcome, name: string): ToolReply | CallToolR
           `${outcome.expiresAt.toISOString()}), then call ${name} again with the same arguments to get the result.`,
       );
     case 'denied':
-      return ToolReply.failed([
-        { code: 'approval_denied', message: `A person chose Cancel on the approval page: ${name} did not run. Do not retry.`, retryable: false },
-      ], { id: outcome.approvalId });
+      return ToolReply.failed(
+        [
+          {
+            code: 'approval_denied',
+            message: `A person chose Cancel on the approval page: ${name} did not run. Do not retry.`,
+            retryable: false,
+          },
+        ],
+        { id: outcome.approvalId },
+      );
     case 'expired':
-      return ToolReply.failed([
-        {
-          code: 'approval_expired',
-          message: `Nobody approved ${name} in time, so it did not run. Call it again to get a new approval link if the user still wants it.`,
-          retryable: true,
-        },
-      ], { id: outcome.approvalId });
+      return ToolReply.failed(
+        [
+          {
+            code: 'approval_expired',
+            message: `Nobody approved ${name} in time, so it did not run. Call it again to get a new approval link if the user still wants it.`,
+            retryable: true,
+          },
+        ],
+        { id: outcome.approvalId },
+      );
   }
 }

@@ -5,6 +5,4 @@ import { McpExecutionContext } from '../mcp-execution-context.js';
  * Injects the `McpInvocation` into a controller route handler that is also an MCP tool;
  * `undefined` when the route is called over plain HTTP.
  */
-export const McpCtx = createParamDecorator((_data: unknown, context: ExecutionContext) =>
-  McpExecutionContext.invocation(context),
-);
+export const McpCtx = createParamDecorator((_data: unknown, context: ExecutionContext) => McpExecutionContext.invocation(context));

@@ -82,9 +82,7 @@ export interface McpPromptOptions {
 }
 
 /** Declares a method as the completion source of one prompt argument or one template variable. */
-export type McpCompletionOptions =
-  | { prompt: string; argument: string }
-  | { resourceTemplate: string; argument: string };
+export type McpCompletionOptions = { prompt: string; argument: string } | { resourceTemplate: string; argument: string };
 
 /** What the decorators store: the options with the name resolved. */
 export type McpToolMetadata = McpToolOptions & { name: string };

@@ -34,11 +34,14 @@ describe('checkIcons (2025-11-25 icons)', () => {
     ['an unknown field', { src: PNG, alt: 'x' }, /unknown field\(s\) alt/],
   ] as const) {
     it(`refuses ${label}, saying what to change`, () => {
-      assert.throws(() => checkIcons('@McpTool demo', [icon]), (error: Error) => {
-        assert.match(error.message, /^@McpTool demo: icons\[0\]/);
-        assert.match(error.message, pattern);
-        return true;
-      });
+      assert.throws(
+        () => checkIcons('@McpTool demo', [icon]),
+        (error: Error) => {
+          assert.match(error.message, /^@McpTool demo: icons\[0\]/);
+          assert.match(error.message, pattern);
+          return true;
+        },
+      );
     });
   }
 

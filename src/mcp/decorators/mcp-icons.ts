@@ -16,21 +16,29 @@ export function checkIcons(where: string, icons: unknown): Icon[] | undefined {
 }
 
 function checkIcon(where: string, icon: unknown): Icon {
-  if (!icon || typeof icon !== 'object' || Array.isArray(icon)) throw new Error(`${where} must be an object { src, mimeType?, sizes?, theme? }`);
+  if (!icon || typeof icon !== 'object' || Array.isArray(icon))
+    throw new Error(`${where} must be an object { src, mimeType?, sizes?, theme? }`);
   const { src, mimeType, sizes, theme, ...rest } = icon as Record<string, unknown>;
   const unknownKeys = Object.keys(rest);
   if (unknownKeys.length) throw new Error(`${where} has unknown field(s) ${unknownKeys.join(', ')}: only src, mimeType, sizes, theme`);
   if (typeof src !== 'string' || !isRenderableSource(src)) {
-    throw new Error(`${where}.src must be an https: URL or a data:image/…;base64,… URI (clients load nothing else), got ${JSON.stringify(src)}`);
+    throw new Error(
+      `${where}.src must be an https: URL or a data:image/…;base64,… URI (clients load nothing else), got ${JSON.stringify(src)}`,
+    );
   }
   if (mimeType !== undefined && (typeof mimeType !== 'string' || !IMAGE_MIME_PATTERN.test(mimeType))) {
-    throw new Error(`${where}.mimeType must be an image media type such as "image/png" or "image/svg+xml", got ${JSON.stringify(mimeType)}`);
+    throw new Error(
+      `${where}.mimeType must be an image media type such as "image/png" or "image/svg+xml", got ${JSON.stringify(mimeType)}`,
+    );
   }
   const dataType = DATA_URI_PATTERN.exec(src)?.[1];
   if (dataType && mimeType !== undefined && dataType.toLowerCase() !== String(mimeType).toLowerCase()) {
     throw new Error(`${where}.mimeType is ${mimeType} but the data: URI says ${dataType}`);
   }
-  if (sizes !== undefined && (!Array.isArray(sizes) || !sizes.length || !sizes.every((size) => typeof size === 'string' && SIZE_PATTERN.test(size)))) {
+  if (
+    sizes !== undefined &&
+    (!Array.isArray(sizes) || !sizes.length || !sizes.every((size) => typeof size === 'string' && SIZE_PATTERN.test(size)))
+  ) {
     throw new Error(`${where}.sizes must be a non-empty array of "WIDTHxHEIGHT" (e.g. "48x48") or "any", got ${JSON.stringify(sizes)}`);
   }
   if (theme !== undefined && theme !== 'light' && theme !== 'dark') {
@@ -38,7 +46,7 @@ function checkIcon(where: string, icon: unknown): Icon {
   }
   return {
     src,
-    ...(mimeType !== undefined ? { mimeType: mimeType as string } : {}),
+    ...(mimeType !== undefined ? { mimeType: mimeType } : {}),
     ...(sizes !== undefined ? { sizes: [...(sizes as string[])] } : {}),
     ...(theme !== undefined ? { theme } : {}),
   };

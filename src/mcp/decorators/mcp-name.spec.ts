@@ -13,13 +13,16 @@ describe('tool names (SEP-986)', () => {
   for (const name of ['', 'has space', 'a/b', 'a,b', 'café', 'x'.repeat(129)]) {
     it(`refuses ${JSON.stringify(name.length > 20 ? `${name.length} characters` : name)} naming the method and a valid name to use`, () => {
       class Billing {}
-      assert.throws(() => McpTool({ name, description: 'd' })(Billing.prototype, 'create', { value: () => 0 }), (error: Error) => {
-        assert.match(error.message, /^@McpTool: Billing\.create: ".*" is not a valid name: use 1–128 characters of A-Z a-z 0-9 _ - \./);
-        const suggested = /e\.g\. name: (".*")$/.exec(error.message)?.[1];
-        assert.ok(suggested, error.message);
-        assert.equal(resolveMcpName('McpTool', JSON.parse(suggested), 'm'), JSON.parse(suggested));
-        return true;
-      });
+      assert.throws(
+        () => McpTool({ name, description: 'd' })(Billing.prototype, 'create', { value: () => 0 }),
+        (error: Error) => {
+          assert.match(error.message, /^@McpTool: Billing\.create: ".*" is not a valid name: use 1–128 characters of A-Z a-z 0-9 _ - \./);
+          const suggested = /e\.g\. name: (".*")$/.exec(error.message)?.[1];
+          assert.ok(suggested, error.message);
+          assert.equal(resolveMcpName('McpTool', JSON.parse(suggested), 'm'), JSON.parse(suggested));
+          return true;
+        },
+      );
     });
   }
 

@@ -10,7 +10,9 @@ const MAX_NAME_LENGTH = 128;
 export function resolveMcpName(kind: string, explicit: string | undefined, propertyKey: string | symbol, target?: object): string {
   const name = explicit ?? String(propertyKey);
   if (!NAME_PATTERN.test(name)) {
-    const owner = target ? `${(target as { constructor?: { name?: string } }).constructor?.name ?? 'anonymous'}.${String(propertyKey)}: ` : '';
+    const owner = target
+      ? `${(target as { constructor?: { name?: string } }).constructor?.name ?? 'anonymous'}.${String(propertyKey)}: `
+      : '';
     throw new Error(
       `@${kind}: ${owner}"${name}" is not a valid name: use 1–${MAX_NAME_LENGTH} characters of A-Z a-z 0-9 _ - . ` +
         `(no spaces, slashes or other characters), e.g. name: ${JSON.stringify(suggestName(name))}`,

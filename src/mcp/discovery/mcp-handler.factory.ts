@@ -75,7 +75,8 @@ export class McpHandlerFactory {
    */
   private withLeadingInterceptors(leading: readonly NestInterceptor[]): ExternalContextCreator {
     if (!leading.length) return this.externalContextCreator;
-    const shared = (this.externalContextCreator as unknown as { interceptorsContextCreator: InterceptorsContextCreator }).interceptorsContextCreator;
+    const shared = (this.externalContextCreator as unknown as { interceptorsContextCreator: InterceptorsContextCreator })
+      .interceptorsContextCreator;
     const interceptorsContextCreator = {
       create: (...args: Parameters<InterceptorsContextCreator['create']>) => [...leading, ...shared.create(...args)],
     };

@@ -25,11 +25,11 @@ export class McpParamsFactory {
     const input = invocation.input as Record<string, unknown> | undefined;
     switch (type) {
       case RouteParamtypes.BODY:
-        return typeof data === 'string' ? input?.[data] : this.slice('body', input) ?? this.withoutNamedKeys(input);
+        return typeof data === 'string' ? input?.[data] : (this.slice('body', input) ?? this.withoutNamedKeys(input));
       case RouteParamtypes.QUERY:
-        return typeof data === 'string' ? input?.[data] : this.slice('query', input) ?? input;
+        return typeof data === 'string' ? input?.[data] : (this.slice('query', input) ?? input);
       case RouteParamtypes.PARAM:
-        return typeof data === 'string' ? input?.[data] : this.slice('param', input) ?? input;
+        return typeof data === 'string' ? input?.[data] : (this.slice('param', input) ?? input);
       case RouteParamtypes.REQUEST:
         return request;
       case RouteParamtypes.HEADERS:

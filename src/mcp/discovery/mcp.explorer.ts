@@ -2,12 +2,7 @@ import { Inject, Injectable, Optional, type OnModuleInit, type Type } from '@nes
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { UriTemplate, type Tool } from '@modelcontextprotocol/server';
-import type {
-  McpCompletionOptions,
-  McpPromptMetadata,
-  McpResourceMetadata,
-  McpToolMetadata,
-} from '../decorators/mcp-decorator.options.js';
+import type { McpCompletionOptions, McpPromptMetadata, McpResourceMetadata, McpToolMetadata } from '../decorators/mcp-decorator.options.js';
 import {
   MCP_COMPLETION_METADATA,
   MCP_OPTIONS,
@@ -23,7 +18,7 @@ import { MCP_ACCESS_POLICY, type McpAccessPolicy } from '../server/mcp-access.po
 import { envelopeSchema } from '../server/tool-result.envelope.js';
 import { McpHandlerFactory } from './mcp-handler.factory.js';
 import { completionKey, McpRegistry } from './mcp.registry.js';
-import type { BoundHandler, ToolEntry } from './mcp-registry.types.js';
+import type { ToolEntry } from './mcp-registry.types.js';
 import { RawJson } from '../server/raw-json.js';
 import { McpConfirmationInterceptor } from '../confirmation/confirmation.interceptor.js';
 import { McpIdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
@@ -95,9 +90,10 @@ export class McpExplorer implements OnModuleInit {
     if (resource) this.addResource({ ...resource, scopes: resource.scopes ?? declaredScopes }, { source, origin, handler });
     if (prompt) this.addPrompt({ ...prompt, scopes: prompt.scopes ?? declaredScopes }, promptInput!, { source, origin, handler });
     if (completion) {
-      const ref = 'prompt' in completion
-        ? { type: 'prompt' as const, name: completion.prompt }
-        : { type: 'template' as const, name: completion.resourceTemplate };
+      const ref =
+        'prompt' in completion
+          ? { type: 'prompt' as const, name: completion.prompt }
+          : { type: 'template' as const, name: completion.resourceTemplate };
       this.registry.addCompletion(completionKey(ref, completion.argument), { handler, source });
     }
   }
@@ -105,7 +101,9 @@ export class McpExplorer implements OnModuleInit {
   private addTool(meta: McpToolMetadata, { dto: input }: ToolInput, bound: BoundMethod): void {
     const { source } = bound;
     const closed = this.options.forbidUnknownArguments;
-    const inputSchema = input ? schemaOf(source, input, { mode: 'input', closed }) : { type: 'object' as const, properties: {}, ...(closed ? { additionalProperties: false } : {}) };
+    const inputSchema = input
+      ? schemaOf(source, input, { mode: 'input', closed })
+      : { type: 'object' as const, properties: {}, ...(closed ? { additionalProperties: false } : {}) };
     const annotations = {
       readOnlyHint: false,
       destructiveHint: false,
@@ -137,7 +135,7 @@ export class McpExplorer implements OnModuleInit {
       definition,
       encodedDefinition: RawJson.of(definition),
       annotations,
-      input: input as Type<object> | undefined,
+      input: input,
       structured: !!meta.output,
       ...(meta.confirmation ? { confirmation: meta.confirmation } : {}),
     });
@@ -171,7 +169,7 @@ export class McpExplorer implements OnModuleInit {
       name: meta.name,
       scopes: meta.scopes ?? [],
       ...bound,
-      args: args as Type<object> | undefined,
+      args: args,
       definition: {
         name: meta.name,
         ...(meta.title ? { title: meta.title } : {}),

@@ -100,7 +100,9 @@ export function resolveToolInput(target: Type<unknown>, methodName: string, sour
 
 function asDto(candidate: unknown, source: string, what: string): Type<object> {
   if (typeof candidate !== 'function' || PRIMITIVES.includes(candidate)) {
-    throw new Error(`${source}: ${what} is not a DTO class; give it a class-validator DTO type, or give the decorator \`input\` (or \`args\`)`);
+    throw new Error(
+      `${source}: ${what} is not a DTO class; give it a class-validator DTO type, or give the decorator \`input\` (or \`args\`)`,
+    );
   }
   return candidate as Type<object>;
 }

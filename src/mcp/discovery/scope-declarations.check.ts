@@ -33,7 +33,11 @@ export function checkScopeNames(declared: readonly string[] | undefined, usages:
  * and each decorator's own `scopes` must say the same: otherwise REST and MCP would protect one
  * method differently.
  */
-export function assertScopesAgree(source: string, routeScopes: readonly string[] | undefined, own: Record<string, readonly string[] | undefined>): void {
+export function assertScopesAgree(
+  source: string,
+  routeScopes: readonly string[] | undefined,
+  own: Record<string, readonly string[] | undefined>,
+): void {
   if (!routeScopes) return;
   for (const [decorator, scopes] of Object.entries(own)) {
     if (scopes && !(scopes.length === routeScopes.length && scopes.every((scope) => routeScopes.includes(scope)))) {

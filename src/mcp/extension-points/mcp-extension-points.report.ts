@@ -37,7 +37,7 @@ export class McpExtensionPointsReport {
     const { token, fallbackNote } = MCP_EXTENSION_POINTS[name];
     const instance = this.resolve(token);
     if (!instance) return fallbackNote;
-    const type = (instance as object).constructor;
+    const type = instance.constructor;
     const implementation = type && type !== Object ? type.name : 'a value';
     return this.given.includes(name) ? implementation : `${implementation} (default: ${fallbackNote})`;
   }

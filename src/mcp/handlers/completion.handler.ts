@@ -36,9 +36,8 @@ export class CompletionHandler {
     const entry = this.registry.completion(completionKey(target, argument.name));
     if (!entry) return { completion: { values: [], total: 0, hasMore: false } };
 
-    const contextArguments = isPlainObject(params.context) && isPlainObject(params.context.arguments)
-      ? (params.context.arguments as Record<string, string>)
-      : {};
+    const contextArguments =
+      isPlainObject(params.context) && isPlainObject(params.context.arguments) ? (params.context.arguments as Record<string, string>) : {};
     const input: McpCompletionRequest = { argument: argument.name, value, arguments: contextArguments };
     const output = await entry.handler(await this.invocations.build('completion', target.name, {}, context, input));
     const candidates = Array.isArray(output) ? output.map(String) : [];

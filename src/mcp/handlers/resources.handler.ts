@@ -1,8 +1,4 @@
-import type {
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ReadResourceResult,
-} from '@modelcontextprotocol/server';
+import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from '@modelcontextprotocol/server';
 import { Inject, Injectable } from '@nestjs/common';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import { MCP_OPTIONS } from '../mcp.constants.js';

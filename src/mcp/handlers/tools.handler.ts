@@ -55,14 +55,12 @@ export class ToolsHandler {
       : this.checkNoArguments(params.arguments);
     if (validation) {
       if (!validation.ok) {
-        const errors = validation.violations.map(
-          (v): ToolError => ({
-            code: 'invalid_argument',
-            field: v.field || undefined,
-            message: `${v.message}. Correct ${v.field ? 'this argument' : 'the arguments'} and call ${name} again.`,
-            retryable: false,
-          }),
-        );
+        const errors = validation.violations.map((v): ToolError => ({
+          code: 'invalid_argument',
+          field: v.field || undefined,
+          message: `${v.message}. Correct ${v.field ? 'this argument' : 'the arguments'} and call ${name} again.`,
+          retryable: false,
+        }));
         return finish({ ok: false, status: 'failed', errors });
       }
       input = validation.value;
@@ -116,14 +114,17 @@ export class ToolsHandler {
     }
     const extra = Object.keys(args);
     if (!extra.length || !this.options.forbidUnknownArguments) return undefined;
-    return { ok: false, violations: extra.map((field) => ({ field, message: `\`${field}\` is not an accepted argument; this tool takes none` })) };
+    return {
+      ok: false,
+      violations: extra.map((field) => ({ field, message: `\`${field}\` is not an accepted argument; this tool takes none` })),
+    };
   }
 
   private result(entry: ToolEntry, envelope: ToolEnvelope): CallToolResult {
     if (envelope.data === undefined) delete envelope.data;
     return {
       content: [{ type: 'text', text: JSON.stringify(envelope) }],
-      ...(entry.structured ? { structuredContent: envelope as unknown as Record<string, unknown> } : {}),
+      ...(entry.structured ? { structuredContent: envelope } : {}),
       // pending_confirmation is not an error: the request stands, its approval is on record.
       ...(envelope.ok || envelope.status === 'pending_confirmation' ? {} : { isError: true }),
     };

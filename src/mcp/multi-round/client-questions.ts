@@ -76,7 +76,11 @@ export class ClientQuestions {
 }
 
 /** The `input_required` result for a question not answered yet, its state carrying the earlier answers. */
-export async function inputRequiredFor(signal: InputRequiredSignal, invocation: McpInvocation, states: McpRequestState): Promise<InputRequiredResult> {
+export async function inputRequiredFor(
+  signal: InputRequiredSignal,
+  invocation: McpInvocation,
+  states: McpRequestState,
+): Promise<InputRequiredResult> {
   return inputRequired({
     inputRequests: { [signal.key]: signal.request },
     requestState: await states.seal({ answers: signal.answers } satisfies AnswersState, invocation),

@@ -22,8 +22,7 @@ export function canElicitForm(capabilities: ClientCapabilities): boolean {
 export function assertAnswerable(result: InputRequiredResult, context: McpRequestContext): InputRequiredResult {
   if (context.era !== 'stateless') {
     throw McpProtocolError.invalidRequest(
-      'This call needs input from the user (a multi round-trip request), which needs protocol revision 2026-07-28. ' +
-        'Nothing was done.',
+      'This call needs input from the user (a multi round-trip request), which needs protocol revision 2026-07-28. ' + 'Nothing was done.',
       200,
     );
   }
@@ -54,5 +53,5 @@ export function assertAnswerable(result: InputRequiredResult, context: McpReques
 }
 
 export function asInputRequired(output: unknown): InputRequiredResult | undefined {
-  return isInputRequiredResult(output) ? (output as InputRequiredResult) : undefined;
+  return isInputRequiredResult(output) ? output : undefined;
 }

@@ -60,7 +60,9 @@ describe('McpRequestState', () => {
     const s = states();
     const sealed = await s.seal({ admin: false }, call);
     const [prefix, body, mac] = [sealed.slice(0, 3), sealed.slice(3, sealed.lastIndexOf('.')), sealed.slice(sealed.lastIndexOf('.') + 1)];
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), p: { admin: true } })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), p: { admin: true } })).toString(
+      'base64url',
+    );
     await refused(s.open(`${prefix}${forged}.${mac}`, call), /integrity/);
     await refused(states(600, 'k'.repeat(32)).open(sealed, call), /integrity/);
     for (const junk of ['', 'v1.', 'nonsense', 42, 'x'.repeat(20_000)]) await refused(s.open(junk, call), /Invalid requestState/);

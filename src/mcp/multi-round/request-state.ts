@@ -122,7 +122,5 @@ function sameTag(a: unknown, b: string): boolean {
 }
 
 function invalidState(why: string): McpProtocolError {
-  return McpProtocolError.invalidParams(
-    `Invalid requestState: ${why}. Call again without requestState and inputResponses to start over.`,
-  );
+  return McpProtocolError.invalidParams(`Invalid requestState: ${why}. Call again without requestState and inputResponses to start over.`);
 }

@@ -17,7 +17,10 @@ function refusal(value: unknown): McpProtocolError {
 
 describe('parseClientInfo', () => {
   it('keeps only name and version of a well-formed clientInfo; absent is fine', () => {
-    assert.deepEqual(parseClientInfo({ name: 'Claude', version: '1.2.3', title: 't'.repeat(10_000), icons: [] }, FIELD), { name: 'Claude', version: '1.2.3' });
+    assert.deepEqual(parseClientInfo({ name: 'Claude', version: '1.2.3', title: 't'.repeat(10_000), icons: [] }, FIELD), {
+      name: 'Claude',
+      version: '1.2.3',
+    });
     assert.deepEqual(parseClientInfo({ name: 'no-version' }, FIELD), { name: 'no-version' });
     assert.equal(parseClientInfo(undefined, FIELD), undefined);
     assert.equal(parseClientInfo(null, FIELD), undefined);
@@ -34,7 +37,10 @@ describe('parseClientInfo', () => {
     assert.equal(error.code, -32602);
     assert.equal(error.httpStatus, 400);
     assert.match(error.message, /^Invalid params\.clientInfo\.name: must be printable/);
-    assert.match(refusal({ name: 'ok', version: 'v'.repeat(65) }).message, /^Invalid params\.clientInfo\.version: must be at most 64 characters$/);
+    assert.match(
+      refusal({ name: 'ok', version: 'v'.repeat(65) }).message,
+      /^Invalid params\.clientInfo\.version: must be at most 64 characters$/,
+    );
     assert.match(refusal({ name: 'n'.repeat(129) }).message, /^Invalid params\.clientInfo\.name: must be at most 128 characters$/);
     assert.match(refusal({ name: '🤖'.repeat(129) }).message, /name: must be at most 128/);
     assert.match(refusal({ version: '1' }).message, /^Invalid params\.clientInfo\.name: must be a string$/);
@@ -44,7 +50,21 @@ describe('parseClientInfo', () => {
   });
 
   it('refuses C0, DEL, C1, bidi controls, line separators and lone surrogates', () => {
-    for (const bad of ['\t', '\n', '\u001b[31m', '\u007f', '\u0085', '\u009b', '\u202e', '\u2066', '\u200f', '\u061c', '\u2028', '\ud800', 'x\udc00']) {
+    for (const bad of [
+      '\t',
+      '\n',
+      '\u001b[31m',
+      '\u007f',
+      '\u0085',
+      '\u009b',
+      '\u202e',
+      '\u2066',
+      '\u200f',
+      '\u061c',
+      '\u2028',
+      '\ud800',
+      'x\udc00',
+    ]) {
       assert.match(refusal({ name: `client${bad}`, version: '1' }).message, /name: must be printable/, JSON.stringify(bad));
     }
   });

@@ -23,12 +23,15 @@ describe('parseInboundMessage', () => {
   ];
   for (const [label, body, pattern] of invalid) {
     it(`refuses ${label} with -32600 and HTTP 400`, () => {
-      assert.throws(() => parseInboundMessage(body), (error: McpProtocolError) => {
-        assert.equal(error.code, -32600);
-        assert.equal(error.httpStatus, 400);
-        assert.match(error.message, pattern);
-        return true;
-      });
+      assert.throws(
+        () => parseInboundMessage(body),
+        (error: McpProtocolError) => {
+          assert.equal(error.code, -32600);
+          assert.equal(error.httpStatus, 400);
+          assert.match(error.message, pattern);
+          return true;
+        },
+      );
     });
   }
 

@@ -45,6 +45,6 @@ export function parseInboundMessage(body: unknown): InboundMessage {
   return {
     ...('id' in body ? { id: body.id as RequestId } : {}),
     method: body.method,
-    params: (body.params as Record<string, unknown> | undefined) ?? {},
+    params: body.params ?? {},
   };
 }

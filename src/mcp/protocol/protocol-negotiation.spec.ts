@@ -61,7 +61,12 @@ describe('negotiateProtocol', () => {
   it('refuses an unsupported version in the header or the envelope with -32022 and the supported list', () => {
     for (const attempt of [
       () => negotiateProtocol(message('tools/list'), { 'mcp-protocol-version': '1999-01-01' }, options),
-      () => negotiateProtocol(message('tools/list', { _meta: { [V]: '1999-01-01', [CAPS]: {} } }), headers2026('tools/list', { 'mcp-protocol-version': '1999-01-01' }), options),
+      () =>
+        negotiateProtocol(
+          message('tools/list', { _meta: { [V]: '1999-01-01', [CAPS]: {} } }),
+          headers2026('tools/list', { 'mcp-protocol-version': '1999-01-01' }),
+          options,
+        ),
     ]) {
       assert.throws(attempt, (error: McpProtocolError) => {
         assert.equal(error.code, -32022);
@@ -84,14 +89,22 @@ describe('negotiateProtocol', () => {
   it('answers header/body disagreement with -32020 Header mismatch', () => {
     const cases: Array<[InboundMessage, Record<string, string>, RegExp]> = [
       [message('tools/list', stateless()), { 'mcp-method': 'tools/list' }, /MCP-Protocol-Version is required/],
-      [message('tools/list', stateless()), headers2026('tools/list', { 'mcp-protocol-version': '2025-06-18' }), /MCP-Protocol-Version is 2025-06-18/],
+      [
+        message('tools/list', stateless()),
+        headers2026('tools/list', { 'mcp-protocol-version': '2025-06-18' }),
+        /MCP-Protocol-Version is 2025-06-18/,
+      ],
       [message('tools/list', { _meta: { [V]: 'v999', [CAPS]: {} } }), headers2026('tools/list'), /params._meta names v999/],
       [message('tools/list', stateless()), { 'mcp-protocol-version': '2026-07-28' }, /Mcp-Method is required/],
       [message('tools/list', stateless()), headers2026('TOOLS/LIST'), /Mcp-Method is "TOOLS\/LIST"/],
       [message('tools/call', { name: 'echo', ...stateless() }), headers2026('tools/call'), /Mcp-Name is required/],
       [message('tools/call', { name: 'echo', ...stateless() }), headers2026('tools/call', { 'mcp-name': 'other' }), /Mcp-Name is "other"/],
       [message('resources/read', { uri: 'a://b', ...stateless() }), headers2026('resources/read', { 'mcp-name': 'a://c' }), /params.uri/],
-      [message('tools/call', { name: 'echo', ...stateless() }), headers2026('tools/call', { 'mcp-name': '=?base64?!!!?=' }), /invalid =\?base64/],
+      [
+        message('tools/call', { name: 'echo', ...stateless() }),
+        headers2026('tools/call', { 'mcp-name': '=?base64?!!!?=' }),
+        /invalid =\?base64/,
+      ],
     ];
     for (const [msg, headers, pattern] of cases) expectError(() => negotiateProtocol(msg, headers, options), -32020, 400, pattern);
   });
@@ -118,7 +131,11 @@ describe('negotiateProtocol', () => {
   it('never refuses initialize for its header (2025-11-25 lifecycle: the header comes after initialization)', () => {
     const restricted = resolveMcpOptions({ supportedVersions: ['2025-06-18', '2025-03-26'] });
     for (const header of ['2025-11-25', '2026-07-28', '1999-01-01', 'garbage']) {
-      const result = negotiateProtocol(message('initialize', { protocolVersion: '2025-11-25' }), { 'mcp-protocol-version': header }, restricted);
+      const result = negotiateProtocol(
+        message('initialize', { protocolVersion: '2025-11-25' }),
+        { 'mcp-protocol-version': header },
+        restricted,
+      );
       assert.deepEqual(result, { era: 'handshake', version: '2025-03-26', clientCapabilities: {} }, header);
     }
     // A header naming a version this server speaks is the answer's version until initialize negotiates.

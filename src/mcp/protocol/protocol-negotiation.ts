@@ -44,11 +44,7 @@ function unsupportedVersion(requested: unknown, options: ResolvedMcpOptions): Mc
  * the `_meta` envelope means 2026-07-28; no envelope means the handshake era; a header that
  * names the stateless era without the envelope is refused rather than silently downgraded.
  */
-export function negotiateProtocol(
-  message: InboundMessage,
-  headers: IncomingHttpHeaders,
-  options: ResolvedMcpOptions,
-): NegotiatedProtocol {
+export function negotiateProtocol(message: InboundMessage, headers: IncomingHttpHeaders, options: ResolvedMcpOptions): NegotiatedProtocol {
   const headerVersion = headerValue(headers, HEADER_PROTOCOL_VERSION);
   const meta = isPlainObject(message.params._meta) ? message.params._meta : undefined;
   const envelopeVersion = meta?.[PROTOCOL_VERSION_META_KEY];
@@ -57,9 +53,10 @@ export function negotiateProtocol(
     // The 2025-11-25 lifecycle: the header is required only on the requests after
     // initialization; `initialize` negotiates in its body, whatever header a client sends with it.
     if (message.method === 'initialize') {
-      const version = headerVersion !== undefined && eraOf(headerVersion) === 'handshake' && options.supportedVersions.includes(headerVersion)
-        ? headerVersion
-        : defaultHandshakeVersion(options);
+      const version =
+        headerVersion !== undefined && eraOf(headerVersion) === 'handshake' && options.supportedVersions.includes(headerVersion)
+          ? headerVersion
+          : defaultHandshakeVersion(options);
       if (version === undefined) throw unsupportedVersion(null, options);
       return { era: 'handshake', version, clientCapabilities: {} };
     }

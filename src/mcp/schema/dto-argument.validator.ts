@@ -69,18 +69,15 @@ export async function validateArguments<T extends object>(
   const authored = authoredMessagesOf(dto);
   const authoredFor = new Set(found.filter((v) => authored.has(v.raw)).map((v) => v.field));
   const generic = shape.filter((v) => !authoredFor.has(v.field));
-  const covered = (field: string) => generic.some((v) => field === v.field || field.startsWith(`${v.field}.`) || field.startsWith(`${v.field}[`));
+  const covered = (field: string) =>
+    generic.some((v) => field === v.field || field.startsWith(`${v.field}.`) || field.startsWith(`${v.field}[`));
   const violations = [...generic, ...found.filter((v) => !covered(v.field)).map(({ field, message }) => ({ field, message }))];
   return violations.length ? { ok: false, violations } : { ok: true, value: instance };
 }
 
 function flatten(errors: ValidationError[], parent: string): Array<FieldViolation & { raw: string }> {
   return errors.flatMap((error) => {
-    const field = /^\d+$/.test(error.property)
-      ? `${parent}[${error.property}]`
-      : parent
-        ? `${parent}.${error.property}`
-        : error.property;
+    const field = /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : parent ? `${parent}.${error.property}` : error.property;
     const own = Object.values(error.constraints ?? {}).map((message) => ({
       field,
       message: rephrase(message, error.property, field),

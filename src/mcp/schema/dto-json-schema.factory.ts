@@ -170,5 +170,5 @@ function applySwagger(schema: JsonSchema, swagger: SwaggerProperty | undefined):
 }
 
 function stripUndefined(schema: JsonSchema): JsonSchema {
-  return Object.fromEntries(Object.entries(schema).filter(([, v]) => v !== undefined)) as JsonSchema;
+  return Object.fromEntries(Object.entries(schema).filter(([, v]) => v !== undefined));
 }

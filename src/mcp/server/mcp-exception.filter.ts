@@ -45,7 +45,11 @@ export function jsonRpcErrorOf(
   logger: Logger,
 ): { status: number; body: JSONRPCErrorResponse; headers: Record<string, string> } {
   if (exception instanceof McpProtocolError) {
-    return { status: exception.httpStatus, body: jsonRpcError(id, exception.code, exception.message, exception.data), headers: exception.headers };
+    return {
+      status: exception.httpStatus,
+      body: jsonRpcError(id, exception.code, exception.message, exception.data),
+      headers: exception.headers,
+    };
   }
   if (exception instanceof HttpException && exception.getStatus() < 500) {
     const headers = (exception.getResponse() as { headers?: Record<string, string> })?.headers ?? {};

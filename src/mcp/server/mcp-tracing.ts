@@ -165,7 +165,12 @@ function recordFailure(span: Span, error: unknown): void {
   span.setAttributes({ [McpSpanAttribute.Outcome]: 'error', 'rpc.response.status_code': String(code), 'error.type': String(code) });
   if (error instanceof HttpException) span.setAttribute('http.response.status_code', error.getStatus());
   if (error instanceof McpProtocolError) span.setAttribute('http.response.status_code', error.httpStatus);
-  const callerFault: number[] = [McpErrorCode.ParseError, McpErrorCode.InvalidRequest, McpErrorCode.MethodNotFound, McpErrorCode.InvalidParams];
+  const callerFault: number[] = [
+    McpErrorCode.ParseError,
+    McpErrorCode.InvalidRequest,
+    McpErrorCode.MethodNotFound,
+    McpErrorCode.InvalidParams,
+  ];
   if (!callerFault.includes(code)) {
     span.recordException(error instanceof Error ? error : String(error));
     span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof McpProtocolError ? error.message : 'Internal error' });

@@ -109,7 +109,12 @@ export class McpDispatcher {
     if (isInputRequiredResult(result)) {
       return {
         isError: true,
-        content: [{ type: 'text', text: `${call.tool} asked for more input, which an approved call cannot give: nothing was done. Run it again from the client.` }],
+        content: [
+          {
+            type: 'text',
+            text: `${call.tool} asked for more input, which an approved call cannot give: nothing was done. Run it again from the client.`,
+          },
+        ],
       };
     }
     return result as CallToolResult;
@@ -155,7 +160,11 @@ export class McpDispatcher {
 }
 
 function abandoned(): McpProtocolError {
-  return new McpProtocolError(McpErrorCode.InternalError, 'The client disconnected before the answer was complete: the call was rolled back', HttpStatus.OK);
+  return new McpProtocolError(
+    McpErrorCode.InternalError,
+    'The client disconnected before the answer was complete: the call was rolled back',
+    HttpStatus.OK,
+  );
 }
 
 /** `completion/complete`: target `<prompt name or template URI>#<argument>`; a read. */
@@ -169,7 +178,10 @@ function completionCall(params: Params, context: McpRequestContext): McpCall {
     readOnly: true,
     target: typeof refName === 'string' ? `${refName}#${typeof argumentName === 'string' ? argumentName : ''}` : undefined,
     arguments: isPlainObject(argument)
-      ? { argument, ...(isPlainObject(params.context) && params.context.arguments !== undefined ? { context: params.context.arguments } : {}) }
+      ? {
+          argument,
+          ...(isPlainObject(params.context) && params.context.arguments !== undefined ? { context: params.context.arguments } : {}),
+        }
       : undefined,
   };
 }

@@ -47,7 +47,10 @@ export interface McpEventStore {
    * The events of the same stream after `lastEventId`, in order, when that stream belongs to
    * `sessionId`; undefined when the id is unknown, expired or belongs to another session.
    */
-  replayAfter(lastEventId: string, sessionId: string): Promise<{ streamId: string; events: { id: string; message: JSONRPCMessage }[] } | undefined>;
+  replayAfter(
+    lastEventId: string,
+    sessionId: string,
+  ): Promise<{ streamId: string; events: { id: string; message: JSONRPCMessage }[] } | undefined>;
 }
 
 /**

@@ -70,7 +70,11 @@ export function readJsonBody(req: Request, rules: JsonBodyRules, done: (result: 
   const timer = setTimeout(
     () =>
       settle({
-        failure: { status: HttpStatus.REQUEST_TIMEOUT, code: McpErrorCode.InvalidRequest, message: `Request body not received within ${rules.timeoutMs} ms` },
+        failure: {
+          status: HttpStatus.REQUEST_TIMEOUT,
+          code: McpErrorCode.InvalidRequest,
+          message: `Request body not received within ${rules.timeoutMs} ms`,
+        },
       }),
     rules.timeoutMs,
   );
@@ -91,13 +95,15 @@ export function readJsonBody(req: Request, rules: JsonBodyRules, done: (result: 
     authenticating = true;
     req.pause();
     // Through a promise, so a hook that throws synchronously is a refusal too.
-    Promise.resolve(req).then(rules.authenticate!).then(
-      () => {
-        authenticated = true;
-        if (!settled) then();
-      },
-      (error: unknown) => settle({ failure: failureOf(error) }),
-    );
+    Promise.resolve(req)
+      .then(rules.authenticate)
+      .then(
+        () => {
+          authenticated = true;
+          if (!settled) then();
+        },
+        (error: unknown) => settle({ failure: failureOf(error) }),
+      );
   };
   const onData = (chunk: Buffer) => {
     received += chunk.length;

@@ -37,7 +37,11 @@ export function createMcpBodyReader(options: ResolvedMcpOptions, authenticate?: 
       const refusal = checkHost(req, options) ?? checkOrigin(req, options);
       if (refusal) return fail({ status: HttpStatus.FORBIDDEN, code: McpErrorCode.InvalidRequest, message: refusal });
       if (Number(req.headers['content-length']) > 0 || req.headers['transfer-encoding'] !== undefined) {
-        return fail({ status: HttpStatus.BAD_REQUEST, code: McpErrorCode.InvalidRequest, message: `A ${req.method} request to the MCP endpoint takes no body` });
+        return fail({
+          status: HttpStatus.BAD_REQUEST,
+          code: McpErrorCode.InvalidRequest,
+          message: `A ${req.method} request to the MCP endpoint takes no body`,
+        });
       }
       return next();
     }
@@ -46,10 +50,18 @@ export function createMcpBodyReader(options: ResolvedMcpOptions, authenticate?: 
 
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > options.maxBodyBytes) {
-      return fail({ status: HttpStatus.PAYLOAD_TOO_LARGE, code: McpErrorCode.InvalidRequest, message: `Request body too large (limit ${options.maxBodyBytes} bytes)` });
+      return fail({
+        status: HttpStatus.PAYLOAD_TOO_LARGE,
+        code: McpErrorCode.InvalidRequest,
+        message: `Request body too large (limit ${options.maxBodyBytes} bytes)`,
+      });
     }
     if (!isJsonContentType(req.headers['content-type'])) {
-      return fail({ status: HttpStatus.UNSUPPORTED_MEDIA_TYPE, code: McpErrorCode.InvalidRequest, message: 'Content-Type must be application/json' });
+      return fail({
+        status: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+        code: McpErrorCode.InvalidRequest,
+        message: 'Content-Type must be application/json',
+      });
     }
 
     const rules = {

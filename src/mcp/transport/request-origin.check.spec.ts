@@ -76,7 +76,11 @@ describe('Host check on every route', () => {
     assert.equal(refused.body.error.code, -32600);
     assert.equal(refused.headers['cache-control'], 'no-store');
     const passed = request('127.0.0.1', 'billing.example.test', '/mcp');
-    assert.match(checkHost(passed, options) ?? '', /not allowed for a server bound to localhost/, 'the endpoint alone does not know the public name');
+    assert.match(
+      checkHost(passed, options) ?? '',
+      /not allowed for a server bound to localhost/,
+      'the endpoint alone does not know the public name',
+    );
     assert.equal(run(byName, passed).passed, true);
     assert.equal(checkHost(passed, options), undefined);
   });

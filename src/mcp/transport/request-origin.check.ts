@@ -80,7 +80,12 @@ export function createHostCheck(options: ResolvedMcpOptions, settings: HostCheck
     const path = req.path.toLowerCase();
     if (exempt(path)) return next();
     if (under(path, options.path)) {
-      return sendJsonRpcError(res, HttpStatus.FORBIDDEN, responseVersion(req.headers, options), jsonRpcError(null, McpErrorCode.InvalidRequest, refusal));
+      return sendJsonRpcError(
+        res,
+        HttpStatus.FORBIDDEN,
+        responseVersion(req.headers, options),
+        jsonRpcError(null, McpErrorCode.InvalidRequest, refusal),
+      );
     }
     res.status(HttpStatus.FORBIDDEN).json({ statusCode: HttpStatus.FORBIDDEN, error: 'Forbidden', message: refusal });
   };

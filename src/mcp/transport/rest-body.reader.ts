@@ -32,7 +32,11 @@ export function createRestBodyReader(rulesOf: (req: Request) => RestBodyRules): 
     readJsonBody(req, { ...rules, emptyBody: 'empty-object' }, (result) => {
       if ('failure' in result) return sendRestFailure(req, res, result.failure);
       if (result.value === null || typeof result.value !== 'object') {
-        return sendRestFailure(req, res, { status: HttpStatus.BAD_REQUEST, code: McpErrorCode.InvalidRequest, message: 'The body must be a JSON object or array' });
+        return sendRestFailure(req, res, {
+          status: HttpStatus.BAD_REQUEST,
+          code: McpErrorCode.InvalidRequest,
+          message: 'The body must be a JSON object or array',
+        });
       }
       req.body = result.value;
       // body-parser (registered later by Nest) skips requests whose body is already read.
@@ -49,7 +53,11 @@ export function createRestBodyReader(rulesOf: (req: Request) => RestBodyRules): 
 function guardDeadline(req: Request, res: Response, timeoutMs: number): void {
   const timer = setTimeout(() => {
     if (req.complete || res.headersSent) return;
-    sendRestFailure(req, res, { status: HttpStatus.REQUEST_TIMEOUT, code: McpErrorCode.InvalidRequest, message: `Request body not received within ${timeoutMs} ms` });
+    sendRestFailure(req, res, {
+      status: HttpStatus.REQUEST_TIMEOUT,
+      code: McpErrorCode.InvalidRequest,
+      message: `Request body not received within ${timeoutMs} ms`,
+    });
   }, timeoutMs);
   const stop = () => clearTimeout(timer);
   req.once('end', stop);

@@ -9,12 +9,30 @@ describe('panel html template', () => {
     const hostile = `<script>alert("x")</script>'&\``;
     assert.equal(escapeHtml(hostile), '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&amp;&#96;');
     assert.equal(html`<p title="${hostile}">${hostile}</p>`.value, `<p title="${escapeHtml(hostile)}">${escapeHtml(hostile)}</p>`);
-    assert.equal(html`<ul>${['<a>', html`<li>${'<b>'}</li>`]}</ul>`.value, '<ul>&lt;a&gt;<li>&lt;b&gt;</li></ul>');
+    assert.equal(
+      html`<ul>
+        ${['<a>', html`<li>${'<b>'}</li>`]}
+      </ul>`.value,
+      '<ul>&lt;a&gt;<li>&lt;b&gt;</li></ul>',
+    );
     assert.equal(html`${null}${undefined}${false}${0}${raw('<br>')}`.value, '0<br>');
   });
 
   it('renders bidi control characters as visible \\u escapes, in text and in attributes', () => {
-    for (const control of ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C']) {
+    for (const control of [
+      '\u202A',
+      '\u202B',
+      '\u202C',
+      '\u202D',
+      '\u202E',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u200E',
+      '\u200F',
+      '\u061C',
+    ]) {
       const code = control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
       assert.equal(escapeHtml(`a${control}b`), `a\\u${code}b`);
     }
@@ -25,11 +43,20 @@ describe('panel html template', () => {
   it('shows what a top-level id refers to under it, escaped', () => {
     const id = '3f2a7c9e-1b4d-4e8f-9a6b-2c5d7e9f0a1b';
     const view = argumentsView({ invoice_id: id.toUpperCase(), reason: id }, new Map([[id, 'Invoice INV-1 · <Acme>']])).value;
-    assert.match(view, /<th scope="row">invoice_id<\/th><td><span class="value">[^<]+<\/span><div class="reference">Invoice INV-1 · &lt;Acme&gt;<\/div>/);
+    assert.match(
+      view,
+      /<th scope="row">invoice_id<\/th><td><span class="value">[^<]+<\/span><div class="reference">Invoice INV-1 · &lt;Acme&gt;<\/div>/,
+    );
   });
 
   it('lays arguments out as escaped nested tables, bounded for hostile sizes', () => {
-    const view = argumentsView({ reason: '<img src=x onerror=alert(1)>', lines: [{ qty: 1 }], meta: {}, note: null, long: 'y'.repeat(5000) }).value;
+    const view = argumentsView({
+      reason: '<img src=x onerror=alert(1)>',
+      lines: [{ qty: 1 }],
+      meta: {},
+      note: null,
+      long: 'y'.repeat(5000),
+    }).value;
     assert.ok(!view.includes('<img'));
     assert.match(view, /<th scope="row">reason<\/th><td><span class="value">&lt;img src=x onerror=alert\(1\)&gt;<\/span>/);
     assert.match(view, /<ol><li><table class="args">/);
@@ -45,8 +72,25 @@ describe('panel html template', () => {
   });
 
   it('returns after sign-in only to same-origin panel paths', () => {
-    for (const ok of ['/admin', '/admin/approvals', '/admin/approvals/3f2a7c9e-1b4d-4e8f-9a6b-2c5d7e9f0a1b']) assert.equal(safeReturnPath(ok), ok);
-    for (const bad of [undefined, '', '//evil.test', 'https://evil.test/admin', '/admin/../v1', '/admin/./x', '/adminx', '/admin\\x', '/admin/x?y=1', '/admin//evil.test', ' /admin', '/admin/login', '/admin/logout', ['/admin'], `/admin/${'a'.repeat(300)}`]) {
+    for (const ok of ['/admin', '/admin/approvals', '/admin/approvals/3f2a7c9e-1b4d-4e8f-9a6b-2c5d7e9f0a1b'])
+      assert.equal(safeReturnPath(ok), ok);
+    for (const bad of [
+      undefined,
+      '',
+      '//evil.test',
+      'https://evil.test/admin',
+      '/admin/../v1',
+      '/admin/./x',
+      '/adminx',
+      '/admin\\x',
+      '/admin/x?y=1',
+      '/admin//evil.test',
+      ' /admin',
+      '/admin/login',
+      '/admin/logout',
+      ['/admin'],
+      `/admin/${'a'.repeat(300)}`,
+    ]) {
       assert.equal(safeReturnPath(bad), '/admin/approvals', String(bad));
     }
   });

@@ -20,7 +20,12 @@ export class MemoryRateLimitStore implements RateLimitStore, OnModuleDestroy {
 
   consume(buckets: readonly RateLimitBucket[], cost: number): Promise<RateLimitDecision> {
     const nowUs = this.now() * 1000;
-    const { decision, tats } = gcra(buckets, buckets.map((bucket) => this.tats.get(bucket.key)), cost, nowUs);
+    const { decision, tats } = gcra(
+      buckets,
+      buckets.map((bucket) => this.tats.get(bucket.key)),
+      cost,
+      nowUs,
+    );
     if (decision.allowed) buckets.forEach((bucket, i) => this.tats.set(bucket.key, tats[i]));
     return Promise.resolve(decision);
   }

@@ -22,7 +22,10 @@ interface Logged {
 function quietStore(options: Partial<ConstructorParameters<typeof RedisRateLimitStore>[0]> = {}): RedisRateLimitStore & { logged: Logged } {
   const store = new RedisRateLimitStore({ url: REDIS_URL, timeoutMs: 250, ...options }) as RedisRateLimitStore & { logged: Logged };
   const logged: Logged = { warnings: [], logs: [] };
-  (store as unknown as { logger: unknown }).logger = { warn: (m: string) => logged.warnings.push(m), log: (m: string) => logged.logs.push(m) };
+  (store as unknown as { logger: unknown }).logger = {
+    warn: (m: string) => logged.warnings.push(m),
+    log: (m: string) => logged.logs.push(m),
+  };
   store.logged = logged;
   return store;
 }
@@ -56,17 +59,24 @@ describe('RedisRateLimitStore (real Redis)', () => {
         return out;
       };
       const fromRedis = await decide(redis, [token, workspace]);
-      const fromMemory = await decide(memory, [{ ...token, key: `m:${token.key}` }, { ...workspace, key: `m:${workspace.key}` }]);
+      const fromMemory = await decide(memory, [
+        { ...token, key: `m:${token.key}` },
+        { ...workspace, key: `m:${workspace.key}` },
+      ]);
       assert.deepEqual(
         fromRedis.map((d) => (d.allowed ? 'ok' : `refused by ${d.bucket}`)),
         fromMemory.map((d) => (d.allowed ? 'ok' : `refused by ${d.bucket}`)),
       );
-      assert.deepEqual(fromRedis.map((d) => d.allowed), [true, true, true, false, false, false, false, false, false, true, false]);
+      assert.deepEqual(
+        fromRedis.map((d) => d.allowed),
+        [true, true, true, false, false, false, false, false, false, true, false],
+      );
       // The other token still had units: its second call was refused by the shared workspace bucket.
       assert.deepEqual(fromRedis.at(-1), { ...fromRedis.at(-1), allowed: false, bucket: 1 });
       fromRedis.forEach((d, i) => {
         const m = fromMemory[i];
-        if (!d.allowed && !m.allowed) assert.ok(Math.abs(d.retryAfterMs - m.retryAfterMs) < 1_000, `${d.retryAfterMs} vs ${m.retryAfterMs}`);
+        if (!d.allowed && !m.allowed)
+          assert.ok(Math.abs(d.retryAfterMs - m.retryAfterMs) < 1_000, `${d.retryAfterMs} vs ${m.retryAfterMs}`);
       });
     } finally {
       memory.onModuleDestroy();
@@ -115,7 +125,10 @@ describe('RedisRateLimitStore (real Redis)', () => {
     assert.equal(store.connected, false);
     const only = bucket(2);
     const decisions = [await store.consume([only], 1), await store.consume([only], 1), await store.consume([only], 1)];
-    assert.deepEqual(decisions.map((d) => d.allowed), [true, true, false]);
+    assert.deepEqual(
+      decisions.map((d) => d.allowed),
+      [true, true, false],
+    );
     assert.equal(store.logged.warnings.length, 1, store.logged.warnings.join('\n'));
     assert.match(store.logged.warnings[0], /failed \(.*\): rate limits fail open to this process's own counters/);
   });
@@ -136,7 +149,10 @@ describe('RedisRateLimitStore (real Redis)', () => {
       await proxy.start();
       await waitFor(() => store.connected, 5_000);
       // Back on Redis, where 1 of 3 units had been spent.
-      assert.deepEqual((await Promise.all([1, 2, 3].map(() => store.consume([shared], 1)))).map((d) => d.allowed), [true, true, false]);
+      assert.deepEqual(
+        (await Promise.all([1, 2, 3].map(() => store.consume([shared], 1)))).map((d) => d.allowed),
+        [true, true, false],
+      );
       assert.match(store.logged.logs.at(-1) ?? '', /answers again after \d+ s: rate limits are shared again/);
     } finally {
       await proxy.stop();

@@ -80,7 +80,7 @@ export class RedisRateLimitStore implements RateLimitStore, OnModuleDestroy {
         connectTimeout: Math.max(options.timeoutMs, 1000),
         reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2000) + Math.floor(Math.random() * 100),
       },
-    }) as RedisClientType;
+    });
     // Without a listener an 'error' event would crash the process.
     this.client.on('error', (error: Error) => this.degraded(error.message));
   }

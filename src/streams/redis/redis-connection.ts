@@ -22,7 +22,7 @@ export class RedisConnection {
       url,
       disableOfflineQueue: true,
       socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000) },
-    }) as RedisClientType;
+    });
     this.commands.on('error', (error: Error) => this.warn(error));
   }
 

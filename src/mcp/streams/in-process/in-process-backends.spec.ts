@@ -31,7 +31,7 @@ describe('InMemorySessionStore', () => {
     const read = await store.get('s1');
     assert.equal(read?.logLevel, 'error');
     assert.deepEqual(read?.subscriptions, ['a://1']);
-    read!.subscriptions.push('mutated');
+    read.subscriptions.push('mutated');
     assert.deepEqual((await store.get('s1'))?.subscriptions, ['a://1'], 'a read is a copy');
     await store.update('unknown', { logLevel: 'debug' });
     assert.equal(await store.get('unknown'), undefined);
