@@ -18,23 +18,9 @@ export function argumentsView(args: Record<string, unknown>, references?: Readon
 function objectTable(value: Record<string, unknown>, depth: number, references?: ReadonlyMap<string, string>): SafeHtml {
   const entries = Object.entries(value);
   const shown = entries.slice(0, MAX_ENTRIES);
-  return html`<table class="args">
-    <tbody>
-      ${shown.map(
-        ([key, item]) =>
-          html`<tr>
-            <th scope="row">${key}</th>
-            <td>${valueView(item, depth + 1)}${referenceView(item, references)}</td>
-          </tr>`,
-      )}${
-        entries.length > shown.length
-          ? html`<tr>
-              <td colspan="2" class="muted">… ${entries.length - shown.length} more not shown</td>
-            </tr>`
-          : ''
-      }
-    </tbody>
-  </table>`;
+  return html`<table class="args"><tbody>${shown.map(
+    ([key, item]) => html`<tr><th scope="row">${key}</th><td>${valueView(item, depth + 1)}${referenceView(item, references)}</td></tr>`,
+  )}${entries.length > shown.length ? html`<tr><td colspan="2" class="muted">… ${entries.length - shown.length} more not shown</td></tr>` : ''}</tbody></table>`;
 }
 
 function referenceView(value: unknown, references?: ReadonlyMap<string, string>): SafeHtml | string {
@@ -46,8 +32,7 @@ function valueView(value: unknown, depth: number): SafeHtml {
   if (value === null || value === undefined) return html`<span class="muted">(none)</span>`;
   if (typeof value === 'string') {
     const cut = value.length > MAX_STRING;
-    return html`<span class="value">${cut ? value.slice(0, MAX_STRING) : value}</span
-      >${cut ? html` <span class="muted">… ${value.length - MAX_STRING} more characters</span>` : ''}`;
+    return html`<span class="value">${cut ? value.slice(0, MAX_STRING) : value}</span>${cut ? html` <span class="muted">… ${value.length - MAX_STRING} more characters</span>` : ''}`;
   }
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
     return html`<span class="value">${String(value)}</span>`;
@@ -55,10 +40,7 @@ function valueView(value: unknown, depth: number): SafeHtml {
   if (Array.isArray(value)) {
     if (!value.length) return html`<span class="muted">(empty list)</span>`;
     const shown = value.slice(0, MAX_ENTRIES);
-    return html`<ol>
-        ${shown.map((item) => html`<li>${valueView(item, depth + 1)}</li>`)}
-      </ol>
-      ${value.length > shown.length ? html`<span class="muted">… ${value.length - shown.length} more not shown</span>` : ''}`;
+    return html`<ol>${shown.map((item) => html`<li>${valueView(item, depth + 1)}</li>`)}</ol>${value.length > shown.length ? html`<span class="muted">… ${value.length - shown.length} more not shown</span>` : ''}`;
   }
   if (typeof value === 'object') {
     if (!Object.keys(value).length) return html`<span class="muted">(empty)</span>`;

@@ -9,12 +9,7 @@ describe('panel html template', () => {
     const hostile = `<script>alert("x")</script>'&\``;
     assert.equal(escapeHtml(hostile), '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&amp;&#96;');
     assert.equal(html`<p title="${hostile}">${hostile}</p>`.value, `<p title="${escapeHtml(hostile)}">${escapeHtml(hostile)}</p>`);
-    assert.equal(
-      html`<ul>
-        ${['<a>', html`<li>${'<b>'}</li>`]}
-      </ul>`.value,
-      '<ul>&lt;a&gt;<li>&lt;b&gt;</li></ul>',
-    );
+    assert.equal(html`<ul>${['<a>', html`<li>${'<b>'}</li>`]}</ul>`.value, '<ul>&lt;a&gt;<li>&lt;b&gt;</li></ul>');
     assert.equal(html`${null}${undefined}${false}${0}${raw('<br>')}`.value, '0<br>');
   });
 

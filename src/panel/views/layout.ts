@@ -59,36 +59,32 @@ export interface Viewer {
 }
 
 export function csrfField(token: string): SafeHtml {
-  return html`<input type="hidden" name="_csrf" value="${token}" />`;
+  return html`<input type="hidden" name="_csrf" value="${token}">`;
 }
 
 export function layout(title: string, body: HtmlValue, viewer?: Viewer): string {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <title>${title} · Billing admin</title>
-        <style>
-          ${raw(CSS)}
-        </style>
-      </head>
-      <body>
-        <header>
-          <a href="/admin/approvals">Billing admin</a>
-          ${
-            viewer
-              ? html`<span
-                  ><span class="who">${viewer.name} &lt;${viewer.email}&gt;</span>
-                  <form method="post" action="/admin/logout">
-                    ${csrfField(viewer.csrfToken)}<button class="link" type="submit">Sign out</button>
-                  </form></span
-                >`
-              : ''
-          }
-        </header>
-        <main>${body}</main>
-      </body>
-    </html> `.value;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${title} · Billing admin</title>
+<style>${raw(CSS)}</style>
+</head>
+<body>
+<header>
+  <a href="/admin/approvals">Billing admin</a>
+  ${
+    viewer
+      ? html`<span><span class="who">${viewer.name} &lt;${viewer.email}&gt;</span><form method="post" action="/admin/logout">${csrfField(viewer.csrfToken)}<button class="link" type="submit">Sign out</button></form></span>`
+      : ''
+  }
+</header>
+<main>
+${body}
+</main>
+</body>
+</html>
+`.value;
 }

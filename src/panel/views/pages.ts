@@ -34,18 +34,19 @@ export function loginPage(options: { loginCsrf: string; next?: string; email?: s
   return layout(
     'Sign in',
     html`<div class="card">
-      <h1>Sign in</h1>
-      <p class="lead">Sign in to review the actions agents asked to perform.</p>
-      ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
-      <form method="post" action="/admin/login">
-        ${csrfField(options.loginCsrf)} ${options.next ? html`<input type="hidden" name="next" value="${options.next}" />` : ''}
-        <label for="email">Email</label>
-        <input id="email" name="email" type="email" autocomplete="username" required value="${options.email ?? ''}" />
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="current-password" required />
-        <div class="actions"><button type="submit">Sign in</button></div>
-      </form>
-    </div>`,
+  <h1>Sign in</h1>
+  <p class="lead">Sign in to review the actions agents asked to perform.</p>
+  ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
+  <form method="post" action="/admin/login">
+    ${csrfField(options.loginCsrf)}
+    ${options.next ? html`<input type="hidden" name="next" value="${options.next}">` : ''}
+    <label for="email">Email</label>
+    <input id="email" name="email" type="email" autocomplete="username" required value="${options.email ?? ''}">
+    <label for="password">Password</label>
+    <input id="password" name="password" type="password" autocomplete="current-password" required>
+    <div class="actions"><button type="submit">Sign in</button></div>
+  </form>
+</div>`,
   );
 }
 
@@ -53,67 +54,40 @@ export function approvalsListPage(viewer: Viewer, approvals: ApprovalView[]): st
   return layout(
     'Pending approvals',
     html`<div class="card">
-      <h1>Pending approvals</h1>
-      ${
-        approvals.length
-          ? html`<p class="lead">Actions agents asked to perform in your workspaces. Nothing runs until you choose Continue.</p>
-              <table>
-                <thead>
-                  <tr>
-                    <th>Action</th>
-                    <th>Workspace</th>
-                    <th>Requested by</th>
-                    <th>Client</th>
-                    <th>Requested</th>
-                    <th>Expires</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${approvals.map(
-                    (a) =>
-                      html`<tr>
-                        <td>
-                          <a href="/admin/approvals/${a.id}">${a.tool.title || a.tool.name}</a>
-                          <div class="summary muted">${argumentsSummary(a.arguments)}</div>
-                        </td>
-                        <td>${a.workspace.name}</td>
-                        <td>${person(a.requestedBy)}</td>
-                        <td>${client(a.client)}</td>
-                        <td>${when(a.createdAt)}</td>
-                        <td>${when(a.expiresAt)}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>`
-          : html`<p class="lead">Nothing is waiting for your approval.</p>`
-      }
-    </div>`,
+  <h1>Pending approvals</h1>
+  ${
+    approvals.length
+      ? html`<p class="lead">Actions agents asked to perform in your workspaces. Nothing runs until you choose Continue.</p>
+  <table>
+    <thead><tr><th>Action</th><th>Workspace</th><th>Requested by</th><th>Client</th><th>Requested</th><th>Expires</th></tr></thead>
+    <tbody>${approvals.map(
+      (a) => html`<tr>
+      <td><a href="/admin/approvals/${a.id}">${a.tool.title || a.tool.name}</a><div class="summary muted">${argumentsSummary(a.arguments)}</div></td>
+      <td>${a.workspace.name}</td>
+      <td>${person(a.requestedBy)}</td>
+      <td>${client(a.client)}</td>
+      <td>${when(a.createdAt)}</td>
+      <td>${when(a.expiresAt)}</td>
+    </tr>`,
+    )}</tbody>
+  </table>`
+      : html`<p class="lead">Nothing is waiting for your approval.</p>`
+  }
+</div>`,
     viewer,
   );
 }
 
 function facts(a: ApprovalView): SafeHtml {
   return html`<dl class="facts">
-    <dt>Status</dt>
-    <dd>${badge(a.status)}</dd>
-    <dt>Client</dt>
-    <dd>${client(a.client)}</dd>
-    <dt>Action</dt>
-    <dd><strong>${a.tool.title || a.tool.name}</strong> <span class="muted">(${a.tool.name})</span></dd>
-    <dt>Workspace</dt>
-    <dd>${a.workspace.name} <span class="muted">(${a.workspace.slug})</span></dd>
-    <dt>Requested by</dt>
-    <dd>${person(a.requestedBy)}</dd>
-    <dt>Requested</dt>
-    <dd>${when(a.createdAt)}</dd>
-    <dt>${a.status === 'pending' ? 'Expires' : 'Link valid until'}</dt>
-    <dd>${when(a.expiresAt)}</dd>
-    ${
-      a.decidedBy
-        ? html`<dt>Decided by</dt>
-            <dd>${person(a.decidedBy)} at ${when(a.decidedAt)}</dd>`
-        : ''
-    }
+    <dt>Status</dt><dd>${badge(a.status)}</dd>
+    <dt>Client</dt><dd>${client(a.client)}</dd>
+    <dt>Action</dt><dd><strong>${a.tool.title || a.tool.name}</strong> <span class="muted">(${a.tool.name})</span></dd>
+    <dt>Workspace</dt><dd>${a.workspace.name} <span class="muted">(${a.workspace.slug})</span></dd>
+    <dt>Requested by</dt><dd>${person(a.requestedBy)}</dd>
+    <dt>Requested</dt><dd>${when(a.createdAt)}</dd>
+    <dt>${a.status === 'pending' ? 'Expires' : 'Link valid until'}</dt><dd>${when(a.expiresAt)}</dd>
+    ${a.decidedBy ? html`<dt>Decided by</dt><dd>${person(a.decidedBy)} at ${when(a.decidedAt)}</dd>` : ''}
   </dl>`;
 }
 
@@ -123,35 +97,27 @@ export function approvalDetailPage(viewer: Viewer, a: ApprovalView, references?:
   return layout(
     a.tool.title || a.tool.name,
     html`<div class="card">
-        <h1>${pending ? html`Approve “${a.tool.title || a.tool.name}”?` : html`Approval: ${a.tool.title || a.tool.name}`}</h1>
-        <p class="lead">${client(a.client)} asked to run this on behalf of ${a.requestedBy.name}.</p>
-        ${facts(a)}
-        ${
-          a.tool.description
-            ? html`<h2>What it does</h2>
-                <p>${a.tool.description}</p>`
-            : ''
-        }
-        <h2>Arguments</h2>
-        <p class="muted">
-          As the agent sent them, with what the ids refer to in ${a.workspace.name}. Check them: they were written by an AI agent, not by a
-          person.
-        </p>
-        ${argumentsView(a.arguments, references)}
-        ${
-          pending
-            ? html`<p class="warn">Continue runs this action now, once, as you. Cancel refuses it; nothing is done.</p>
-                <form method="post" action="/admin/approvals/${a.id}/decision">
-                  ${csrfField(viewer.csrfToken)}
-                  <div class="actions">
-                    <button class="primary" type="submit" name="decision" value="continue">Continue</button>
-                    <button type="submit" name="decision" value="cancel">Cancel</button>
-                  </div>
-                </form>`
-            : resultSection(a)
-        }
-      </div>
-      <p><a href="/admin/approvals">← All pending approvals</a></p>`,
+  <h1>${pending ? html`Approve “${a.tool.title || a.tool.name}”?` : html`Approval: ${a.tool.title || a.tool.name}`}</h1>
+  <p class="lead">${client(a.client)} asked to run this on behalf of ${a.requestedBy.name}.</p>
+  ${facts(a)}
+  ${a.tool.description ? html`<h2>What it does</h2><p>${a.tool.description}</p>` : ''}
+  <h2>Arguments</h2>
+  <p class="muted">As the agent sent them, with what the ids refer to in ${a.workspace.name}. Check them: they were written by an AI agent, not by a person.</p>
+  ${argumentsView(a.arguments, references)}
+  ${
+    pending
+      ? html`<p class="warn">Continue runs this action now, once, as you. Cancel refuses it; nothing is done.</p>
+  <form method="post" action="/admin/approvals/${a.id}/decision">
+    ${csrfField(viewer.csrfToken)}
+    <div class="actions">
+      <button class="primary" type="submit" name="decision" value="continue">Continue</button>
+      <button type="submit" name="decision" value="cancel">Cancel</button>
+    </div>
+  </form>`
+      : resultSection(a)
+  }
+</div>
+<p><a href="/admin/approvals">← All pending approvals</a></p>`,
     viewer,
   );
 }
@@ -174,19 +140,18 @@ export function outcomePage(
     executed: 'The action ran once, as you. The agent receives this result when it calls the tool again.',
     failed: 'The action ran once and reported an error; nothing else was tried. The agent receives this answer.',
     denied: 'Nothing was done. The agent is told that a person refused the action.',
-    already_decided: html`${a.decidedBy ? html`${a.decidedBy.name} decided this at ${when(a.decidedAt)}` : 'Someone decided this already'}
-    (${STATUS_LABEL[a.status]}). A decision is final and runs the action at most once.`,
-    expired: html`Nobody decided before ${when(a.expiresAt)}, so nothing was done. If the action is still wanted, ask the agent to request
-    it again: it will get a new link.`,
+    already_decided: html`${a.decidedBy ? html`${a.decidedBy.name} decided this at ${when(a.decidedAt)}` : 'Someone decided this already'} (${STATUS_LABEL[a.status]}). A decision is final and runs the action at most once.`,
+    expired: html`Nobody decided before ${when(a.expiresAt)}, so nothing was done. If the action is still wanted, ask the agent to request it again: it will get a new link.`,
   };
   return layout(
     heading[kind],
     html`<div class="card">
-        <h1>${heading[kind]}</h1>
-        <p class="lead">${lead[kind]}</p>
-        ${facts(a)} ${kind === 'expired' ? '' : resultSection(a)}
-      </div>
-      <p><a href="/admin/approvals">← All pending approvals</a></p>`,
+  <h1>${heading[kind]}</h1>
+  <p class="lead">${lead[kind]}</p>
+  ${facts(a)}
+  ${kind === 'expired' ? '' : resultSection(a)}
+</div>
+<p><a href="/admin/approvals">← All pending approvals</a></p>`,
     viewer,
   );
 }
@@ -200,11 +165,7 @@ export function messagePage(
 ): string {
   return layout(
     title,
-    html`<div class="card">
-        <h1>${title}</h1>
-        <p class="lead">${message}</p>
-      </div>
-      <p><a href="${link.href}">${link.label}</a></p>`,
+    html`<div class="card"><h1>${title}</h1><p class="lead">${message}</p></div><p><a href="${link.href}">${link.label}</a></p>`,
     viewer,
   );
 }
@@ -238,18 +199,16 @@ function resultSection(a: ApprovalView): SafeHtml | string {
   const envelope = envelopeOf(a.result);
   if (!envelope) return '';
   return html`<h2>Result</h2>
-    ${
-      envelope.errors?.length
-        ? html`<ul>
-            ${envelope.errors.map((e) => html`<li><strong>${e.code ?? 'error'}</strong>${e.field ? html` (${e.field})` : ''}: ${e.message ?? ''}</li>`)}
-          </ul>`
-        : ''
-    }
-    ${
-      envelope.data !== undefined && envelope.data !== null
-        ? typeof envelope.data === 'object' && !Array.isArray(envelope.data)
-          ? argumentsView(envelope.data as Record<string, unknown>)
-          : html`<pre class="value">${JSON.stringify(envelope.data, null, 2)}</pre>`
-        : ''
-    }`;
+  ${
+    envelope.errors?.length
+      ? html`<ul>${envelope.errors.map((e) => html`<li><strong>${e.code ?? 'error'}</strong>${e.field ? html` (${e.field})` : ''}: ${e.message ?? ''}</li>`)}</ul>`
+      : ''
+  }
+  ${
+    envelope.data !== undefined && envelope.data !== null
+      ? typeof envelope.data === 'object' && !Array.isArray(envelope.data)
+        ? argumentsView(envelope.data as Record<string, unknown>)
+        : html`<pre class="value">${JSON.stringify(envelope.data, null, 2)}</pre>`
+      : ''
+  }`;
 }
