@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { MCP_ACCESS_POLICY, MCP_SCOPES_METADATA, McpModule, McpTool, RequiredScopes, type McpAccessPolicy } from '../../src/mcp/index.js';
+import { MCP_SCOPES_METADATA, McpModule, McpTool, RequiredScopes, type McpAccessPolicy } from '../../src/mcp/index.js';
 import { useMcpTransport } from '../../src/mcp/index.js';
 import { callStateless } from '../support/mcp-http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -209,11 +209,8 @@ const declaringPolicy: McpAccessPolicy = {
 async function bootWithPolicy(...providers: ClassType<unknown>[]): Promise<string> {
   const controllers = providers.filter((p) => Reflect.hasMetadata('path', p));
   const plain = providers.filter((p) => !controllers.includes(p));
-  // As an identity module provides it: global, so the MCP layer finds it.
-  @Global()
-  @Module({ providers: [{ provide: MCP_ACCESS_POLICY, useValue: declaringPolicy }], exports: [MCP_ACCESS_POLICY] })
-  class PolicyModule {}
-  @Module({ imports: [PolicyModule, McpModule.forRoot({})], controllers, providers: plain })
+  // As an application gives its policy to the layer: the accessPolicy option.
+  @Module({ imports: [McpModule.forRoot({ accessPolicy: { useValue: declaringPolicy } })], controllers, providers: plain })
   class PolicyApp {}
   const app = await NestFactory.create(PolicyApp, { logger: false, abortOnError: false });
   useMcpTransport(app);
