@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Body, Controller, Get, Global, Injectable, Module, Param, Post, Query, type Type as ClassType } from '@nestjs/common';
+import { Body, Controller, Get, Injectable, Module, Param, Post, Query, type Type as ClassType } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
