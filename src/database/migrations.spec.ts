@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { EmbeddedPostgres } from './embedded-postgres.js';
-import { findProjectRoot, migrationsUpToDate, redactUrl, runMigrations } from './migrations.js';
+import { findProjectRoot, migrationsUpToDate, redactDatabaseUrl, runMigrations } from './migrations.js';
 
 /** DATABASE_URL as the run started (other test files may change it later): real server, else PGlite. */
 const SERVER_URL = process.env.DATABASE_URL || undefined;
@@ -75,8 +75,8 @@ describe('runMigrations', () => {
   });
 
   it('redacts passwords in URLs', () => {
-    assert.equal(redactUrl('postgresql://u:p@h:1/d'), 'postgresql://u:***@h:1/d');
-    assert.equal(redactUrl('not a url'), '<invalid database URL>');
+    assert.equal(redactDatabaseUrl('postgresql://u:p@h:1/d'), 'postgresql://u:***@h:1/d');
+    assert.equal(redactDatabaseUrl('not a url'), '<invalid database URL>');
   });
 });
 

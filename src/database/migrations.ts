@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { redactUrl } from '../common/redact-url.js';
 
 /**
  * The repository root: the nearest folder above this file (src/, dist/ or .test-dist/src/) that
@@ -56,7 +57,7 @@ export async function runMigrations(databaseUrl: string, options: RunMigrationsO
   try {
     await runner.deployMigrations(databaseUrl, { root, log: (line) => lines.push(line) });
   } catch (error) {
-    throw new Error(`Migrations failed for ${redactUrl(databaseUrl)}: ${(error as Error).message}`, { cause: error });
+    throw new Error(`Migrations failed for ${redactDatabaseUrl(databaseUrl)}: ${(error as Error).message}`, { cause: error });
   }
   if (options.log) for (const line of lines) options.log(line);
 }
@@ -72,12 +73,6 @@ export async function migrationsUpToDate(databaseUrl: string, root = findProject
 }
 
 /** The URL without its password, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '<invalid database URL>';
-  }
+export function redactDatabaseUrl(url: string): string {
+  return redactUrl(url, '<invalid database URL>');
 }

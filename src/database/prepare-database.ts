@@ -1,6 +1,6 @@
 import { isAbsolute, join } from 'node:path';
 import { DEFAULT_DATA_DIR, EmbeddedPostgres, EmbeddedPostgresBusyError, findRunningEmbedded, readState } from './embedded-postgres.js';
-import { findProjectRoot, migrationsUpToDate, redactUrl, runMigrations } from './migrations.js';
+import { findProjectRoot, migrationsUpToDate, redactDatabaseUrl, runMigrations } from './migrations.js';
 
 export interface PrepareDatabaseOptions {
   /**
@@ -68,7 +68,7 @@ export async function prepareDatabase(options: PrepareDatabaseOptions = {}): Pro
   const result = (url: string, source: PreparedDatabase['source'], stop?: () => Promise<void>): PreparedDatabase => {
     process.env.DATABASE_URL = url;
     const totalMs = Math.round(performance.now() - began);
-    log(`Database ready in ${totalMs} ms (${source === 'env' ? 'DATABASE_URL' : `embedded, ${source}`}: ${redactUrl(url)})`);
+    log(`Database ready in ${totalMs} ms (${source === 'env' ? 'DATABASE_URL' : `embedded, ${source}`}: ${redactDatabaseUrl(url)})`);
     let closed = false;
     return {
       url,

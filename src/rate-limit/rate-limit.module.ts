@@ -5,7 +5,8 @@ import { RATE_LIMIT_CONFIG, rateLimitConfigFromEnv, type RateLimitConfig } from 
 import { RateLimitGuard } from './rate-limit.guard.js';
 import { MemoryRateLimitStore } from './store/memory-rate-limit.store.js';
 import { RATE_LIMIT_STORE, type RateLimitStore } from './store/rate-limit.store.js';
-import { RedisRateLimitStore, redactUrl } from './store/redis-rate-limit.store.js';
+import { redactUrl } from '../common/redact-url.js';
+import { RedisRateLimitStore } from './store/redis-rate-limit.store.js';
 
 /** How long the boot waits for Redis before starting without it (fail open, see the store). */
 const REDIS_BOOT_WAIT_MS = 2_000;
@@ -39,7 +40,9 @@ const REDIS_BOOT_WAIT_MS = 2_000;
         }
         const store = new RedisRateLimitStore({ url: config.redisUrl, timeoutMs: config.redisTimeoutMs });
         await store.connect(REDIS_BOOT_WAIT_MS);
-        logger.log(`Rate limits: ${limits}, shared through Redis at ${redactUrl(config.redisUrl)} (keys ${config.keyPrefix}:*)`);
+        logger.log(
+          `Rate limits: ${limits}, shared through Redis at ${redactUrl(config.redisUrl, 'REDIS_URL')} (keys ${config.keyPrefix}:*)`,
+        );
         return store;
       },
     },

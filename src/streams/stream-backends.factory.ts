@@ -16,6 +16,7 @@ import { RedisEventStore } from './redis/redis-event.store.js';
 import { RedisMessageBus } from './redis/redis-message.bus.js';
 import { RedisSessionStore } from './redis/redis-session.store.js';
 import type { StreamsConfig } from './streams.config.js';
+import { redactUrl } from '../common/redact-url.js';
 
 /** The three shared backends of stream mode, and how to close their connections. */
 export class StreamBackends {
@@ -74,10 +75,4 @@ export class StreamBackends {
 async function isEmbedded(prisma: PrismaService): Promise<boolean> {
   const [row] = await prisma.client.$queryRaw<Array<{ version: string }>>`SELECT version()`;
   return !!row?.version.includes('PGlite');
-}
-
-function redactUrl(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password) parsed.password = '***';
-  return parsed.toString();
 }

@@ -4,7 +4,8 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { MemoryRateLimitStore } from './memory-rate-limit.store.js';
 import type { RateLimitBucket, RateLimitStore } from './rate-limit.store.js';
-import { RedisRateLimitStore, redactUrl } from './redis-rate-limit.store.js';
+import { redactUrl } from '../../common/redact-url.js';
+import { RedisRateLimitStore } from './redis-rate-limit.store.js';
 
 // The machine's Redis (CI starts it); keys under a prefix of this run only.
 const REDIS_URL = process.env.RATE_LIMIT_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

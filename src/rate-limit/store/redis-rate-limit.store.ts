@@ -3,6 +3,7 @@ import { createClient, ErrorReply, type RedisClientType } from '@redis/client';
 import { createHash } from 'node:crypto';
 import { MemoryRateLimitStore } from './memory-rate-limit.store.js';
 import type { RateLimitBucket, RateLimitDecision, RateLimitStore } from './rate-limit.store.js';
+import { redactUrl } from '../../common/redact-url.js';
 
 /**
  * The GCRA of `gcra.ts` over every bucket of one request, in one script: Redis runs a script
@@ -142,7 +143,7 @@ export class RedisRateLimitStore implements RateLimitStore, OnModuleDestroy {
     if (now - this.lastWarning < 60_000) return;
     this.lastWarning = now;
     this.logger.warn(
-      `Redis at ${redactUrl(this.options.url)} failed (${reason}): rate limits fail open to this process's ` +
+      `Redis at ${redactUrl(this.options.url, 'REDIS_URL')} failed (${reason}): rate limits fail open to this process's ` +
         'own counters (each replica enforces the limits alone) until it answers again',
     );
   }
@@ -152,7 +153,7 @@ export class RedisRateLimitStore implements RateLimitStore, OnModuleDestroy {
     const seconds = Math.round((Date.now() - this.degradedSince) / 1000);
     this.degradedSince = undefined;
     this.lastWarning = 0;
-    this.logger.log(`Redis at ${redactUrl(this.options.url)} answers again after ${seconds} s: rate limits are shared again`);
+    this.logger.log(`Redis at ${redactUrl(this.options.url, 'REDIS_URL')} answers again after ${seconds} s: rate limits are shared again`);
   }
 }
 
@@ -174,15 +175,4 @@ function parseReply(reply: unknown): RateLimitDecision {
   if (!Array.isArray(reply) || typeof reply[0] !== 'number') throw new Error(`unexpected rate-limit script reply ${JSON.stringify(reply)}`);
   if (reply[0] === 1) return { allowed: true };
   return { allowed: false, bucket: Number(reply[1]) - 1, retryAfterMs: Math.ceil(Number(reply[2]) / 1000) };
-}
-
-/** The URL without its password, for logs. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'REDIS_URL';
-  }
 }
