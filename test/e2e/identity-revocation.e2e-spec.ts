@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
+import { queryRows } from '../support/test-database.js';
 import { RequestContext } from '../../src/context/request-context.js';
 import { PersonalTokenService, type MintRequest } from '../../src/identity/personal-token.service.js';
 import { TokenCache } from '../../src/identity/token-cache.js';
@@ -72,13 +72,7 @@ describe('token revocation across instances', { timeout: 60_000 }, () => {
   it('a token revoked by plain SQL (no application code) is refused by both within 1 s', async () => {
     const { token, id } = await mint();
     await warm(token);
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    try {
-      await client.query('UPDATE access_tokens SET revoked_at = now() WHERE id = $1', [id]);
-    } finally {
-      await client.end();
-    }
+    await queryRows(process.env.DATABASE_URL!, 'UPDATE access_tokens SET revoked_at = now() WHERE id = $1', [id]);
     const deadline = Date.now() + BOUND_MS;
     assert.ok(await refusedBy(a, token, deadline), 'A refused it within 1 s');
     assert.ok(await refusedBy(b, token, deadline), 'B refused it within 1 s');

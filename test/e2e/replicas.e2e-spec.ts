@@ -5,7 +5,7 @@ import pg from 'pg';
 import { mintToken, needsRealPostgres, startReplicas, type AppProcess } from '../support/app-process.js';
 import { post, statelessRequest } from '../support/mcp-http.js';
 import { PanelVisitor, csrfOf } from '../support/panel.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, queryRows, type TestDatabase } from '../support/test-database.js';
 import {
   NO_LEDGER_FAULTS,
   checkLedger,
@@ -58,15 +58,7 @@ describe('two replicas on one database', { skip: needsRealPostgres(), timeout: 1
     await database?.close();
   });
 
-  const query = async <T extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<T[]> => {
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    try {
-      return (await client.query<T>(sql, values)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+  const query = <T extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<T[]> => queryRows<T>(database.url, sql, values);
   const invoiceStatus = async (id: string) =>
     (await query<{ status: string }>('SELECT status FROM invoices WHERE id = $1', [id]))[0].status;
 
