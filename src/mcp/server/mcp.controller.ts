@@ -1,9 +1,8 @@
 import { All, Controller, Delete, Get, HttpStatus, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { MCP_BODY_READ, MCP_OPTIONS } from '../mcp.constants.js';
-import type { McpRequestContext } from '../mcp-invocation.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
-import { isPlainObject, parseInboundMessage } from '../protocol/json-rpc-message.js';
+import { parseInboundMessage } from '../protocol/json-rpc-message.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { negotiateProtocol } from '../protocol/protocol-negotiation.js';
@@ -13,6 +12,7 @@ import { McpDispatcher } from './mcp.dispatcher.js';
 import { McpExceptionFilter } from './mcp-exception.filter.js';
 import { traceMcpRequest, type McpRequestOutcome } from './mcp-tracing.js';
 import { setResponseVersion } from './response-version.js';
+import { requestContextOf } from './request-context.builder.js';
 
 /**
  * The Streamable HTTP endpoint, stateless by default (SPEC §1): one JSON-RPC message per POST, one
@@ -63,16 +63,7 @@ export class McpController {
       res.status(HttpStatus.ACCEPTED).end();
       return undefined;
     }
-    const context: McpRequestContext = {
-      era: protocol.era,
-      protocolVersion: protocol.version,
-      method: message.method,
-      requestId: message.id,
-      clientCapabilities: protocol.clientCapabilities,
-      ...(protocol.clientInfo ? { clientInfo: protocol.clientInfo } : {}),
-      meta: isPlainObject(message.params._meta) ? message.params._meta : {},
-      httpRequest: req,
-    };
+    const context = requestContextOf(message, protocol, req);
     const result = await this.dispatcher.dispatch(message, context);
     setResponseVersion(req, context.protocolVersion);
     setMcpResponseHeaders(res, context.protocolVersion);

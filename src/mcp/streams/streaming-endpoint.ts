@@ -1,7 +1,6 @@
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { McpRequestContext } from '../mcp-invocation.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { parseClientInfo } from '../protocol/client-info.js';
 import { isPlainObject, parseInboundMessage } from '../protocol/json-rpc-message.js';
@@ -23,6 +22,7 @@ import { StandaloneStreams } from './standalone-streams.js';
 import { McpStreamBackends } from './stream-backends.provider.js';
 import type { McpSession } from './stream-backends.js';
 import { StreamLimits } from './stream-limits.js';
+import { requestContextOf } from '../server/request-context.builder.js';
 
 /**
  * The endpoint in stream mode (`streams` option): POST answers that may become SSE streams,
@@ -65,19 +65,7 @@ export class StreamingEndpoint {
       res.status(HttpStatus.ACCEPTED).end();
       return undefined;
     }
-    const context: McpRequestContext = {
-      era: protocol.era,
-      protocolVersion: protocol.version,
-      method: message.method,
-      requestId: message.id,
-      // A handshake-era request says nothing about its client: the session remembers what initialize said.
-      clientCapabilities: session?.clientCapabilities ?? protocol.clientCapabilities,
-      meta: isPlainObject(message.params._meta) ? message.params._meta : {},
-      httpRequest: req,
-    };
-    const clientInfo = session?.clientInfo ?? protocol.clientInfo;
-    if (clientInfo) context.clientInfo = clientInfo;
-    if (session) context.session = session;
+    const context = requestContextOf(message, protocol, req, session);
     const channel = new ResponseChannel(req, res, () => context.protocolVersion, session?.id, {
       events: this.backends.events,
       acquireStream: () => this.limits.acquire(callerKey),
