@@ -1,4 +1,5 @@
 import { rawEnvironment } from '../config/environment.js';
+import { integerVariable } from '../config/integer-variable.js';
 
 /** Rate-limit settings from the environment, read once at boot. */
 export interface RateLimitConfig {
@@ -49,27 +50,19 @@ export function rateLimitConfigFromEnv(env: NodeJS.ProcessEnv = rawEnvironment()
   const keyPrefix = env.RATE_LIMIT_KEY_PREFIX?.trim() || 'rl';
   return {
     enabled: !isTrue(env, 'RATE_LIMIT_DISABLED'),
-    tokenLimit: integer(env, 'RATE_LIMIT_TOKEN_PER_MINUTE', DEFAULT_TOKEN_PER_MINUTE, 1),
-    workspaceLimit: integer(env, 'RATE_LIMIT_WORKSPACE_PER_MINUTE', DEFAULT_WORKSPACE_PER_MINUTE, 1),
+    tokenLimit: integerVariable(env, 'RATE_LIMIT_TOKEN_PER_MINUTE', DEFAULT_TOKEN_PER_MINUTE, 1),
+    workspaceLimit: integerVariable(env, 'RATE_LIMIT_WORKSPACE_PER_MINUTE', DEFAULT_WORKSPACE_PER_MINUTE, 1),
     periodMs: 60_000,
     costs: {
-      default: integer(env, 'RATE_LIMIT_COST_DEFAULT', 1, 0),
-      read: integer(env, 'RATE_LIMIT_COST_READ', 1, 0),
-      write: integer(env, 'RATE_LIMIT_COST_WRITE', 5, 0),
-      destructive: integer(env, 'RATE_LIMIT_COST_DESTRUCTIVE', 10, 0),
+      default: integerVariable(env, 'RATE_LIMIT_COST_DEFAULT', 1, 0),
+      read: integerVariable(env, 'RATE_LIMIT_COST_READ', 1, 0),
+      write: integerVariable(env, 'RATE_LIMIT_COST_WRITE', 5, 0),
+      destructive: integerVariable(env, 'RATE_LIMIT_COST_DESTRUCTIVE', 10, 0),
     },
     ...(redisUrl ? { redisUrl } : {}),
     keyPrefix,
-    redisTimeoutMs: integer(env, 'RATE_LIMIT_REDIS_TIMEOUT_MS', 250, 1),
+    redisTimeoutMs: integerVariable(env, 'RATE_LIMIT_REDIS_TIMEOUT_MS', 250, 1),
   };
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
-  return value;
 }
 
 function isTrue(env: NodeJS.ProcessEnv, name: string): boolean {

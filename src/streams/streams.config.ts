@@ -1,3 +1,5 @@
+import { integerVariable } from '../config/integer-variable.js';
+
 /** Where stream mode keeps what its replicas share, from the environment, read once at boot. */
 export interface StreamsConfig {
   /** Redis for all three backends when set; else PostgreSQL (the app's database). */
@@ -29,16 +31,8 @@ export function streamsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Stre
   return {
     ...(redisUrl ? { redisUrl } : {}),
     keyPrefix,
-    eventRetentionMs: integer(env, 'MCP_STREAM_EVENTS_RETENTION_SECONDS', 600, 1) * 1000,
-    maxEventsPerStream: integer(env, 'MCP_STREAM_EVENTS_PER_STREAM', 1000, 1),
-    cleanupIntervalMs: env.NODE_ENV === 'test' ? 0 : integer(env, 'MCP_STREAMS_CLEANUP_SECONDS', 60, 0) * 1000,
+    eventRetentionMs: integerVariable(env, 'MCP_STREAM_EVENTS_RETENTION_SECONDS', 600, 1) * 1000,
+    maxEventsPerStream: integerVariable(env, 'MCP_STREAM_EVENTS_PER_STREAM', 1000, 1),
+    cleanupIntervalMs: env.NODE_ENV === 'test' ? 0 : integerVariable(env, 'MCP_STREAMS_CLEANUP_SECONDS', 60, 0) * 1000,
   };
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
-  return value;
 }
