@@ -198,7 +198,7 @@ export class PrismaService implements OnModuleDestroy {
    */
   async afterTransaction(work: () => Promise<unknown>): Promise<void> {
     const tx = SqlTransactionScope.current();
-    if (tx) tx.afterEnd.push(() => SqlTransactionScope.outside(work));
+    if (tx) tx.afterEnd.push(work);
     else await work();
   }
 
