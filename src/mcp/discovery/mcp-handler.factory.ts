@@ -1,10 +1,11 @@
-import { Injectable, type NestInterceptor } from '@nestjs/common';
+import { Injectable, ValidationPipe, type ArgumentMetadata, type NestInterceptor, type PipeTransform } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA, RouteParamtypes } from '@nestjs/common/internal';
 import { ExternalContextCreator, ModulesContainer } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import type { InterceptorsContextCreator } from '@nestjs/core/interceptors/interceptors-context-creator.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
 import type { McpInvocation } from '../mcp-invocation.js';
+import { isValidatedAs } from '../schema/validated-arguments.js';
 import { MCP_INVOCATION_PARAM, McpParamsFactory } from './mcp-params.factory.js';
 import type { BoundHandler } from './mcp-registry.types.js';
 import type { ArgumentSlices } from './route-input.js';
@@ -39,6 +40,7 @@ export class McpHandlerFactory {
           return shared.getContextModuleKey(classRef);
         },
       },
+      getParamValue: { value: McpHandlerFactory.withoutRepeatedValidation(shared) },
     });
   }
 
@@ -81,6 +83,21 @@ export class McpHandlerFactory {
       create: (...args: Parameters<InterceptorsContextCreator['create']>) => [...leading, ...shared.create(...args)],
     };
     return Object.create(this.externalContextCreator, { interceptorsContextCreator: { value: interceptorsContextCreator } });
+  }
+
+  /**
+   * The creator's parameter step, minus every `ValidationPipe` (global, controller, method or
+   * parameter) for a value the layer already validated as an instance of the parameter's type:
+   * the same DTO, the same class-validator rules, checked once per call. Any other pipe
+   * (`ParseUUIDPipe`, a schema pipe of another library) still runs.
+   */
+  private static withoutRepeatedValidation(shared: ExternalContextCreator) {
+    type GetParamValue = (value: unknown, metadata: ArgumentMetadata, pipes: PipeTransform[]) => Promise<unknown>;
+    const getParamValue = (shared as unknown as { getParamValue: GetParamValue }).getParamValue;
+    return function (this: ExternalContextCreator, value: unknown, metadata: ArgumentMetadata, pipes: PipeTransform[]) {
+      const needed = isValidatedAs(value, metadata.metatype) ? pipes.filter((pipe) => !(pipe instanceof ValidationPipe)) : pipes;
+      return getParamValue.call(this, value, metadata, needed);
+    };
   }
 
   /** Names read one by one with `@Param(name)` / `@Query(name)` on a route handler. */

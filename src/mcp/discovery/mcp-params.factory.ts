@@ -1,6 +1,7 @@
 import { RouteParamtypes } from '@nestjs/common/internal';
 import type { Request } from 'express';
 import type { McpInvocation } from '../mcp-invocation.js';
+import { markValidated } from '../schema/validated-arguments.js';
 import type { ArgumentSlices, ArgumentSource } from './route-input.js';
 
 /** Param type of the synthetic second argument given to provider methods: the invocation. */
@@ -50,7 +51,8 @@ export class McpParamsFactory {
     const part = this.slices.whole[source];
     if (!part || !input) return undefined;
     const own = Object.fromEntries(part.keys.filter((key) => input[key] !== undefined).map((key) => [key, input[key]]));
-    return Object.assign(Object.create(part.dto.prototype) as object, own);
+    // Validated as part of the composed input: a ValidationPipe on the parameter need not run again.
+    return markValidated(Object.assign(Object.create(part.dto.prototype) as object, own));
   }
 
   private withoutNamedKeys(input: Record<string, unknown> | undefined): Record<string, unknown> | undefined {

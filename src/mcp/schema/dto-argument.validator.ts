@@ -5,6 +5,7 @@ import { declaredNestedType } from './class-transformer-types.js';
 import { argumentShapeViolations } from './argument-shape.check.js';
 import { dtoToJsonSchema } from './dto-json-schema.factory.js';
 import type { JsonSchema } from './json-schema.types.js';
+import { markValidated } from './validated-arguments.js';
 
 export interface FieldViolation {
   /** Dotted path of the argument, `lines[0].amount`; empty for the arguments object itself. */
@@ -72,7 +73,7 @@ export async function validateArguments<T extends object>(
   const covered = (field: string) =>
     generic.some((v) => field === v.field || field.startsWith(`${v.field}.`) || field.startsWith(`${v.field}[`));
   const violations = [...generic, ...found.filter((v) => !covered(v.field)).map(({ field, message }) => ({ field, message }))];
-  return violations.length ? { ok: false, violations } : { ok: true, value: instance };
+  return violations.length ? { ok: false, violations } : { ok: true, value: markValidated(instance) };
 }
 
 function flatten(errors: ValidationError[], parent: string): Array<FieldViolation & { raw: string }> {
