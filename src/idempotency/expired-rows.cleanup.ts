@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { PeriodicCleanup } from '../common/periodic-cleanup.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { IDEMPOTENCY_CONFIG, type IdempotencyConfig } from './idempotency.config.js';
 
@@ -8,34 +9,18 @@ import { IDEMPOTENCY_CONFIG, type IdempotencyConfig } from './idempotency.config
  * check, so correctness never waits for this. Off in tests (see `idempotencyConfigFromEnv`).
  */
 @Injectable()
-export class ExpiredRowsCleanup implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('IdempotencyCleanup');
-  private timer?: NodeJS.Timeout;
-
+export class ExpiredRowsCleanup extends PeriodicCleanup {
   constructor(
     private readonly prisma: PrismaService,
-    @Inject(IDEMPOTENCY_CONFIG) private readonly config: IdempotencyConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (!this.config.cleanupIntervalMs) return;
-    this.timer = setInterval(() => void this.run(), this.config.cleanupIntervalMs);
-    this.timer.unref(); // never what keeps the process alive
+    @Inject(IDEMPOTENCY_CONFIG) config: IdempotencyConfig,
+  ) {
+    super({ loggerName: 'IdempotencyCleanup', rows: 'expired idempotency rows', intervalMs: config.cleanupIntervalMs });
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
-  }
-
-  /** Deletes what expired; returns how many rows went. */
-  async run(): Promise<number> {
-    try {
-      const records = await this.prisma.client.$executeRaw`DELETE FROM idempotency_records WHERE expires_at < (now() AT TIME ZONE 'UTC')`;
-      const uses = await this.prisma.client.$executeRaw`DELETE FROM request_state_uses WHERE expires_at < (now() AT TIME ZONE 'UTC')`;
-      return records + uses;
-    } catch (error) {
-      this.logger.warn(`Cleanup of expired idempotency rows failed (retried next time): ${(error as Error).message}`);
-      return 0;
-    }
+  // The database's clock, not `now`: it is the one that wrote `expires_at`.
+  protected async deleteExpired(): Promise<number> {
+    const records = await this.prisma.client.$executeRaw`DELETE FROM idempotency_records WHERE expires_at < (now() AT TIME ZONE 'UTC')`;
+    const uses = await this.prisma.client.$executeRaw`DELETE FROM request_state_uses WHERE expires_at < (now() AT TIME ZONE 'UTC')`;
+    return records + uses;
   }
 }

@@ -43,6 +43,7 @@ export { sessionOfStream } from './streams/stream-ids.js';
 export { InMemorySessionStore } from './streams/in-process/in-memory-session.store.js';
 export { InMemoryEventStore } from './streams/in-process/in-memory-event.store.js';
 export { InProcessMessageBus } from './streams/in-process/in-process-message.bus.js';
+export { MessageBusListeners } from './streams/message-bus-listeners.js';
 export { McpResourceUpdates } from './streams/mcp-resource-updates.js';
 export { McpSpanAttribute, mcpSpanContextOf, setMcpSpanAttributes } from './server/mcp-tracing.js';
 export type { McpApprovedCall } from './server/mcp-approved-call.js';

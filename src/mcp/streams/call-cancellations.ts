@@ -1,10 +1,8 @@
-import { HttpStatus, Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import type { RequestId } from '@modelcontextprotocol/server';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
-import { McpStreamBackends } from './stream-backends.provider.js';
+import { BusChannelListener } from './bus-channel-listener.js';
 
 const CHANNEL = 'mcp:call-cancelled';
 
@@ -21,26 +19,14 @@ interface Cancellation {
  * call's writes roll back, as when the client disconnects).
  */
 @Injectable()
-export class CallCancellations implements OnApplicationBootstrap, OnModuleDestroy {
+export class CallCancellations extends BusChannelListener {
+  protected readonly channel = CHANNEL;
   private readonly running = new Map<string, (reason: Error) => void>();
-  private unsubscribe?: () => Promise<void>;
 
-  constructor(
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
-    private readonly backends: McpStreamBackends,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    if (!this.options.streams) return;
-    this.unsubscribe = await this.backends.bus.subscribe(CHANNEL, (payload) => {
-      const { sessionId, requestId, reason } = payload as Cancellation;
-      const why = `The client cancelled the request${typeof reason === 'string' && reason ? ` (${reason.slice(0, 200)})` : ''}: the call was rolled back`;
-      this.running.get(keyOf(sessionId, requestId))?.(new McpProtocolError(McpErrorCode.InternalError, why, HttpStatus.OK));
-    });
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.unsubscribe?.();
+  protected heard(payload: unknown): void {
+    const { sessionId, requestId, reason } = payload as Cancellation;
+    const why = `The client cancelled the request${typeof reason === 'string' && reason ? ` (${reason.slice(0, 200)})` : ''}: the call was rolled back`;
+    this.running.get(keyOf(sessionId, requestId))?.(new McpProtocolError(McpErrorCode.InternalError, why, HttpStatus.OK));
   }
 
   /** Makes a running call of a session cancellable; the returned function ends that. */

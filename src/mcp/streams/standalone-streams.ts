@@ -1,9 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
-import { McpStreamBackends } from './stream-backends.provider.js';
+import { BusChannelListener } from './bus-channel-listener.js';
 import { MCP_RESOURCE_UPDATED_CHANNEL, type McpSession } from './stream-backends.js';
 import { isStandaloneStream, newStreamId } from './stream-ids.js';
 import { SseWriter } from './sse-writer.js';
@@ -24,28 +22,20 @@ interface OpenStream {
  * notification goes out once. A stream that carried nothing for `idleStreamMs` is closed.
  */
 @Injectable()
-export class StandaloneStreams implements OnApplicationBootstrap, OnModuleDestroy {
+export class StandaloneStreams extends BusChannelListener {
+  protected readonly channel = MCP_RESOURCE_UPDATED_CHANNEL;
   private readonly logger = new Logger('McpStreams');
   private readonly open = new Set<OpenStream>();
-  private unsubscribe?: () => Promise<void>;
 
-  constructor(
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
-    private readonly backends: McpStreamBackends,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    if (!this.options.streams) return;
-    this.unsubscribe = await this.backends.bus.subscribe(MCP_RESOURCE_UPDATED_CHANNEL, (payload) => {
-      const uri = (payload as { uri?: unknown } | null)?.uri;
-      if (typeof uri === 'string')
-        this.resourceUpdated(uri).catch((error: Error) => this.logger.warn(`resource update of ${uri} not delivered: ${error.message}`));
-    });
+  protected heard(payload: unknown): void {
+    const uri = (payload as { uri?: unknown } | null)?.uri;
+    if (typeof uri === 'string')
+      this.resourceUpdated(uri).catch((error: Error) => this.logger.warn(`resource update of ${uri} not delivered: ${error.message}`));
   }
 
-  async onModuleDestroy(): Promise<void> {
+  override async onModuleDestroy(): Promise<void> {
     for (const stream of this.open) stream.close();
-    await this.unsubscribe?.();
+    await super.onModuleDestroy();
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
-import type { McpMessageBus } from '../../mcp/index.js';
+import { MessageBusListeners, type McpMessageBus } from '../../mcp/index.js';
 
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more. */
 const MAX_NOTIFY_BYTES = 7999;
@@ -16,7 +16,7 @@ const RECONNECT_MS = 1_000;
  */
 export class PostgresMessageBus implements McpMessageBus {
   private readonly logger = new Logger('McpStreamsBus');
-  private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
+  private readonly listeners = new MessageBusListeners();
   private client?: pg.Client;
   private listening?: Promise<void>;
   private retry?: NodeJS.Timeout;
@@ -41,13 +41,9 @@ export class PostgresMessageBus implements McpMessageBus {
 
   async subscribe(channel: string, onMessage: (payload: unknown) => void): Promise<() => Promise<void>> {
     await this.listen();
-    let listeners = this.listeners.get(channel);
-    if (!listeners) this.listeners.set(channel, (listeners = new Set()));
-    const listener = (payload: unknown) => onMessage(payload);
-    listeners.add(listener);
+    const { remove } = this.listeners.add(channel, onMessage);
     return async () => {
-      listeners.delete(listener);
-      if (!listeners.size && this.listeners.get(channel) === listeners) this.listeners.delete(channel);
+      remove();
     };
   }
 
@@ -82,7 +78,7 @@ export class PostgresMessageBus implements McpMessageBus {
       this.logger.warn(`Bus connection lost (${error.message}); reconnecting, messages published meanwhile are not received`);
       this.retry = setTimeout(() => {
         this.listening = undefined;
-        if (this.listeners.size) void this.listen().catch(() => undefined);
+        if (!this.listeners.isEmpty) void this.listen().catch(() => undefined);
       }, RECONNECT_MS);
       this.retry.unref();
     };
@@ -97,7 +93,7 @@ export class PostgresMessageBus implements McpMessageBus {
         return; // not ours: someone else NOTIFYing on the channel
       }
       if (typeof parsed.c !== 'string') return;
-      for (const listener of [...(this.listeners.get(parsed.c) ?? [])]) listener(parsed.p);
+      this.listeners.deliver(parsed.c, parsed.p);
     });
     try {
       await client.connect();

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { PeriodicCleanup } from '../../common/periodic-cleanup.js';
 import { PrismaService } from '../../database/prisma.service.js';
 import { STREAMS_CONFIG, type StreamsConfig } from '../streams.config.js';
 
@@ -8,35 +9,18 @@ import { STREAMS_CONFIG, type StreamsConfig } from '../streams.config.js';
  * and with Redis (keys expire there by themselves).
  */
 @Injectable()
-export class StreamRowsCleanup implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('McpStreamsCleanup');
-  private timer?: NodeJS.Timeout;
-
+export class StreamRowsCleanup extends PeriodicCleanup {
   constructor(
     private readonly prisma: PrismaService,
     @Inject(STREAMS_CONFIG) private readonly config: StreamsConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (!this.config.cleanupIntervalMs || this.config.redisUrl) return;
-    this.timer = setInterval(() => void this.run(), this.config.cleanupIntervalMs);
-    this.timer.unref();
+  ) {
+    super({ loggerName: 'McpStreamsCleanup', rows: 'expired stream rows', intervalMs: config.redisUrl ? 0 : config.cleanupIntervalMs });
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
-  }
-
-  /** Deletes what expired; returns how many rows went. */
-  async run(now = new Date()): Promise<number> {
-    try {
-      const { count: sessions } = await this.prisma.client.mcpSession.deleteMany({ where: { expiresAt: { lte: now } } });
-      const since = new Date(now.getTime() - this.config.eventRetentionMs);
-      const { count: events } = await this.prisma.client.mcpStreamEvent.deleteMany({ where: { createdAt: { lt: since } } });
-      return sessions + events;
-    } catch (error) {
-      this.logger.warn(`Cleanup of expired stream rows failed (retried next time): ${(error as Error).message}`);
-      return 0;
-    }
+  protected async deleteExpired(now: Date): Promise<number> {
+    const { count: sessions } = await this.prisma.client.mcpSession.deleteMany({ where: { expiresAt: { lte: now } } });
+    const since = new Date(now.getTime() - this.config.eventRetentionMs);
+    const { count: events } = await this.prisma.client.mcpStreamEvent.deleteMany({ where: { createdAt: { lt: since } } });
+    return sessions + events;
   }
 }

@@ -1,4 +1,4 @@
-import type { McpMessageBus } from '../../mcp/index.js';
+import { MessageBusListeners, type McpMessageBus } from '../../mcp/index.js';
 import type { RedisConnection } from './redis-connection.js';
 
 /**
@@ -7,7 +7,7 @@ import type { RedisConnection } from './redis-connection.js';
  * At-most-once, as pub/sub is: a replica disconnected at publish time misses the message.
  */
 export class RedisMessageBus implements McpMessageBus {
-  private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
+  private readonly listeners = new MessageBusListeners();
 
   constructor(private readonly redis: RedisConnection) {}
 
@@ -17,34 +17,26 @@ export class RedisMessageBus implements McpMessageBus {
 
   async subscribe(channel: string, onMessage: (payload: unknown) => void): Promise<() => Promise<void>> {
     const subscriber = await this.redis.subscriberConnection();
-    let listeners = this.listeners.get(channel);
-    if (!listeners) {
-      const created = new Set<(payload: unknown) => void>();
-      listeners = created;
-      this.listeners.set(channel, created);
+    const key = this.redis.key('bus', channel);
+    const { first, remove } = this.listeners.add(channel, onMessage);
+    if (first) {
       try {
-        await subscriber.subscribe(this.redis.key('bus', channel), (text) => {
+        await subscriber.subscribe(key, (text) => {
           let payload: unknown;
           try {
             payload = JSON.parse(text);
           } catch {
             return; // not ours
           }
-          for (const listener of [...created]) listener(payload);
+          this.listeners.deliver(channel, payload);
         });
       } catch (error) {
-        this.listeners.delete(channel);
+        this.listeners.forget(channel);
         throw error;
       }
     }
-    const set = listeners;
-    const listener = (payload: unknown) => onMessage(payload);
-    set.add(listener);
     return async () => {
-      set.delete(listener);
-      if (set.size || this.listeners.get(channel) !== set) return;
-      this.listeners.delete(channel);
-      if (subscriber.isOpen) await subscriber.unsubscribe(this.redis.key('bus', channel)).catch(() => undefined);
+      if (remove() && subscriber.isOpen) await subscriber.unsubscribe(key).catch(() => undefined);
     };
   }
 }
