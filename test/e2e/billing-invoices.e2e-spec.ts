@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { RequestContext } from '../../src/context/request-context.js';
 import { post, statelessRequest } from '../support/mcp-http.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
+import { withClient } from '../support/test-database.js';
 
 /** Invoices over REST and MCP on the real application and a real database. */
 
@@ -263,9 +263,7 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
           ),
         );
         const taken = `INV-${String(last + 1).padStart(6, '0')}`;
-        const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
-        await other.connect();
-        try {
+        await withClient(process.env.DATABASE_URL!, async (other) => {
           await other.query('BEGIN');
           await other.query(
             `INSERT INTO invoices (id, workspace_id, customer_id, number, status, currency, issue_date, due_date, total_minor, created_via, updated_via, updated_at)
@@ -277,9 +275,7 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
           await other.query('COMMIT');
           const created = await pending;
           assert.equal(created.number, `INV-${String(last + 2).padStart(6, '0')}`);
-        } finally {
-          await other.end();
-        }
+        });
       },
     );
 
