@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { restCall, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
+import { startBillingApp, type BillingTestApp } from '../support/billing-app.js';
+import { restCall } from '../support/rest-http.js';
 import {
   PanelVisitor,
   addMember,
@@ -34,10 +35,10 @@ describe('admin pages: deciding approvals', () => {
     const { envelope, result } = await agentCall(t, token, 'billing_invoice_cancel', args);
     assert.equal(envelope.status, 'pending_confirmation', JSON.stringify(envelope));
     assert.notEqual(result.isError, true);
-    const url = new URL(envelope.approval.url);
+    const url = new URL(envelope.approval!.url);
     assert.equal(url.origin, t.baseUrl);
     assert.match(url.pathname, /^\/admin\/approvals\/[0-9a-f-]{36}$/);
-    return { invoice, args, path: url.pathname, id: envelope.approval.id as string };
+    return { invoice, args, path: url.pathname, id: envelope.approval!.id };
   };
 
   const invoiceRow = (id: string) => t.prisma.client.invoice.findUniqueOrThrow({ where: { id } });
@@ -290,7 +291,7 @@ describe('admin pages: deciding approvals', () => {
       idempotency_key: `refund-${trackingKey}`,
     });
     assert.equal(envelope.status, 'pending_confirmation', JSON.stringify(envelope));
-    const page = await admin.get(new URL(envelope.approval.url).pathname);
+    const page = await admin.get(new URL(envelope.approval!.url).pathname);
     assert.equal(page.status, 200, page.text);
     assert.match(
       page.text,

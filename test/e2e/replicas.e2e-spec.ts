@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { mintToken, needsRealPostgres, startReplicas, type AppProcess } from '../support/app-process.js';
 import { callStateless, callTool } from '../support/mcp-http.js';
+import { sentInvoice as sentInvoiceOf } from '../support/rest-http.js';
 import { PanelVisitor, csrfOf } from '../support/panel.js';
 import { createTestDatabase, queryRows, type TestDatabase } from '../support/test-database.js';
 import { NO_LEDGER_FAULTS, checkLedger, createCustomer, invoiceWrite, ledgerFaults } from '../support/write-ledger.js';
@@ -20,7 +21,6 @@ import { NO_LEDGER_FAULTS, checkLedger, createCustomer, invoiceWrite, ledgerFaul
 const REDIS_URL = process.env.RATE_LIMIT_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TOKEN_LIMIT = 20;
 const YES = { confirm: { action: 'accept', content: { confirm: true } } };
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 describe('two replicas on one database', { skip: needsRealPostgres(), timeout: 180_000 }, () => {
   let database: TestDatabase;
@@ -54,23 +54,9 @@ describe('two replicas on one database', { skip: needsRealPostgres(), timeout: 1
   const invoiceStatus = async (id: string) =>
     (await query<{ status: string }>('SELECT status FROM invoices WHERE id = $1', [id]))[0].status;
 
-  /** A sent, unpaid invoice, created over REST on `app`. */
-  const sentInvoice = async (app: AppProcess, token: string) => {
-    const customerId = await createCustomer(app.baseUrl, token, `replica-${randomBytes(4).toString('hex')}@replicas.test`);
-    const response = await fetch(`${app.baseUrl}/v1/invoices`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({
-        customer_id: customerId,
-        currency: 'MXN',
-        issue_date: day(-2),
-        due_date: day(28),
-        lines: [{ description: 'Consulting', quantity: 1, unit_price_minor: 100_000 }],
-      }),
-    });
-    assert.equal(response.status, 201);
-    return ((await response.json()) as { id: string }).id;
-  };
+  /** A sent, unpaid invoice of a new customer, created over REST on `app`. */
+  const sentInvoice = async (app: AppProcess, token: string) =>
+    sentInvoiceOf(app, token, await createCustomer(app.baseUrl, token, `replica-${randomBytes(4).toString('hex')}@replicas.test`));
 
   it("approval link: created through A, decided on B's admin pages, collected through A; it ran once", { timeout: 60_000 }, async () => {
     const token = await mintToken(database.url);

@@ -66,10 +66,10 @@ describe('request channel: decided by the route that matched', () => {
     const invoice = await unpaidInvoice(t, token);
     const { envelope } = await agentCall(t, token, 'billing_invoice_cancel', { invoice_id: invoice.id, reason: 'Wrong customer' });
     assert.equal(envelope.status, 'pending_confirmation', JSON.stringify(envelope));
-    const path = new URL(envelope.approval.url).pathname;
+    const path = new URL(envelope.approval!.url).pathname;
     const page = await admin.get(path);
     assert.equal(page.status, 200, page.text);
-    const answer = await admin.post(`${path.toUpperCase().replace(/\/APPROVALS\/.*/, '/APPROVALS/')}${envelope.approval.id}/decision`, {
+    const answer = await admin.post(`${path.toUpperCase().replace(/\/APPROVALS\/.*/, '/APPROVALS/')}${envelope.approval!.id}/decision`, {
       _csrf: csrfOf(page.text),
       decision: 'continue',
     });
@@ -77,7 +77,7 @@ describe('request channel: decided by the route that matched', () => {
     const row = await t.prisma.client.invoice.findUniqueOrThrow({ where: { id: invoice.id } });
     assert.deepEqual([row.status, row.updatedVia], ['cancelled', 'panel']);
     const decisions = await t.prisma.client.auditEvent.findMany({
-      where: { method: 'approval/continue', arguments: { path: ['approval_id'], equals: envelope.approval.id } },
+      where: { method: 'approval/continue', arguments: { path: ['approval_id'], equals: envelope.approval!.id } },
     });
     assert.deepEqual(
       decisions.map((e) => e.channel),

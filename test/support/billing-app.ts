@@ -52,21 +52,3 @@ export async function startBillingApp(...extra: Type<unknown>[]): Promise<Billin
 export function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
 }
-
-/** A REST call (a bearer token unless `token` is undefined, a JSON body): the status, the headers and the parsed JSON answer. */
-export async function restCall(
-  t: TestApp,
-  token: string | undefined,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const response = await fetch(`${t.baseUrl}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? bearer(token) : {}), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
-}

@@ -65,7 +65,7 @@ export async function callStateless(url: string, method: string, params: Record<
   if (options.capabilities) meta['io.modelcontextprotocol/clientCapabilities'] = options.capabilities;
   if (options.clientInfo) meta['io.modelcontextprotocol/clientInfo'] = options.clientInfo;
   Object.assign(meta, options.meta);
-  const token = options.token ? { authorization: `Bearer ${options.token}` } : {};
+  const token: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
   return post(url, request.body, { ...request.headers, ...token, ...options.headers }, options.signal);
 }
 
@@ -88,17 +88,20 @@ export interface Envelope {
   nextQuestion?: string;
   toolName: string;
   safety: string;
-  approval?: { id: string; url?: string; expires_at?: string };
+  approval?: { id: string; url: string; expires_at: string };
 }
 
-/** The envelope of a `tools/call` answer's result (its JSON-RPC message), or undefined when there is none (a JSON-RPC error). */
+/**
+ * The envelope of a `tools/call` answer's result (its JSON-RPC message), or undefined when there
+ * is none (a JSON-RPC error): typed as present because tests read it where the call succeeded.
+ */
 export function envelopeOf(message: any): Envelope {
   const text = message?.result?.content?.[0]?.text;
-  return typeof text === 'string' ? JSON.parse(text) : undefined;
+  return (typeof text === 'string' ? JSON.parse(text) : undefined) as Envelope;
 }
 
 export interface ToolAnswer extends HttpAnswer {
-  /** The result's JSON envelope; undefined for a JSON-RPC error. */
+  /** The result's JSON envelope (see {@link envelopeOf}). */
   envelope: Envelope;
   isError: boolean;
 }
@@ -117,4 +120,10 @@ export async function callTool(
 ): Promise<ToolAnswer> {
   const answer = await callStateless(url, 'tools/call', { name, arguments: args, ...options.params }, options);
   return { ...answer, envelope: envelopeOf(answer.body), isError: answer.body?.result?.isError === true };
+}
+
+/** The tools a token is shown by a 2026-era `tools/list`, by name. */
+export async function toolsByName(url: string, token: string): Promise<Map<string, any>> {
+  const { body } = await callStateless(url, 'tools/list', {}, { token });
+  return new Map(body.result.tools.map((tool: { name: string }) => [tool.name, tool]));
 }

@@ -3,7 +3,8 @@ import { request as httpRequest } from 'node:http';
 import { RequestContext } from '../../src/context/request-context.js';
 import type { Role } from '../../src/generated/prisma/client.js';
 import { hashPanelPassword } from '../../src/panel/panel-password.js';
-import { restCall, type BillingTestApp } from './billing-app.js';
+import type { BillingTestApp } from './billing-app.js';
+import { restCall } from './rest-http.js';
 import { callTool } from './mcp-http.js';
 
 /** One HTTP answer of the admin pages (redirects are not followed). */
