@@ -45,6 +45,8 @@ describe('audit trail and created_via (real database)', () => {
 
   const call = (name: string, args: Record<string, unknown>, headers: Record<string, string> = {}, meta: Record<string, unknown> = {}) =>
     callTool(t.mcpUrl, name, args, { token, headers, meta });
+  const complete = (ref: Record<string, string>, argument: Record<string, string>) =>
+    callStateless(t.mcpUrl, 'completion/complete', { ref, argument }, { token });
 
   it('stamps created_via by channel: mcp through MCP, api through REST', async () => {
     const viaMcp = await call('billing_customer_create', { name: 'Via MCP', email: 'mcp@demo.test' });
@@ -151,15 +153,7 @@ describe('audit trail and created_via (real database)', () => {
   });
 
   it("audits completion/complete in the caller's workspace: target is the ref and the argument", async () => {
-    const { body } = await callStateless(
-      t.mcpUrl,
-      'completion/complete',
-      {
-        ref: { type: 'ref/resource', uri: 'billing://customers/{id}' },
-        argument: { name: 'id', value: '' },
-      },
-      { token },
-    );
+    const { body } = await complete({ type: 'ref/resource', uri: 'billing://customers/{id}' }, { name: 'id', value: '' });
     assert.ok(body.result.completion.values.length > 0);
     const event = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { method: 'completion/complete' } });
     const demo = await t.prisma.client.workspace.findUniqueOrThrow({ where: { slug: 'demo' } });
@@ -172,15 +166,7 @@ describe('audit trail and created_via (real database)', () => {
   });
 
   it('audits a completion/complete of an unknown prompt as an error', async () => {
-    const { body } = await callStateless(
-      t.mcpUrl,
-      'completion/complete',
-      {
-        ref: { type: 'ref/prompt', name: 'no_such_prompt' },
-        argument: { name: 'x', value: 'a' },
-      },
-      { token },
-    );
+    const { body } = await complete({ type: 'ref/prompt', name: 'no_such_prompt' }, { name: 'x', value: 'a' });
     assert.equal(body.error.code, -32602);
     const event = await t.prisma.client.auditEvent.findFirstOrThrow({
       where: { method: 'completion/complete', target: 'no_such_prompt#x' },
