@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
-import { post, statelessRequest } from '../support/mcp-http.js';
+import { callTool, statelessRequest } from '../support/mcp-http.js';
 import { PanelVisitor, agentCall, csrfOf, setPanelPassword, unpaidInvoice } from '../support/panel.js';
 import { rawRequest } from '../support/raw-http.js';
 
@@ -20,8 +20,7 @@ describe('request channel: decided by the route that matched', () => {
   after(() => t?.close());
 
   const createCustomerOver = async (url: string, email: string) => {
-    const request = statelessRequest('tools/call', { name: 'billing_customer_create', arguments: { name: 'Channel Test', email } });
-    const answer = await post(url, request.body, { ...request.headers, ...bearer(token) });
+    const answer = await callTool(url, 'billing_customer_create', { name: 'Channel Test', email }, { token });
     assert.equal(answer.status, 200, answer.text);
     assert.notEqual(answer.body.result?.isError, true, answer.text);
     return t.prisma.client.customer.findFirstOrThrow({ where: { email } });
