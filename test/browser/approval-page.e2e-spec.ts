@@ -13,7 +13,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startBillingApp, type BillingTestApp } from '../support/billing-app.js';
-import { addMember, expireApproval, setPanelPassword, unpaidInvoice } from '../support/panel.js';
+import type { Envelope } from '../support/mcp-http.js';
+import { addMember, expireApproval, panelRuns, setPanelPassword, unpaidInvoice } from '../support/panel.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = resolve(process.cwd(), 'test-results', 'screenshots');
@@ -21,14 +22,6 @@ const APPROVER = { email: 'admin@demo.test', name: 'Demo Admin', password: 'appr
 const REQUESTER = { email: 'ops@demo.test', name: 'Olivia Ops' };
 const OUTSIDER = { email: 'boss@other.test', password: 'other password 1' };
 const HOSTILE = '<script>alert("pwned")</script><img src=x onerror=alert(1)>';
-
-interface Envelope {
-  ok: boolean;
-  status: string;
-  data?: any;
-  errors: Array<{ code: string; message: string }>;
-  approval?: { id: string; url?: string; expires_at?: string };
-}
 
 describe(
   'approval page in Chromium: agent → link → sign in → Continue / Cancel',
@@ -83,15 +76,6 @@ describe(
       return { invoice, args, url: envelope.approval.url, id: envelope.approval.id };
     };
 
-    const panelRuns = (invoiceId: string) =>
-      t.prisma.client.auditEvent.findMany({
-        where: {
-          channel: 'panel',
-          method: 'tools/call',
-          target: 'billing_invoice_cancel',
-          arguments: { path: ['invoice_id'], equals: invoiceId },
-        },
-      });
     const invoiceStatus = async (id: string) => (await t.prisma.client.invoice.findUniqueOrThrow({ where: { id } })).status;
     const approvalStatus = async (id: string) => (await t.prisma.client.approval.findUniqueOrThrow({ where: { id } })).status;
 
@@ -199,7 +183,7 @@ describe(
       await shot(page, '03-continue-done');
 
       assert.equal(await invoiceStatus(invoice.id), 'cancelled');
-      const runs = await panelRuns(invoice.id);
+      const runs = await panelRuns(t, invoice.id);
       assert.equal(runs.length, 1, 'cancelled exactly once');
       assert.equal(runs[0].userId, approverId, 'the audit names the approver');
       const decision = await t.prisma.client.auditEvent.findMany({
@@ -217,7 +201,7 @@ describe(
       assert.equal(again.envelope.status, 'success', JSON.stringify(again.envelope));
       assert.equal(again.envelope.data.status, 'cancelled');
       assert.equal(again.envelope.data.id, invoice.id);
-      assert.equal((await panelRuns(invoice.id)).length, 1);
+      assert.equal((await panelRuns(t, invoice.id)).length, 1);
       await page.close();
     });
 
@@ -237,7 +221,7 @@ describe(
       assert.equal(response.status(), 409);
       await assert.doesNotReject(second.getByRole('heading', { name: 'Already decided: nothing was run again' }).waitFor());
       await shot(second, '04-second-click-409');
-      assert.equal((await panelRuns(invoice.id)).length, 1);
+      assert.equal((await panelRuns(t, invoice.id)).length, 1);
 
       // A real double click on Continue: two POSTs reach the server, one runs.
       const raced = await pendingCancel('Double clicked');
@@ -251,7 +235,7 @@ describe(
       await page.waitForLoadState('load');
       await assert.doesNotReject(page.getByRole('heading', { name: /Done: Cancel an invoice ran|Already decided/ }).waitFor());
       for (let i = 0; i < 50 && (await approvalStatus(raced.id)) === 'pending'; i++) await new Promise((ok) => setTimeout(ok, 100));
-      assert.equal((await panelRuns(raced.invoice.id)).length, 1, `one run for ${posts.length} submit(s): ${posts.join(', ')}`);
+      assert.equal((await panelRuns(t, raced.invoice.id)).length, 1, `one run for ${posts.length} submit(s): ${posts.join(', ')}`);
       await Promise.all([first.close(), second.close(), page.close()]);
     });
 
@@ -265,7 +249,7 @@ describe(
       await shot(page, '05-cancelled');
       assert.equal(await invoiceStatus(invoice.id), 'sent');
       assert.equal(await approvalStatus(id), 'denied');
-      assert.equal((await panelRuns(invoice.id)).length, 0);
+      assert.equal((await panelRuns(t, invoice.id)).length, 0);
       const again = await call(args);
       assert.equal(again.isError, true);
       assert.equal(again.envelope.errors[0].code, 'approval_denied');
@@ -309,7 +293,7 @@ describe(
       await attacked.waitForURL(/\/admin\/login/);
       assert.equal(await approvalStatus(id), 'pending');
       assert.equal(await invoiceStatus(invoice.id), 'sent');
-      assert.equal((await panelRuns(invoice.id)).length, 0);
+      assert.equal((await panelRuns(t, invoice.id)).length, 0);
       await Promise.all([page.close(), attacked.close()]);
     });
 

@@ -5,7 +5,7 @@ import { AuditService } from '../../src/audit/audit.service.js';
 import { CustomersService } from '../../src/billing/customers/customers.service.js';
 import { WorkspaceScoped } from '../../src/identity/workspace-scoped.decorator.js';
 import { McpTool, RequiredScopes } from '../../src/mcp/index.js';
-import { post, statelessRequest } from '../support/mcp-http.js';
+import { callStateless, callTool } from '../support/mcp-http.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 
 /** Tools that write and then fail: the write must not survive, the failure must be audited. */
@@ -43,15 +43,14 @@ describe('audit trail and created_via (real database)', () => {
   });
   after(() => t.close());
 
-  const call = (name: string, args: Record<string, unknown>, extra: Record<string, string> = {}, meta: Record<string, unknown> = {}) => {
-    const request = statelessRequest('tools/call', { name, arguments: args });
-    Object.assign(request.body.params._meta, meta);
-    return post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token), ...extra });
-  };
+  const call = (name: string, args: Record<string, unknown>, headers: Record<string, string> = {}, meta: Record<string, unknown> = {}) =>
+    callTool(t.mcpUrl, name, args, { token, headers, meta });
+  const complete = (ref: Record<string, string>, argument: Record<string, string>) =>
+    callStateless(t.mcpUrl, 'completion/complete', { ref, argument }, { token });
 
   it('stamps created_via by channel: mcp through MCP, api through REST', async () => {
     const viaMcp = await call('billing_customer_create', { name: 'Via MCP', email: 'mcp@demo.test' });
-    const mcpCustomer = JSON.parse(viaMcp.body.result.content[0].text).data;
+    const mcpCustomer = viaMcp.envelope.data;
     assert.equal(mcpCustomer.created_via, 'mcp');
     const viaRest = await fetch(`${t.baseUrl}/v1/customers`, {
       method: 'POST',
@@ -154,11 +153,7 @@ describe('audit trail and created_via (real database)', () => {
   });
 
   it("audits completion/complete in the caller's workspace: target is the ref and the argument", async () => {
-    const request = statelessRequest('completion/complete', {
-      ref: { type: 'ref/resource', uri: 'billing://customers/{id}' },
-      argument: { name: 'id', value: '' },
-    });
-    const { body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
+    const { body } = await complete({ type: 'ref/resource', uri: 'billing://customers/{id}' }, { name: 'id', value: '' });
     assert.ok(body.result.completion.values.length > 0);
     const event = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { method: 'completion/complete' } });
     const demo = await t.prisma.client.workspace.findUniqueOrThrow({ where: { slug: 'demo' } });
@@ -171,11 +166,7 @@ describe('audit trail and created_via (real database)', () => {
   });
 
   it('audits a completion/complete of an unknown prompt as an error', async () => {
-    const request = statelessRequest('completion/complete', {
-      ref: { type: 'ref/prompt', name: 'no_such_prompt' },
-      argument: { name: 'x', value: 'a' },
-    });
-    const { body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
+    const { body } = await complete({ type: 'ref/prompt', name: 'no_such_prompt' }, { name: 'x', value: 'a' });
     assert.equal(body.error.code, -32602);
     const event = await t.prisma.client.auditEvent.findFirstOrThrow({
       where: { method: 'completion/complete', target: 'no_such_prompt#x' },
@@ -185,8 +176,12 @@ describe('audit trail and created_via (real database)', () => {
 
   it('audits refused calls as denied', async () => {
     const readOnly = await t.token({ scopes: ['billing:read'] });
-    const request = statelessRequest('tools/call', { name: 'billing_customer_create', arguments: { name: 'N', email: 'n@demo.test' } });
-    const { status } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(readOnly) });
+    const { status } = await callStateless(
+      t.mcpUrl,
+      'tools/call',
+      { name: 'billing_customer_create', arguments: { name: 'N', email: 'n@demo.test' } },
+      { token: readOnly },
+    );
     assert.equal(status, 403);
     const event = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { outcome: 'denied' } });
     assert.equal(event.errorCode, 'http_403');

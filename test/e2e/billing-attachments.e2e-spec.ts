@@ -5,16 +5,8 @@ import { MAX_ATTACHMENT_BYTES } from '../../src/billing/attachments/attachment-f
 import { RequestContext } from '../../src/context/request-context.js';
 import type { Prisma } from '../../src/generated/prisma/client.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
-import { post, statelessRequest } from '../support/mcp-http.js';
-
-interface Envelope {
-  ok: boolean;
-  status: string;
-  data?: any;
-  errors: Array<{ code: string; message: string; message_es?: string; field?: string; retryable: boolean }>;
-  toolName: string;
-  safety: string;
-}
+import { restCall } from '../support/rest-http.js';
+import { callTool, toolsByName } from '../support/mcp-http.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -84,28 +76,9 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
   });
   after(() => t.close());
 
-  async function mcp(token: string, name: string, args: Record<string, unknown>) {
-    const request = statelessRequest('tools/call', { name, arguments: args });
-    const { status, body, text } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
-    const envelopeText = body?.result?.content?.[0]?.text;
-    return {
-      status,
-      body,
-      text,
-      envelope: (envelopeText ? JSON.parse(envelopeText) : undefined) as Envelope,
-      isError: body?.result?.isError === true,
-    };
-  }
+  const mcp = (token: string, name: string, args: Record<string, unknown>) => callTool(t.mcpUrl, name, args, { token });
 
-  async function rest(token: string | undefined, method: string, path: string, body?: unknown) {
-    const response = await fetch(`${t.baseUrl}${path}`, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? bearer(token) : {}) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
-  }
+  const rest = (token: string | undefined, method: string, path: string, body?: unknown) => restCall(t, token, method, path, body);
 
   async function fetchBytes(token: string | undefined, path: string) {
     const response = await fetch(`${t.baseUrl}${path}`, { headers: token ? bearer(token) : {} });
@@ -117,11 +90,7 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
   const attachmentCount = () => t.prisma.client.attachment.count();
 
   it('publishes upload (write) and download (read-only, no bytes) with typed outputs', async () => {
-    const list = async (token: string) => {
-      const request = statelessRequest('tools/list');
-      const { body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
-      return new Map<string, any>(body.result.tools.map((tool: any) => [tool.name, tool]));
-    };
+    const list = (token: string) => toolsByName(t.mcpUrl, token);
     const asViewer = await list(viewer);
     const asAccountant = await list(accountant);
     assert.ok(!asViewer.has('billing_attachment_upload'));

@@ -8,26 +8,16 @@ import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprot
 import { ApprovalService } from '../../src/approvals/approval.service.js';
 import { RequestContext } from '../../src/context/request-context.js';
 import { DEMO_ADMIN_EMAIL } from '../../src/demo/demo-seed.js';
-import { post, statelessRequest } from '../support/mcp-http.js';
+import { callTool, toolsByName, type Envelope } from '../support/mcp-http.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
+import { sentInvoice as sentInvoiceOf } from '../support/rest-http.js';
 
 /**
  * Destructive tools wait for a person's yes (SPEC §4), end to end with the official clients:
  * in the chat for a 2026 client that declared elicitation, through an approval link otherwise.
  */
 
-const DAY = 86_400_000;
-const day = (offset: number) => new Date(Date.now() + offset * DAY).toISOString().slice(0, 10);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-interface Envelope {
-  ok: boolean;
-  status: string;
-  data?: any;
-  errors: Array<{ code: string; message: string }>;
-  nextQuestion?: string;
-  approval?: { id: string; url?: string; expires_at?: string };
-}
 
 const envelopeOf = (result: { structuredContent?: unknown; content?: unknown }) => result.structuredContent as Envelope;
 
@@ -62,21 +52,7 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
     return client;
   }
 
-  async function sentInvoice(): Promise<string> {
-    const response = await fetch(`${t.baseUrl}/v1/invoices`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...bearer(admin) },
-      body: JSON.stringify({
-        customer_id: customerId,
-        currency: 'MXN',
-        issue_date: day(-2),
-        due_date: day(28),
-        lines: [{ description: 'Consulting', quantity: 1, unit_price_minor: 100_000 }],
-      }),
-    });
-    assert.equal(response.status, 201);
-    return ((await response.json()) as { id: string }).id;
-  }
+  const sentInvoice = () => sentInvoiceOf(t, admin, customerId);
 
   const invoiceRow = (id: string) => t.prisma.client.invoice.findUniqueOrThrow({ where: { id } });
   const approvals = (invoiceId: string) =>
@@ -91,12 +67,8 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
     );
 
   /** A hand-made 2026 tools/call from a client that declared form elicitation (for state replays). */
-  const chatCall = (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}, token = admin) => {
-    const request = statelessRequest('tools/call', { name, arguments: args, ...extra });
-    request.body.params._meta['io.modelcontextprotocol/clientCapabilities'] = { elicitation: {} };
-    return post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
-  };
-  const textEnvelope = (body: any) => JSON.parse(body.result.content[0].text) as Envelope;
+  const chatCall = (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}, token = admin) =>
+    callTool(t.mcpUrl, name, args, { token, capabilities: { elicitation: {} }, params: extra });
   const YES = { confirm: { action: 'accept', content: { confirm: true } } };
 
   /** A payment of the whole of a new invoice, registered over REST: something to refund. */
@@ -182,11 +154,7 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
 
     it('refuses a requestState replayed, altered, or issued for other arguments (-32602), and runs nothing', async () => {
       const invoiceId = await sentInvoice();
-      const call = (args: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
-        const request = statelessRequest('tools/call', { name: 'billing_invoice_cancel', arguments: args, ...extra });
-        request.body.params._meta['io.modelcontextprotocol/clientCapabilities'] = { elicitation: {} };
-        return post(t.mcpUrl, request.body, { ...request.headers, ...bearer(admin) });
-      };
+      const call = (args: Record<string, unknown>, extra: Record<string, unknown> = {}) => chatCall('billing_invoice_cancel', args, extra);
       const args = { invoice_id: invoiceId, reason: 'Duplicate' };
       const first = await call(args);
       assert.equal(first.body.result.resultType, 'input_required');
@@ -206,7 +174,7 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
       const again = await call(args);
       const fresh = again.body.result.requestState as string;
       const used = await call(args, { requestState: fresh, inputResponses: yes });
-      assert.equal(JSON.parse(used.body.result.content[0].text).status, 'success');
+      assert.equal(used.envelope.status, 'success');
       const replay = await call(args, { requestState: fresh, inputResponses: yes });
       assert.equal(replay.body.error.code, -32602);
       assert.match(replay.body.error.message, /already used/);
@@ -223,7 +191,7 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
         requestState: state,
         inputResponses: { confirm: { action: 'decline' } },
       });
-      assert.equal(textEnvelope(declined.body).errors[0].code, 'confirmation_declined');
+      assert.equal(declined.envelope.errors[0].code, 'confirmation_declined');
 
       const replay = await chatCall('billing_invoice_cancel', args, { requestState: state, inputResponses: YES });
       assert.equal(replay.body.error?.code, -32602, JSON.stringify(replay.body));
@@ -239,11 +207,11 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
       await t.prisma.client.$executeRaw`UPDATE invoices SET status = 'paid' WHERE id = ${invoiceId}::uuid`;
       const failed = await chatCall('billing_invoice_cancel', args, { requestState: state, inputResponses: YES });
       assert.equal(failed.body.result?.isError, true, JSON.stringify(failed.body));
-      assert.notEqual(textEnvelope(failed.body).errors[0].code, 'confirmation_declined');
+      assert.notEqual(failed.envelope.errors[0].code, 'confirmation_declined');
 
       await t.prisma.client.$executeRaw`UPDATE invoices SET status = 'sent' WHERE id = ${invoiceId}::uuid`;
       const retried = await chatCall('billing_invoice_cancel', args, { requestState: state, inputResponses: YES });
-      assert.equal(textEnvelope(retried.body).status, 'success', JSON.stringify(retried.body));
+      assert.equal(retried.envelope.status, 'success', JSON.stringify(retried.body));
       assert.equal((await invoiceRow(invoiceId)).status, 'cancelled');
     });
 
@@ -261,7 +229,7 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
         });
         const envelope = envelopeOf(result);
         assert.equal(envelope.status, 'pending_confirmation', JSON.stringify(envelope));
-        assert.match(envelope.approval!.url!, /\/admin\/approvals\//);
+        assert.match(envelope.approval!.url, /\/admin\/approvals\//);
       } finally {
         await client.close();
       }
@@ -272,13 +240,11 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
 
     it('a fabricated yes without the server-issued state is asked again, not obeyed', async () => {
       const invoiceId = await sentInvoice();
-      const request = statelessRequest('tools/call', {
-        name: 'billing_invoice_cancel',
-        arguments: { invoice_id: invoiceId, reason: 'Duplicate' },
-        inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
-      });
-      request.body.params._meta['io.modelcontextprotocol/clientCapabilities'] = { elicitation: {} };
-      const { body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(admin) });
+      const { body } = await chatCall(
+        'billing_invoice_cancel',
+        { invoice_id: invoiceId, reason: 'Duplicate' },
+        { inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } },
+      );
       assert.equal(body.result.resultType, 'input_required');
       assert.equal((await invoiceRow(invoiceId)).status, 'sent');
     });
@@ -309,8 +275,7 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
         assert.deepEqual([row.status, row.clientName, row.clientVersion, row.createdVia], ['pending', 'confirm-e2e', '2.4.0', 'mcp']);
 
         const status = async (token = admin) => {
-          const request = statelessRequest('tools/call', { name: 'approval_status', arguments: { approval_id: envelope.approval!.id } });
-          const { body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
+          const { body } = await callTool(t.mcpUrl, 'approval_status', { approval_id: envelope.approval!.id }, { token });
           return body.result.structuredContent as Envelope;
         };
         const before = await status();
@@ -385,8 +350,7 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
 
       const rest = await fetch(`${t.baseUrl}/v1/approvals/${approvalId}`, { headers: bearer(elsewhere) });
       assert.equal(rest.status, 404);
-      const request = statelessRequest('tools/call', { name: 'approval_status', arguments: { approval_id: approvalId } });
-      const { body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(elsewhere) });
+      const { body } = await callTool(t.mcpUrl, 'approval_status', { approval_id: approvalId }, { token: elsewhere });
       assert.equal(body.result.structuredContent.errors[0].code, 'not_found', JSON.stringify(body));
 
       const home = await fetch(`${t.baseUrl}/v1/approvals/${approvalId}`, { headers: bearer(admin) });
@@ -400,11 +364,8 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
       assert.equal(rest.status, 403);
       assert.match(rest.headers.get('www-authenticate') ?? '', /insufficient_scope/);
 
-      const list = statelessRequest('tools/list');
-      const listed = await post(t.mcpUrl, list.body, { ...list.headers, ...bearer(writeOnly) });
-      assert.ok(!listed.body.result.tools.some((tool: { name: string }) => tool.name === 'approval_status'));
-      const request = statelessRequest('tools/call', { name: 'approval_status', arguments: { approval_id: randomUUID() } });
-      const called = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(writeOnly) });
+      assert.ok(!(await toolsByName(t.mcpUrl, writeOnly)).has('approval_status'));
+      const called = await callTool(t.mcpUrl, 'approval_status', { approval_id: randomUUID() }, { token: writeOnly });
       assert.equal(called.status, 403);
       assert.match(called.headers.get('www-authenticate') ?? '', /insufficient_scope/);
     });

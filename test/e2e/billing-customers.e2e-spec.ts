@@ -2,20 +2,17 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { RequestContext } from '../../src/context/request-context.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
-import { post, statelessRequest } from '../support/mcp-http.js';
+import { callStateless, callTool } from '../support/mcp-http.js';
 
 describe('billing customers: summary, resource, prompt (real database)', () => {
   let t: BillingTestApp;
   let token: string;
   let customerId: string;
 
-  const mcp = async (method: string, params: Record<string, unknown>, as = token) => {
-    const request = statelessRequest(method, params);
-    return post(t.mcpUrl, request.body, { ...request.headers, ...bearer(as) });
-  };
+  const mcp = (method: string, params: Record<string, unknown>, as = token) => callStateless(t.mcpUrl, method, params, { token: as });
   const tool = async (name: string, args: Record<string, unknown>, as = token) => {
-    const { body } = await mcp('tools/call', { name, arguments: args }, as);
-    return { result: body.result, envelope: JSON.parse(body.result.content[0].text) };
+    const { body, envelope } = await callTool(t.mcpUrl, name, args, { token: as });
+    return { result: body.result, envelope };
   };
 
   before(async () => {
@@ -101,7 +98,7 @@ describe('billing customers: summary, resource, prompt (real database)', () => {
     const { result, envelope } = await tool('billing_customer_summary', {});
     assert.equal(result.isError, true);
     assert.equal(envelope.status, 'needs_more_info');
-    assert.match(envelope.nextQuestion, /Which customer/);
+    assert.match(envelope.nextQuestion!, /Which customer/);
     assert.equal(envelope.errors[0].code, 'missing_customer_identity');
     assert.ok(envelope.errors[0].message_es);
   });
@@ -114,7 +111,7 @@ describe('billing customers: summary, resource, prompt (real database)', () => {
 
   it('refuses malformed arguments field by field', async () => {
     const { envelope } = await tool('billing_customer_summary', { email: 'not-an-email', customer_id: 42 });
-    assert.deepEqual(envelope.errors.map((e: { field: string }) => e.field).sort(), ['customer_id', 'email']);
+    assert.deepEqual(envelope.errors.map((e) => e.field).sort(), ['customer_id', 'email']);
   });
 
   it('keeps other workspaces out', async () => {

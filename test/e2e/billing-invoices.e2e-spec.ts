@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { RequestContext } from '../../src/context/request-context.js';
-import { post, statelessRequest } from '../support/mcp-http.js';
+import { callStateless, callTool } from '../support/mcp-http.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
+import { restCall } from '../support/rest-http.js';
+import { withClient } from '../support/test-database.js';
 
 /** Invoices over REST and MCP on the real application and a real database. */
 
@@ -17,15 +18,6 @@ const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 /** A real PostgreSQL server (DATABASE_URL as the run started), not the single-session embedded one. */
 const REAL_SERVER = !!process.env.DATABASE_URL;
 
-interface Envelope {
-  ok: boolean;
-  status: string;
-  data?: any;
-  errors: Array<{ code: string; message: string; message_es?: string; field?: string; retryable: boolean }>;
-  toolName: string;
-  safety: string;
-}
-
 describe('billing invoices: REST routes and MCP tools (real database)', () => {
   let t: BillingTestApp;
   let admin: string;
@@ -35,27 +27,16 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
   let bulk: { id: string; email: string };
   const bulkIds: string[] = [];
 
-  const rest = async (token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${t.baseUrl}${path}`, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...bearer(token), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const rest = (token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    restCall(t, token, method, path, body, headers);
 
-  const rpc = async (token: string, method: string, params: Record<string, unknown>) => {
-    const request = statelessRequest(method, params);
-    return post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
-  };
+  const rpc = (token: string, method: string, params: Record<string, unknown>) => callStateless(t.mcpUrl, method, params, { token });
 
   /** tools/call → the JSON envelope of the result (plus the raw result). */
   const tool = async (token: string, name: string, args: Record<string, unknown>) => {
-    const { status, body } = await rpc(token, 'tools/call', { name, arguments: args });
+    const { status, body, envelope } = await callTool(t.mcpUrl, name, args, { token });
     assert.equal(status, 200, JSON.stringify(body));
     assert.ok(body.result, JSON.stringify(body));
-    const envelope = JSON.parse(body.result.content[0].text) as Envelope;
     return { envelope, result: body.result };
   };
 
@@ -263,9 +244,7 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
           ),
         );
         const taken = `INV-${String(last + 1).padStart(6, '0')}`;
-        const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
-        await other.connect();
-        try {
+        await withClient(process.env.DATABASE_URL!, async (other) => {
           await other.query('BEGIN');
           await other.query(
             `INSERT INTO invoices (id, workspace_id, customer_id, number, status, currency, issue_date, due_date, total_minor, created_via, updated_via, updated_at)
@@ -277,9 +256,7 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
           await other.query('COMMIT');
           const created = await pending;
           assert.equal(created.number, `INV-${String(last + 2).padStart(6, '0')}`);
-        } finally {
-          await other.end();
-        }
+        });
       },
     );
 

@@ -3,26 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { RequestContext } from '../../src/context/request-context.js';
 import type { InvoiceStatus } from '../../src/generated/prisma/client.js';
-import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
-import { post, statelessRequest } from '../support/mcp-http.js';
-
-interface Envelope {
-  ok: boolean;
-  status: string;
-  data?: any;
-  errors: Array<{ code: string; message: string; message_es?: string; field?: string; retryable: boolean }>;
-  nextQuestion?: string;
-  toolName: string;
-  safety: string;
-}
-
-interface McpAnswer {
-  status: number;
-  body: any;
-  /** The JSON envelope of a tool result (undefined for a JSON-RPC error). */
-  envelope: Envelope;
-  isError: boolean;
-}
+import { startBillingApp, type BillingTestApp } from '../support/billing-app.js';
+import { restCall } from '../support/rest-http.js';
+import { callTool, toolsByName } from '../support/mcp-http.js';
 
 const DAY = 86_400_000;
 const isoDate = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY).toISOString().slice(0, 10);
@@ -106,22 +89,9 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
     );
   }
 
-  async function mcp(token: string, name: string, args: Record<string, unknown>): Promise<McpAnswer> {
-    const request = statelessRequest('tools/call', { name, arguments: args });
-    const { status, body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
-    const text = body?.result?.content?.[0]?.text;
-    return { status, body, envelope: text ? JSON.parse(text) : undefined, isError: body?.result?.isError === true };
-  }
+  const mcp = (token: string, name: string, args: Record<string, unknown>) => callTool(t.mcpUrl, name, args, { token });
 
-  async function rest(token: string | undefined, method: string, path: string, body?: unknown) {
-    const response = await fetch(`${t.baseUrl}${path}`, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? bearer(token) : {}) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
-  }
+  const rest = (token: string | undefined, method: string, path: string, body?: unknown) => restCall(t, token, method, path, body);
 
   const register = (token: string, args: Record<string, unknown>) => mcp(token, 'billing_payment_register', args);
   const paymentArgs = (invoiceId: string, amount: number, trackingKey = key()) => ({
@@ -136,11 +106,7 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
 
   describe('discovery', () => {
     it('lists register for writers and refund (destructive) only for admins, with real object/array schemas', async () => {
-      const list = async (token: string) => {
-        const request = statelessRequest('tools/list');
-        const { body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
-        return new Map<string, any>(body.result.tools.map((tool: any) => [tool.name, tool]));
-      };
+      const list = (token: string) => toolsByName(t.mcpUrl, token);
       const asAdmin = await list(admin);
       const asAccountant = await list(accountant);
       const asViewer = await list(viewer);

@@ -2,18 +2,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { needsRealPostgres, startReplicas, type AppProcess } from '../support/app-process.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import {
-  NO_LEDGER_FAULTS,
-  checkLedger,
-  createCustomer,
-  envelopeOf,
-  invoiceWrite,
-  ledgerFaults,
-  toolCall,
-} from '../support/write-ledger.js';
+import { callTool } from '../support/mcp-http.js';
+import { createTestDatabase, withClient, type TestDatabase } from '../support/test-database.js';
+import { NO_LEDGER_FAULTS, checkLedger, createCustomer, invoiceWrite, ledgerFaults } from '../support/write-ledger.js';
 
 /**
  * A crash: two server processes on one PostgreSQL behind a round-robin client; `kill -9` of one
@@ -78,11 +70,12 @@ describe('kill -9 of a replica during a stream of idempotent writes', { skip: ne
             figures.requests++;
             if (attempt > 1) figures.retries++;
             try {
-              const answer = await toolCall(target.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key), {
+              const answer = await callTool(target.mcpUrl, 'billing_invoice_create', invoiceWrite(customerId, key), {
+                token,
                 clientInfo: { name: 'crash-client', version: target.name },
                 signal: AbortSignal.timeout(20_000),
               });
-              const envelope = answer.status === 200 ? envelopeOf(answer) : undefined;
+              const envelope = answer.status === 200 ? answer.envelope : undefined;
               if (envelope?.ok) {
                 acknowledged.set(key, { invoiceId: envelope.data.id, replica: target.name, attempts: attempt, failedOnKilled });
                 break;
@@ -131,10 +124,7 @@ describe('kill -9 of a replica during a stream of idempotent writes', { skip: ne
       assert.equal(ledger.writeAudits, WRITES);
 
       // Every client holds the invoice that is in the database, and which replica ran each write.
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
-      let ranOnA: Set<string>;
-      try {
+      const ranOnA = await withClient(database.url, async (client) => {
         const rows = (
           await client.query<{ id: string; notes: string }>('SELECT id, notes FROM invoices WHERE notes LIKE $1', [`${PREFIX}%`])
         ).rows;
@@ -148,10 +138,8 @@ describe('kill -9 of a replica during a stream of idempotent writes', { skip: ne
             [`${PREFIX}%`],
           )
         ).rows;
-        ranOnA = new Set(audits.filter((row) => row.replica === a.name).map((row) => row.key));
-      } finally {
-        await client.end();
-      }
+        return new Set(audits.filter((row) => row.replica === a.name).map((row) => row.key));
+      });
       // A write whose request to A died, but that A had committed: B answered it from the stored answer.
       const replayedAfterKill = [...acknowledged].filter(([key, ack]) => ack.failedOnKilled && ranOnA.has(key)).length;
       const rerunAfterKill = [...acknowledged].filter(([key, ack]) => ack.failedOnKilled && !ranOnA.has(key)).length;

@@ -7,19 +7,11 @@ import { seedDemo } from '../../src/demo/demo-seed.js';
 import { PrismaService } from '../../src/database/prisma.service.js';
 import { PersonalTokenService } from '../../src/identity/personal-token.service.js';
 import { ALL_SCOPES } from '../../src/app.scopes.js';
-import type { HttpAnswer } from '../support/mcp-http.js';
+import { callTool, type HttpAnswer, type ToolAnswer } from '../support/mcp-http.js';
 import { TcpProxy, hostPort } from '../support/tcp-proxy.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import {
-  NO_LEDGER_FAULTS,
-  checkLedger,
-  createCustomer,
-  envelopeOf,
-  invoiceWrite,
-  ledgerFaults,
-  toolCall,
-} from '../support/write-ledger.js';
+import { NO_LEDGER_FAULTS, checkLedger, createCustomer, invoiceWrite, ledgerFaults } from '../support/write-ledger.js';
 
 /**
  * A database outage mid-load: the application reaches its database through a TCP proxy; the
@@ -133,9 +125,10 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
         for (let attempt = 1; ; attempt++) {
           figures.requests++;
           if (attempt > 1) figures.retries++;
-          let answer: HttpAnswer;
+          let answer: ToolAnswer;
           try {
-            answer = await toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, keys[n]), {
+            answer = await callTool(app.mcpUrl, 'billing_invoice_create', invoiceWrite(customerId, keys[n]), {
+              token,
               signal: AbortSignal.timeout(20_000),
             });
           } catch (error) {
@@ -144,7 +137,7 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
             await sleep(200);
             continue;
           }
-          const envelope = answer.status === 200 ? envelopeOf(answer) : undefined;
+          const envelope = answer.status === 200 ? answer.envelope : undefined;
           if (envelope?.ok) {
             figures.acknowledged++;
             break;
@@ -269,7 +262,7 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
       await proxy.cut();
       try {
         const started = Date.now();
-        const answer = await toolCall(app.mcpUrl, token, 'billing_customer_summary', { email: CUSTOMER_EMAIL });
+        const answer = await callTool(app.mcpUrl, 'billing_customer_summary', { email: CUSTOMER_EMAIL }, { token });
         assert.equal(answer.status, 503, answer.text);
         assert.ok(Date.now() - started < 3_000, 'no waiting on a refused connection');
         const rest = await fetch(`${app.baseUrl}/v1/customers`, { headers: { authorization: `Bearer ${token}` } });
@@ -282,7 +275,7 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
       } finally {
         await proxy.restore();
       }
-      const answer = await toolCall(app.mcpUrl, token, 'billing_customer_summary', { email: CUSTOMER_EMAIL });
+      const answer = await callTool(app.mcpUrl, 'billing_customer_summary', { email: CUSTOMER_EMAIL }, { token });
       assert.equal(answer.status, 200, answer.text);
       assert.equal(answer.body.result.isError, undefined, answer.text);
     },
@@ -304,7 +297,7 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
         keys.push(...batch);
         // Invoice creations queue on a per-workspace lock inside their transactions: the cut finds most of them open.
         const answers = batch.map((key) =>
-          toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key), { signal: AbortSignal.timeout(20_000) }),
+          callTool(app.mcpUrl, 'billing_invoice_create', invoiceWrite(customerId, key), { token, signal: AbortSignal.timeout(20_000) }),
         );
         await sleep(40);
         await proxy.cut();
@@ -315,12 +308,12 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
 
       // Retried with their keys, every write is done once and whole.
       for (const key of keys) {
-        let answer = await toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key));
+        let answer = await callTool(app.mcpUrl, 'billing_invoice_create', invoiceWrite(customerId, key), { token });
         for (let attempt = 1; answer.status === 503 && attempt < 10; attempt++) {
           await sleep(200);
-          answer = await toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key));
+          answer = await callTool(app.mcpUrl, 'billing_invoice_create', invoiceWrite(customerId, key), { token });
         }
-        assert.equal(envelopeOf(answer)?.ok, true, answer.text);
+        assert.equal(answer.envelope?.ok, true, answer.text);
       }
       const ledger = await checkLedger(database.url, prefix, keys);
       assert.deepEqual(ledgerFaults(ledger), NO_LEDGER_FAULTS);
@@ -329,7 +322,7 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
       // The whole pool is there: as many concurrent writes as connections, all served at once.
       const capacity = Array.from({ length: POOL_SIZE }, (_, i) => `${prefix}capacity-${i}`);
       const answers = await Promise.all(
-        capacity.map((key) => toolCall(app.mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key))),
+        capacity.map((key) => callTool(app.mcpUrl, 'billing_invoice_create', invoiceWrite(customerId, key), { token })),
       );
       assert.deepEqual(
         answers.map((answer) => answer.status),

@@ -22,16 +22,7 @@ import {
   type McpRequestStateStore,
 } from '../../src/mcp/index.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
-import { envelope, post, statelessRequest } from '../support/mcp-http.js';
-
-interface Answer {
-  status: number;
-  /** The HTTP body as sent: replays are compared byte for byte. */
-  text: string;
-  body: any;
-  envelope: any;
-  isError: boolean;
-}
+import { callTool } from '../support/mcp-http.js';
 
 const DAY = 86_400_000;
 const isoDate = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY).toISOString().slice(0, 10);
@@ -110,12 +101,9 @@ describe('idempotency keys and one-time request state (real database)', () => {
     );
   }
 
-  async function call(token: string, name: string, args: Record<string, unknown>, id: number | string = 1): Promise<Answer> {
-    const request = statelessRequest('tools/call', { name, arguments: args }, id);
-    const { status, text, body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
-    const content = body?.result?.content?.[0]?.text;
-    return { status, text, body, envelope: content ? JSON.parse(content) : undefined, isError: body?.result?.isError === true };
-  }
+  /** A tools/call; its `text` is the HTTP body as sent: replays are compared byte for byte. */
+  const call = (token: string, name: string, args: Record<string, unknown>, id: number | string = 1) =>
+    callTool(t.mcpUrl, name, args, { token, id });
 
   const paymentArgs = (invoiceId: string, amount: number, key = idem()) => {
     const reference = trackingKey();
@@ -511,7 +499,7 @@ describe('idempotency keys and one-time request state (real database)', () => {
     const decided = await RequestContext.run({ channel: 'panel' }, () =>
       t.app
         .get(ApprovalService)
-        .decide(pending.envelope.approval.id, adminId, 'continue', { headers: {}, query: {} } as unknown as Request),
+        .decide(pending.envelope.approval!.id, adminId, 'continue', { headers: {}, query: {} } as unknown as Request),
     );
     assert.equal(decided.kind, 'executed');
 
@@ -525,11 +513,8 @@ describe('idempotency keys and one-time request state (real database)', () => {
     const admin = await t.token();
     const args = { note: 'stale exports', idempotency_key: idem() };
     /** A 2026 client that declared form elicitation. */
-    const ask = async (extra: Record<string, unknown> = {}) => {
-      const request = statelessRequest('tools/call', { name: 'test_keyed_purge', arguments: args, ...extra });
-      request.body.params._meta = envelope({ elicitation: { form: {} } });
-      return post(t.mcpUrl, request.body, { ...request.headers, ...bearer(admin) });
-    };
+    const ask = (extra: Record<string, unknown> = {}) =>
+      callTool(t.mcpUrl, 'test_keyed_purge', args, { token: admin, capabilities: { elicitation: { form: {} } }, params: extra });
     const runsBefore = KeyedPurgeTool.runs;
 
     const question = await ask();
@@ -539,7 +524,7 @@ describe('idempotency keys and one-time request state (real database)', () => {
       requestState: question.body.result.requestState,
       inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
     });
-    assert.equal(confirmed.body.result.structuredContent?.ok ?? JSON.parse(confirmed.body.result.content[0].text).ok, true, confirmed.text);
+    assert.equal(confirmed.body.result.structuredContent?.ok ?? confirmed.envelope.ok, true, confirmed.text);
     const repeat = await ask();
     assert.equal(
       JSON.stringify(repeat.body.result.content),

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { NestFactory } from '@nestjs/core';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { AppModule } from '../../src/app.module.js';
-import { post, statelessRequest } from '../support/mcp-http.js';
+import { callStateless } from '../support/mcp-http.js';
 import { rawRequest } from '../support/raw-http.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { createTestDatabase } from '../support/test-database.js';
@@ -45,10 +45,7 @@ describe('JWT access tokens from an external authorization server (JWKS)', () =>
     return jwt.sign(key.privateKey);
   };
 
-  const listTools = async (token: string) => {
-    const request = statelessRequest('tools/list');
-    return post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
-  };
+  const listTools = (token: string) => callStateless(t.mcpUrl, 'tools/list', {}, { token });
 
   before(async () => {
     keyA = await newKey('key-a');
@@ -130,8 +127,12 @@ describe('JWT access tokens from an external authorization server (JWKS)', () =>
 
   it("keys the caller's token id on iss + sub (+ jti): two subjects never share one identity", async () => {
     const call = async (token: string) => {
-      const request = statelessRequest('tools/call', { name: 'billing_customer_summary', arguments: { email: 'nobody@demo.test' } });
-      await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
+      await callStateless(
+        t.mcpUrl,
+        'tools/call',
+        { name: 'billing_customer_summary', arguments: { email: 'nobody@demo.test' } },
+        { token },
+      );
     };
     await call(await sign(keyA, {}, { subject: 'subject-a' }));
     await call(await sign(keyA, {}, { subject: 'subject-b' }));

@@ -1,19 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { RequestContext } from '../../src/context/request-context.js';
-import { callStateless, post, statelessRequest } from '../support/mcp-http.js';
+import { callStateless, envelopeOf } from '../support/mcp-http.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 
-async function mcp(
+const mcp = (
   t: BillingTestApp,
   token: string | undefined,
   method: string,
   params: Record<string, unknown> = {},
-  extra: Record<string, string> = {},
-) {
-  const request = statelessRequest(method, params);
-  return post(t.mcpUrl, request.body, { ...request.headers, ...(token ? bearer(token) : {}), ...extra });
-}
+  headers: Record<string, string> = {},
+) => callStateless(t.mcpUrl, method, params, { token, headers });
 
 const toolNames = (body: { result: { tools: Array<{ name: string }> } }) => body.result.tools.map((tool) => tool.name);
 
@@ -50,8 +47,7 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
     it('accepts a personal token as Bearer or as X-API-Key', async () => {
       const token = await t.token();
       assert.equal((await mcp(t, token, 'tools/list')).status, 200);
-      const request = statelessRequest('tools/list');
-      const viaApiKey = await post(t.mcpUrl, request.body, { ...request.headers, 'x-api-key': token });
+      const viaApiKey = await mcp(t, undefined, 'tools/list', {}, { 'x-api-key': token });
       assert.equal(viaApiKey.status, 200);
     });
 
@@ -164,7 +160,7 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
         name: 'billing_customer_create',
         arguments: { name: 'Secret Client', email: 'secret@other.test' },
       });
-      otherCustomerId = JSON.parse(created.body.result.content[0].text).data.id;
+      otherCustomerId = envelopeOf(created.body).data.id;
     });
 
     it("creates in the caller's workspace and keeps it invisible to others (REST)", async () => {
@@ -183,7 +179,7 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
           arguments: { name: 'Z', email: 'z@z.test', workspace_id: named },
         });
         assert.equal(body.result.isError, true);
-        assert.equal(JSON.parse(body.result.content[0].text).errors[0].message, `Workspace "${named}" was not found among your workspaces`);
+        assert.equal(envelopeOf(body).errors[0].message, `Workspace "${named}" was not found among your workspaces`);
       }
       const fromHeader = await fetch(`${t.baseUrl}/v1/customers`, {
         method: 'POST',
@@ -200,7 +196,7 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
         arguments: { name: 'W', email: 'w@w.test', workspace_id: 'demo' },
       });
       assert.equal(body.result.isError, true);
-      assert.match(JSON.parse(body.result.content[0].text).errors[0].message, /bound to workspace "other"/);
+      assert.match(envelopeOf(body).errors[0].message, /bound to workspace "other"/);
     });
 
     it('resolves the workspace from X-Workspace-Id and ?workspace_id= for an unbound token', async () => {
@@ -212,10 +208,14 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
         { name: 'billing_customer_create', arguments: { name: 'H', email: 'h@demo.test' } },
         { 'x-workspace-id': 'demo' },
       );
-      assert.equal(JSON.parse(viaHeader.body.result.content[0].text).ok, true);
-      const request = statelessRequest('tools/call', { name: 'billing_customer_create', arguments: { name: 'Q', email: 'q@demo.test' } });
-      const viaQuery = await post(`${t.mcpUrl}?workspace_id=demo`, request.body, { ...request.headers, ...bearer(unbound) });
-      assert.equal(JSON.parse(viaQuery.body.result.content[0].text).ok, true);
+      assert.equal(envelopeOf(viaHeader.body).ok, true);
+      const viaQuery = await callStateless(
+        `${t.mcpUrl}?workspace_id=demo`,
+        'tools/call',
+        { name: 'billing_customer_create', arguments: { name: 'Q', email: 'q@demo.test' } },
+        { token: unbound },
+      );
+      assert.equal(envelopeOf(viaQuery.body).ok, true);
     });
   });
 });

@@ -13,7 +13,7 @@ import {
   type McpModuleOptions,
 } from '../../src/mcp/index.js';
 import { resolveMcpOptions } from '../../src/mcp/mcp-options.resolver.js';
-import { callHandshake, envelope, post, statelessRequest } from '../support/mcp-http.js';
+import { callHandshake, callTool, envelopeOf } from '../support/mcp-http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -75,11 +75,8 @@ function appWith(options: McpModuleOptions, withGateway: boolean, providers: Arr
 }
 
 async function call(url: string, capabilities: Record<string, unknown>, extra: Record<string, unknown> = {}, name = 'wipe') {
-  const request = statelessRequest('tools/call', { name, arguments: {}, ...extra });
-  request.body.params._meta = envelope(capabilities);
-  return (await post(url, request.body, request.headers)).body;
+  return (await callTool(url, name, {}, { capabilities, params: extra })).body;
 }
-const envelopeOf = (body: any) => JSON.parse(body.result.content[0].text);
 
 describe('confirmation of destructive tools (MCP layer)', () => {
   let confirm: TestApp;
@@ -194,7 +191,7 @@ describe('confirmation of destructive tools (MCP layer)', () => {
     const body = await call(confirm.mcpUrl, { elicitation: { form: {} } }, {}, 'refund');
     assert.equal(body.result.resultType, 'complete');
     assert.equal(envelopeOf(body).status, 'pending_confirmation');
-    assert.equal(envelopeOf(body).approval.url, pending.url);
+    assert.equal(envelopeOf(body).approval!.url, pending.url);
     assert.equal(gateway.asked.at(-1)!.tool.name, 'refund');
     assert.deepEqual(runs, []);
   });
@@ -273,8 +270,7 @@ describe('confirmation of destructive tools (MCP layer)', () => {
   });
 
   it('leaves tools without destructiveHint alone', async () => {
-    const request = statelessRequest('tools/call', { name: 'look', arguments: {} });
-    const { body } = await post(confirm.mcpUrl, request.body, request.headers);
+    const { body } = await callTool(confirm.mcpUrl, 'look');
     assert.equal(envelopeOf(body).status, 'success');
   });
 });

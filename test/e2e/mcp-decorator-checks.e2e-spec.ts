@@ -7,7 +7,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { MCP_SCOPES_METADATA, McpModule, McpTool, RequiredScopes, type McpAccessPolicy } from '../../src/mcp/index.js';
 import { useMcpTransport } from '../../src/mcp/index.js';
-import { callStateless } from '../support/mcp-http.js';
+import { callStateless, envelopeOf } from '../support/mcp-http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /** Boots `module` as the application would and returns the boot error's message. */
@@ -26,10 +26,6 @@ async function bootError(...providers: ClassType<unknown>[]): Promise<string> {
     await app.close().catch(() => undefined);
   }
   assert.fail('the application booted');
-}
-
-function envelopeOf(body: any) {
-  return JSON.parse(body.result.content[0].text);
 }
 
 // --- 1. One scope declaration for REST and MCP ---------------------------------------------
@@ -302,7 +298,7 @@ describe('decorator checks on calls', () => {
     assert.equal(body.result.isError, true);
     const errors = envelopeOf(body).errors;
     assert.deepEqual(
-      errors.map((e: { field: string; message: string }) => [e.field, e.message]),
+      errors.map((e) => [e.field, e.message]),
       [
         ['address', '`address` is missing. Correct this argument and call ship again.'],
         ['note', '`note` is missing. Correct this argument and call ship again.'],
@@ -321,7 +317,7 @@ describe('decorator checks on calls', () => {
   it('2: answers a string where an object is expected in the same words as other type errors', async () => {
     const { body } = await callStateless(t.mcpUrl, 'tools/call', { name: 'ship', arguments: { address: 'Main St 1', note: 'n' } });
     assert.deepEqual(
-      envelopeOf(body).errors.map((e: { field: string; message: string }) => [e.field, e.message]),
+      envelopeOf(body).errors.map((e) => [e.field, e.message]),
       [['address', '`address` must be an object. Correct this argument and call ship again.']],
     );
   });
@@ -345,7 +341,7 @@ describe('decorator checks on calls', () => {
 
     const { body: missing } = await callStateless(t.mcpUrl, 'tools/call', { name: 'ticket_close', arguments: { reason: 'done' } });
     assert.deepEqual(
-      envelopeOf(missing).errors.map((e: { field: string }) => e.field),
+      envelopeOf(missing).errors.map((e) => e.field),
       ['id'],
     );
   });

@@ -18,7 +18,7 @@ import {
   type McpCall,
   type McpCallHook,
 } from '../../src/mcp/index.js';
-import { callStateless } from '../support/mcp-http.js';
+import { callStateless, envelopeOf } from '../support/mcp-http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -73,7 +73,6 @@ function appModule(mcp: ReturnType<typeof McpModule.forRoot>) {
 }
 
 const add = (url: string, args: Record<string, unknown>) => callStateless(url, 'tools/call', { name: 'notes_add', arguments: args });
-const dataOf = (answer: { body: any }) => JSON.parse(answer.body.result.content[0].text);
 
 describe('extension points as McpModule options', () => {
   describe('with no option given', () => {
@@ -94,11 +93,11 @@ describe('extension points as McpModule options', () => {
 
     it('keeps idempotency keys in memory: a repeat replays the first answer, other arguments are refused', async () => {
       runs = 0;
-      const first = dataOf(await add(t.mcpUrl, { text: 'a', idempotency_key: 'k-1' }));
-      const again = dataOf(await add(t.mcpUrl, { text: 'a', idempotency_key: 'k-1' }));
+      const first = envelopeOf((await add(t.mcpUrl, { text: 'a', idempotency_key: 'k-1' })).body);
+      const again = envelopeOf((await add(t.mcpUrl, { text: 'a', idempotency_key: 'k-1' })).body);
       assert.deepEqual(again, first);
       assert.equal(runs, 1);
-      const reused = dataOf(await add(t.mcpUrl, { text: 'b', idempotency_key: 'k-1' }));
+      const reused = envelopeOf((await add(t.mcpUrl, { text: 'b', idempotency_key: 'k-1' })).body);
       assert.equal(reused.errors[0].code, 'idempotency_key_reused');
       assert.equal(runs, 1);
     });

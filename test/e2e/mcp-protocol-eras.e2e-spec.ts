@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ordersApp } from '../fixtures/orders.fixture.js';
-import { callHandshake, callStateless, envelope, post, statelessRequest } from '../support/mcp-http.js';
+import { callHandshake, callStateless, envelope, envelopeOf, post, statelessRequest } from '../support/mcp-http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const SERVER_INFO = { name: 'orders-fixture', title: 'orders-fixture', version: '1.0.0' };
@@ -50,7 +50,7 @@ describe('protocol eras and versions (SPEC §2)', () => {
 
     for (const method of ['initialize', 'ping', 'logging/setLevel', 'no/such/method']) {
       it(`answers ${method} with HTTP 404 and -32601`, async () => {
-        const { status, body } = await callStateless(t.mcpUrl, method, {}, 'req-7');
+        const { status, body } = await callStateless(t.mcpUrl, method, {}, { id: 'req-7' });
         assert.equal(status, 404);
         assert.equal(body.error.code, -32601);
         assert.equal(body.id, 'req-7');
@@ -122,7 +122,7 @@ describe('protocol eras and versions (SPEC §2)', () => {
         'mcp-name': `=?base64?${Buffer.from('echo').toString('base64')}?=`,
       });
       assert.equal(status, 200);
-      assert.equal(JSON.parse(body.result.content[0].text).data.text, 'ñ');
+      assert.equal(envelopeOf(body).data.text, 'ñ');
     });
 
     it('pages lists with an opaque cursor, deterministically sorted', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ordersApp } from '../fixtures/orders.fixture.js';
-import { callHandshake, callStateless } from '../support/mcp-http.js';
+import { callHandshake, callStateless, envelopeOf } from '../support/mcp-http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 describe('resources, prompts and completions (SPEC §5)', () => {
@@ -18,7 +18,7 @@ describe('resources, prompts and completions (SPEC §5)', () => {
         lines: [{ description: 'x', quantity: 1, unitPriceMinor: 500 }],
       },
     });
-    orderId = JSON.parse(body.result.content[0].text).data.id;
+    orderId = envelopeOf(body).data.id;
   });
   after(() => t.close());
 

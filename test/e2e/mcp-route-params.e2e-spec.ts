@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Body, Controller, Module, Param, Post } from '@nestjs/common';
 import { IsString, MaxLength } from 'class-validator';
 import { McpModule, McpTool } from '../../src/mcp/index.js';
-import { callStateless } from '../support/mcp-http.js';
+import { callStateless, envelopeOf } from '../support/mcp-http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 class NoteBodyDto {
@@ -42,7 +42,7 @@ describe('route handlers with a path parameter and a body', () => {
       arguments: { thing_id: 't-1', text: 'hello' },
     });
     assert.equal(body.result.isError, undefined, body.result.content[0].text);
-    assert.deepEqual(JSON.parse(body.result.content[0].text).data, { thing_id: 't-1', text: 'hello', body_keys: ['text'] });
+    assert.deepEqual(envelopeOf(body).data, { thing_id: 't-1', text: 'hello', body_keys: ['text'] });
   });
 
   it('serves the same handler over REST, where the path carries the id', async () => {

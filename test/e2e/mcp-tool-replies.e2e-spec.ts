@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Injectable, Module, UnprocessableEntityException } from '@nestjs/common';
 import { McpModule, McpTool, ToolReply } from '../../src/mcp/index.js';
-import { callStateless } from '../support/mcp-http.js';
+import { callStateless, envelopeOf } from '../support/mcp-http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 let destroyed = 0;
@@ -45,8 +45,6 @@ class ReplyTools {
 
 @Module({ imports: [McpModule.forRoot({})], providers: [ReplyTools] })
 class RepliesApp {}
-
-const envelopeOf = (body: { result: { content: Array<{ text: string }> } }) => JSON.parse(body.result.content[0].text);
 
 describe('tool replies beyond success', () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { guardLog, ordersApp } from '../fixtures/orders.fixture.js';
-import { callHandshake, callStateless, post, statelessRequest } from '../support/mcp-http.js';
+import { callHandshake, callStateless, envelopeOf, post, statelessRequest } from '../support/mcp-http.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const validOrder = {
@@ -49,7 +49,7 @@ describe('tools over MCP (real app, HTTP)', () => {
         const { status, body } = await call('tools/call', { name: 'orders_create', arguments: validOrder });
         assert.equal(status, 200);
         assert.equal(body.result.isError, undefined);
-        const envelope = JSON.parse(body.result.content[0].text);
+        const envelope = envelopeOf(body);
         assert.equal(envelope.ok, true);
         assert.equal(envelope.status, 'success');
         assert.equal(envelope.toolName, 'orders_create');
@@ -68,11 +68,11 @@ describe('tools over MCP (real app, HTTP)', () => {
         });
         assert.equal(status, 200);
         assert.equal(body.result.isError, true);
-        const envelope = JSON.parse(body.result.content[0].text);
+        const envelope = envelopeOf(body);
         assert.equal(envelope.ok, false);
-        const fields = envelope.errors.map((e: { field: string }) => e.field).sort();
+        const fields = envelope.errors.map((e) => e.field).sort();
         assert.deepEqual(fields, ['dueDate', 'extra', 'lines[0].quantity']);
-        const due = envelope.errors.find((e: { field: string }) => e.field === 'dueDate');
+        const due = envelope.errors.find((e) => e.field === 'dueDate')!;
         assert.match(due.message, /YYYY-MM-DD/);
         assert.match(due.message, /call orders_create again/);
       });
@@ -80,7 +80,7 @@ describe('tools over MCP (real app, HTTP)', () => {
       it('turns a NotFoundException from the handler into an isError result', async () => {
         const { body } = await call('tools/call', { name: 'orders_get', arguments: { orderId: 'ord_404' } });
         assert.equal(body.result.isError, true);
-        const envelope = JSON.parse(body.result.content[0].text);
+        const envelope = envelopeOf(body);
         assert.equal(envelope.errors[0].code, 'not_found');
         assert.match(envelope.errors[0].message, /Order ord_404 does not exist/);
       });
@@ -102,10 +102,7 @@ describe('tools over MCP (real app, HTTP)', () => {
       it('holds a tool without an input DTO to its empty closed schema', async () => {
         const { body } = await call('tools/call', { name: 'raw_content', arguments: { surprise: 1 } });
         assert.equal(body.result.isError, true);
-        assert.match(
-          JSON.parse(body.result.content[0].text).errors[0].message,
-          /`surprise` is not an accepted argument; this tool takes none/,
-        );
+        assert.match(envelopeOf(body).errors[0].message, /`surprise` is not an accepted argument; this tool takes none/);
       });
 
       it('passes a handler-built CallToolResult through untouched', async () => {
@@ -117,7 +114,7 @@ describe('tools over MCP (real app, HTTP)', () => {
 
   it('gives provider methods (input, invocation) with the caller era and client info', async () => {
     const { body } = await callStateless(t.mcpUrl, 'tools/call', { name: 'echo', arguments: { text: 'hola' } });
-    const envelope = JSON.parse(body.result.content[0].text);
+    const envelope = envelopeOf(body);
     assert.deepEqual(envelope.data, { text: 'hola', era: 'stateless', client: 'test-client' });
   });
 
@@ -125,7 +122,7 @@ describe('tools over MCP (real app, HTTP)', () => {
     const request = statelessRequest('tools/call', { name: 'orders_create', arguments: validOrder });
     const { body } = await post(t.mcpUrl, request.body, { ...request.headers, 'x-deny': 'yes' });
     assert.equal(body.result.isError, true);
-    assert.match(JSON.parse(body.result.content[0].text).errors[0].message, /Denied by ApiKeyGuard/);
+    assert.match(envelopeOf(body).errors[0].message, /Denied by ApiKeyGuard/);
   });
 
   it('serves the same handler over REST with the same validation', async () => {

@@ -160,6 +160,84 @@ async function connectV2(url: string, spy: Spy, mode: Negotiation, headers: Reco
   return { client, transport };
 }
 
+/** What the tests that both clients pass alike need of a client. */
+interface OfficialClient {
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+  listTools(): Promise<unknown>;
+  listResources(): Promise<{ resources: unknown[] }>;
+  listResourceTemplates(): Promise<{ resourceTemplates: unknown[] }>;
+  close(): Promise<void>;
+}
+
+/** One of the two official clients, for {@link testsForBothClients}. */
+interface ClientUnderTest {
+  /** A new client of this kind, connected through `spy` (the 2.x client pinned to 2026-07-28). */
+  connect(url: string, spy: Spy, headers?: Record<string, string>): Promise<{ client: OfficialClient }>;
+  /** The error a JSON-RPC error answer rejects with. */
+  ProtocolError: abstract new (...args: never[]) => Error & { code: number };
+}
+const SDK_V1: ClientUnderTest = { connect: (url, spy, headers) => connectSdk(url, spy, headers), ProtocolError: McpError };
+const CLIENT_V2: ClientUnderTest = { connect: (url, spy, headers) => connectV2(url, spy, { pin: STATELESS }, headers), ProtocolError };
+
+/**
+ * The tests both clients pass alike, run in each client's own suite (its app, client and wire
+ * spy), so that suite's closing checks of every exchange cover them too.
+ */
+function testsForBothClients(kind: ClientUnderTest, suite: () => { url: string; client: OfficialClient; spy: Spy }) {
+  it('validates structuredContent for real: a tampered totalMinor is rejected with -32602', async () => {
+    const tampering = wireSpy((answer, exchange) => (exchange.body?.method === 'tools/call' ? breakTotal(answer) : undefined));
+    const other = await kind.connect(suite().url, tampering);
+    try {
+      await other.client.listTools(); // the client derives its output validators from tools/list
+      await assert.rejects(other.client.callTool({ name: 'orders_create', arguments: validOrder }), (error: unknown) => {
+        assert.ok(error instanceof kind.ProtocolError);
+        assert.equal(error.code, -32602);
+        assert.match(error.message, /Structured content does not match the tool's output schema/);
+        return true;
+      });
+    } finally {
+      await other.client.close();
+    }
+  });
+
+  it('sends requestInit headers on every request: x-deny makes the controller guard refuse orders_create', async () => {
+    const denySpy = wireSpy();
+    const denied = await kind.connect(suite().url, denySpy, { 'x-deny': 'yes' });
+    try {
+      guardLog.length = 0;
+      const result = toolResult(await denied.client.callTool({ name: 'orders_create', arguments: validOrder }));
+      assert.equal(result.isError, true);
+      assert.deepEqual(result.structuredContent.errors, [{ code: 'forbidden', message: 'Denied by ApiKeyGuard', retryable: false }]);
+      assert.deepEqual(guardLog, ['mcp:create']);
+      assert.ok(denySpy.exchanges.length > 0);
+      assert.ok(denySpy.exchanges.every((e) => e.requestHeaders.get('x-deny') === 'yes'));
+    } finally {
+      await denied.client.close();
+    }
+  });
+
+  it('lists resources and resource templates', async () => {
+    const { client } = suite();
+    assert.deepEqual((await client.listResources()).resources, [
+      { name: 'status', title: 'Service status', uri: 'orders://status', mimeType: 'text/plain' },
+    ]);
+    assert.deepEqual((await client.listResourceTemplates()).resourceTemplates, [
+      { name: 'order', uriTemplate: 'orders://orders/{orderId}', description: 'One order.', mimeType: 'application/json' },
+    ]);
+  });
+
+  it('rejects a call of a missing tool with the -32602 error', async () => {
+    const { client, spy } = suite();
+    await assert.rejects(client.callTool({ name: 'nope', arguments: {} }), (error: unknown) => {
+      assert.ok(error instanceof kind.ProtocolError);
+      assert.equal(error.code, -32602);
+      assert.match(error.message, /Unknown tool: nope/);
+      return true;
+    });
+    assert.equal(spy.posts('tools/call').at(-1)!.status, 200);
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // @modelcontextprotocol/sdk 1.x — 2025 handshake era
 // ---------------------------------------------------------------------------------------------
@@ -249,21 +327,7 @@ describe('@modelcontextprotocol/sdk 1.x client (2025 handshake era)', () => {
     assert.equal(result.structuredContent.data.trace, 'trace-v1');
   });
 
-  it('validates structuredContent for real: a tampered totalMinor is rejected with -32602', async () => {
-    const tampering = wireSpy((answer, exchange) => (exchange.body?.method === 'tools/call' ? breakTotal(answer) : undefined));
-    const other = await connectSdk(t.mcpUrl, tampering);
-    try {
-      await other.client.listTools(); // the 1.x client compiles output validators from tools/list
-      await assert.rejects(other.client.callTool({ name: 'orders_create', arguments: validOrder }), (error: unknown) => {
-        assert.ok(error instanceof McpError);
-        assert.equal(error.code, -32602);
-        assert.match(error.message, /Structured content does not match the tool's output schema/);
-        return true;
-      });
-    } finally {
-      await other.client.close();
-    }
-  });
+  testsForBothClients(SDK_V1, () => ({ url: t.mcpUrl, client, spy }));
 
   it('answers invalid nested arguments with an isError result whose structuredContent still validates', async () => {
     const result = toolResult(
@@ -281,22 +345,6 @@ describe('@modelcontextprotocol/sdk 1.x client (2025 handshake era)', () => {
       [['lines[0].quantity', 'invalid_argument']],
     );
     assert.match(result.structuredContent.errors[0].message, /call orders_create again/);
-  });
-
-  it('sends requestInit headers on every request: x-deny makes the controller guard refuse orders_create', async () => {
-    const denySpy = wireSpy();
-    const denied = await connectSdk(t.mcpUrl, denySpy, { 'x-deny': 'yes' });
-    try {
-      guardLog.length = 0;
-      const result = toolResult(await denied.client.callTool({ name: 'orders_create', arguments: validOrder }));
-      assert.equal(result.isError, true);
-      assert.deepEqual(result.structuredContent.errors, [{ code: 'forbidden', message: 'Denied by ApiKeyGuard', retryable: false }]);
-      assert.deepEqual(guardLog, ['mcp:create']);
-      assert.ok(denySpy.exchanges.length > 0);
-      assert.ok(denySpy.exchanges.every((e) => e.requestHeaders.get('x-deny') === 'yes'));
-    } finally {
-      await denied.client.close();
-    }
   });
 
   it('reads a fixed resource and a URI-template resource', async () => {
@@ -324,15 +372,6 @@ describe('@modelcontextprotocol/sdk 1.x client (2025 handshake era)', () => {
       assert.deepEqual(error.data, { uri: 'orders://orders/ord_404' });
       return true;
     });
-  });
-
-  it('lists resources and resource templates', async () => {
-    assert.deepEqual((await client.listResources()).resources, [
-      { name: 'status', title: 'Service status', uri: 'orders://status', mimeType: 'text/plain' },
-    ]);
-    assert.deepEqual((await client.listResourceTemplates()).resourceTemplates, [
-      { name: 'order', uriTemplate: 'orders://orders/{orderId}', description: 'One order.', mimeType: 'application/json' },
-    ]);
   });
 
   it('lists prompts with their arguments and gets one with arguments', async () => {
@@ -365,15 +404,6 @@ describe('@modelcontextprotocol/sdk 1.x client (2025 handshake era)', () => {
     assert.deepEqual(exact.completion, { values: [id], total: 1, hasMore: false });
     const none = await client.complete({ ref, argument: { name: 'orderId', value: 'zzz' } });
     assert.deepEqual(none.completion, { values: [], total: 0, hasMore: false });
-  });
-
-  it('rejects a call of a missing tool with the -32602 error', async () => {
-    await assert.rejects(client.callTool({ name: 'nope', arguments: {} }), (error: unknown) => {
-      assert.ok(error instanceof McpError);
-      assert.equal(error.code, -32602);
-      assert.match(error.message, /Unknown tool: nope/);
-      return true;
-    });
   });
 
   it('gets -32601 (in a 200) for an unknown method, and {} for ping', async () => {
@@ -500,21 +530,7 @@ describe('@modelcontextprotocol/client 2.x pinned to 2026-07-28 (stateless era)'
     assert.equal(result.structuredContent.data.trace, 'trace-v2');
   });
 
-  it('validates structuredContent for real: a tampered totalMinor is rejected with -32602', async () => {
-    const tampering = wireSpy((answer, exchange) => (exchange.body?.method === 'tools/call' ? breakTotal(answer) : undefined));
-    const other = await connectV2(t.mcpUrl, tampering, { pin: STATELESS });
-    try {
-      await other.client.listTools(); // the output validator is derived from the cached tools/list
-      await assert.rejects(other.client.callTool({ name: 'orders_create', arguments: validOrder }), (error: unknown) => {
-        assert.ok(error instanceof ProtocolError);
-        assert.equal(error.code, -32602);
-        assert.match(error.message, /Structured content does not match the tool's output schema/);
-        return true;
-      });
-    } finally {
-      await other.client.close();
-    }
-  });
+  testsForBothClients(CLIENT_V2, () => ({ url: t.mcpUrl, client, spy }));
 
   it('answers invalid nested arguments with an isError result', async () => {
     const result = toolResult(
@@ -527,21 +543,6 @@ describe('@modelcontextprotocol/client 2.x pinned to 2026-07-28 (stateless era)'
     assert.equal(result.structuredContent.ok, false);
     const fields = result.structuredContent.errors.map((e: { field: string }) => e.field).sort();
     assert.deepEqual(fields, ['dueDate', 'lines[0].quantity']);
-  });
-
-  it('sends requestInit headers on every request: x-deny makes the controller guard refuse orders_create', async () => {
-    const denySpy = wireSpy();
-    const denied = await connectV2(t.mcpUrl, denySpy, { pin: STATELESS }, { 'x-deny': 'yes' });
-    try {
-      guardLog.length = 0;
-      const result = toolResult(await denied.client.callTool({ name: 'orders_create', arguments: validOrder }));
-      assert.equal(result.isError, true);
-      assert.deepEqual(result.structuredContent.errors, [{ code: 'forbidden', message: 'Denied by ApiKeyGuard', retryable: false }]);
-      assert.deepEqual(guardLog, ['mcp:create']);
-      assert.ok(denySpy.exchanges.every((e) => e.requestHeaders.get('x-deny') === 'yes'));
-    } finally {
-      await denied.client.close();
-    }
   });
 
   it('reads a fixed resource and a URI-template resource, fetching again each time (ttlMs: 0)', async () => {
@@ -593,15 +594,6 @@ describe('@modelcontextprotocol/client 2.x pinned to 2026-07-28 (stateless era)'
     assert.equal(spy.posts('tools/call').at(-1)!.requestHeaders.get('mcp-name'), '=?base64?w6ljaG8=?=');
   });
 
-  it('lists resources and resource templates', async () => {
-    assert.deepEqual((await client.listResources()).resources, [
-      { name: 'status', title: 'Service status', uri: 'orders://status', mimeType: 'text/plain' },
-    ]);
-    assert.deepEqual((await client.listResourceTemplates()).resourceTemplates, [
-      { name: 'order', uriTemplate: 'orders://orders/{orderId}', description: 'One order.', mimeType: 'application/json' },
-    ]);
-  });
-
   it('lists prompts and gets one with arguments; bad prompt arguments are -32602', async () => {
     const { prompts } = await client.listPrompts();
     assert.deepEqual(
@@ -641,16 +633,6 @@ describe('@modelcontextprotocol/client 2.x pinned to 2026-07-28 (stateless era)'
     const ref = { type: 'ref/resource' as const, uri: 'orders://orders/{orderId}' };
     const exact = await client.complete({ ref, argument: { name: 'orderId', value: id } });
     assert.deepEqual(exact.completion, { values: [id], total: 1, hasMore: false });
-  });
-
-  it('rejects a call of a missing tool with the -32602 error', async () => {
-    await assert.rejects(client.callTool({ name: 'nope', arguments: {} }), (error: unknown) => {
-      assert.ok(error instanceof ProtocolError);
-      assert.equal(error.code, -32602);
-      assert.match(error.message, /Unknown tool: nope/);
-      return true;
-    });
-    assert.equal(spy.posts('tools/call').at(-1)!.status, 200);
   });
 
   it('masks an unexpected exception as -32603', async () => {

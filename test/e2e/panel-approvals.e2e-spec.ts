@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startBillingApp, type BillingTestApp } from '../support/billing-app.js';
-import { PanelVisitor, addMember, agentCall, csrfOf, expireApproval, restCall, setPanelPassword, unpaidInvoice } from '../support/panel.js';
+import { restCall } from '../support/rest-http.js';
+import {
+  PanelVisitor,
+  addMember,
+  agentCall,
+  csrfOf,
+  expireApproval,
+  panelRuns,
+  setPanelPassword,
+  unpaidInvoice,
+} from '../support/panel.js';
 
 /**
  * Admin pages: approving an agent's destructive call over plain HTTP (the browser test does the
@@ -25,23 +35,13 @@ describe('admin pages: deciding approvals', () => {
     const { envelope, result } = await agentCall(t, token, 'billing_invoice_cancel', args);
     assert.equal(envelope.status, 'pending_confirmation', JSON.stringify(envelope));
     assert.notEqual(result.isError, true);
-    const url = new URL(envelope.approval.url);
+    const url = new URL(envelope.approval!.url);
     assert.equal(url.origin, t.baseUrl);
     assert.match(url.pathname, /^\/admin\/approvals\/[0-9a-f-]{36}$/);
-    return { invoice, args, path: url.pathname, id: envelope.approval.id as string };
+    return { invoice, args, path: url.pathname, id: envelope.approval!.id };
   };
 
   const invoiceRow = (id: string) => t.prisma.client.invoice.findUniqueOrThrow({ where: { id } });
-  /** tools/call audit rows of the cancel tool that ran from the panel (the approved run). */
-  const panelRuns = (invoiceId: string) =>
-    t.prisma.client.auditEvent.findMany({
-      where: {
-        channel: 'panel',
-        method: 'tools/call',
-        target: 'billing_invoice_cancel',
-        arguments: { path: ['invoice_id'], equals: invoiceId },
-      },
-    });
   const decisionEvents = (approvalId: string) =>
     t.prisma.client.auditEvent.findMany({
       where: { method: { startsWith: 'approval/' }, arguments: { path: ['approval_id'], equals: approvalId } },
@@ -101,7 +101,7 @@ describe('admin pages: deciding approvals', () => {
     assert.equal(row.status, 'cancelled');
     assert.equal(row.cancelReason, 'Issued to the wrong customer');
     assert.equal(row.updatedVia, 'panel');
-    const runs = await panelRuns(invoice.id);
+    const runs = await panelRuns(t, invoice.id);
     assert.equal(runs.length, 1, 'the tool ran exactly once');
     assert.equal(runs[0].userId, adminId, 'as the approver');
     assert.equal(runs[0].outcome, 'success');
@@ -117,7 +117,7 @@ describe('admin pages: deciding approvals', () => {
     assert.equal(again.envelope.ok, true, JSON.stringify(again.envelope));
     assert.equal(again.envelope.data.status, 'cancelled');
     assert.equal(again.envelope.data.id, invoice.id);
-    assert.equal((await panelRuns(invoice.id)).length, 1, 'the re-call did not run it again');
+    assert.equal((await panelRuns(t, invoice.id)).length, 1, 'the re-call did not run it again');
 
     // The decided approval left the pending list; its page shows the outcome without buttons.
     assert.doesNotMatch((await admin.get('/admin/approvals')).text, new RegExp(path));
@@ -137,7 +137,7 @@ describe('admin pages: deciding approvals', () => {
     assert.equal(second.status, 409);
     assert.match(second.text, /Already decided: nothing was run again/);
     assert.match(second.text, /Demo Admin decided this/);
-    assert.equal((await panelRuns(invoice.id)).length, 1);
+    assert.equal((await panelRuns(t, invoice.id)).length, 1);
     assert.equal((await decisionEvents(id)).length, 1);
     const cancelledAt = (await invoiceRow(invoice.id)).cancelledAt;
     // A Cancel after the Continue changes nothing either.
@@ -153,7 +153,7 @@ describe('admin pages: deciding approvals', () => {
       admin.post(`${race.path}/decision`, raceForm),
     ]);
     assert.deepEqual(answers.map((a) => a.status).sort(), [200, 409, 409]);
-    assert.equal((await panelRuns(race.invoice.id)).length, 1);
+    assert.equal((await panelRuns(t, race.invoice.id)).length, 1);
   });
 
   it('Cancel: nothing runs, it is audited, and the agent is told a person refused', async () => {
@@ -162,7 +162,7 @@ describe('admin pages: deciding approvals', () => {
     assert.equal(answer.status, 200);
     assert.match(answer.text, /Cancelled: Cancel an invoice did not run/);
     assert.equal((await invoiceRow(invoice.id)).status, 'sent');
-    assert.equal((await panelRuns(invoice.id)).length, 0);
+    assert.equal((await panelRuns(t, invoice.id)).length, 0);
     assert.deepEqual(
       (await decisionEvents(id)).map((e) => [e.method, e.userId]),
       [['approval/cancel', adminId]],
@@ -188,7 +188,7 @@ describe('admin pages: deciding approvals', () => {
     assert.equal(post.status, 410);
     assert.match(post.text, /nothing was done/);
     assert.equal((await invoiceRow(invoice.id)).status, 'sent');
-    assert.equal((await panelRuns(invoice.id)).length, 0);
+    assert.equal((await panelRuns(t, invoice.id)).length, 0);
     assert.doesNotMatch((await admin.get('/admin/approvals')).text, new RegExp(path));
   });
 
@@ -221,7 +221,7 @@ describe('admin pages: deciding approvals', () => {
     }
     assert.equal((await approvalRow(id)).status, 'pending');
     assert.equal((await invoiceRow(invoice.id)).status, 'sent');
-    assert.equal((await panelRuns(invoice.id)).length, 0);
+    assert.equal((await panelRuns(t, invoice.id)).length, 0);
   });
 
   it('renders hostile argument values inert (escaped), and the page allows no script', async () => {
@@ -291,7 +291,7 @@ describe('admin pages: deciding approvals', () => {
       idempotency_key: `refund-${trackingKey}`,
     });
     assert.equal(envelope.status, 'pending_confirmation', JSON.stringify(envelope));
-    const page = await admin.get(new URL(envelope.approval.url).pathname);
+    const page = await admin.get(new URL(envelope.approval!.url).pathname);
     assert.equal(page.status, 200, page.text);
     assert.match(
       page.text,

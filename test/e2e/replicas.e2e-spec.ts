@@ -3,18 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { mintToken, needsRealPostgres, startReplicas, type AppProcess } from '../support/app-process.js';
-import { post, statelessRequest } from '../support/mcp-http.js';
+import { callStateless, callTool } from '../support/mcp-http.js';
+import { sentInvoice as sentInvoiceOf } from '../support/rest-http.js';
 import { PanelVisitor, csrfOf } from '../support/panel.js';
 import { createTestDatabase, queryRows, type TestDatabase } from '../support/test-database.js';
-import {
-  NO_LEDGER_FAULTS,
-  checkLedger,
-  createCustomer,
-  envelopeOf,
-  invoiceWrite,
-  ledgerFaults,
-  toolCall,
-} from '../support/write-ledger.js';
+import { NO_LEDGER_FAULTS, checkLedger, createCustomer, invoiceWrite, ledgerFaults } from '../support/write-ledger.js';
 
 /**
  * Two server processes (`node dist/main.js`) on one PostgreSQL and one Redis, behind a
@@ -28,7 +21,6 @@ import {
 const REDIS_URL = process.env.RATE_LIMIT_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TOKEN_LIMIT = 20;
 const YES = { confirm: { action: 'accept', content: { confirm: true } } };
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 describe('two replicas on one database', { skip: needsRealPostgres(), timeout: 180_000 }, () => {
   let database: TestDatabase;
@@ -62,23 +54,9 @@ describe('two replicas on one database', { skip: needsRealPostgres(), timeout: 1
   const invoiceStatus = async (id: string) =>
     (await query<{ status: string }>('SELECT status FROM invoices WHERE id = $1', [id]))[0].status;
 
-  /** A sent, unpaid invoice, created over REST on `app`. */
-  const sentInvoice = async (app: AppProcess, token: string) => {
-    const customerId = await createCustomer(app.baseUrl, token, `replica-${randomBytes(4).toString('hex')}@replicas.test`);
-    const response = await fetch(`${app.baseUrl}/v1/invoices`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({
-        customer_id: customerId,
-        currency: 'MXN',
-        issue_date: day(-2),
-        due_date: day(28),
-        lines: [{ description: 'Consulting', quantity: 1, unit_price_minor: 100_000 }],
-      }),
-    });
-    assert.equal(response.status, 201);
-    return ((await response.json()) as { id: string }).id;
-  };
+  /** A sent, unpaid invoice of a new customer, created over REST on `app`. */
+  const sentInvoice = async (app: AppProcess, token: string) =>
+    sentInvoiceOf(app, token, await createCustomer(app.baseUrl, token, `replica-${randomBytes(4).toString('hex')}@replicas.test`));
 
   it("approval link: created through A, decided on B's admin pages, collected through A; it ran once", { timeout: 60_000 }, async () => {
     const token = await mintToken(database.url);
@@ -86,8 +64,8 @@ describe('two replicas on one database', { skip: needsRealPostgres(), timeout: 1
     const args = { invoice_id: invoiceId, reason: 'Issued twice' };
     const clientInfo = { name: 'Invoice Assistant', version: '3.1.0' };
 
-    const pending = await toolCall(a.mcpUrl, token, 'billing_invoice_cancel', args, { clientInfo });
-    const envelope = envelopeOf(pending) as any;
+    const pending = await callTool(a.mcpUrl, 'billing_invoice_cancel', args, { token, clientInfo });
+    const envelope = pending.envelope as any;
     assert.equal(envelope?.status, 'pending_confirmation', pending.text);
     const path = new URL(envelope.approval.url).pathname;
     assert.equal(await invoiceStatus(invoiceId), 'sent');
@@ -102,8 +80,8 @@ describe('two replicas on one database', { skip: needsRealPostgres(), timeout: 1
     assert.match(decision.text, /Done: Cancel an invoice ran/);
     assert.equal(await invoiceStatus(invoiceId), 'cancelled');
 
-    const collected = await toolCall(a.mcpUrl, token, 'billing_invoice_cancel', args, { clientInfo });
-    const outcome = envelopeOf(collected) as any;
+    const collected = await callTool(a.mcpUrl, 'billing_invoice_cancel', args, { token, clientInfo });
+    const outcome = collected.envelope as any;
     assert.equal(outcome?.ok, true, collected.text);
     assert.equal(outcome.data.id, invoiceId);
     assert.equal(outcome.data.status, 'cancelled');
@@ -125,22 +103,24 @@ describe('two replicas on one database', { skip: needsRealPostgres(), timeout: 1
       const args = { invoice_id: invoiceId, reason: 'Duplicate' };
       const capabilities = { elicitation: {} };
 
-      const asked = await toolCall(a.mcpUrl, token, 'billing_invoice_cancel', args, { capabilities });
+      const asked = await callTool(a.mcpUrl, 'billing_invoice_cancel', args, { token, capabilities });
       assert.equal(asked.status, 200, asked.text);
       assert.equal(asked.body.result.resultType, 'input_required', asked.text);
       const requestState = asked.body.result.requestState as string;
       assert.equal(await invoiceStatus(invoiceId), 'sent');
 
-      const done = await toolCall(b.mcpUrl, token, 'billing_invoice_cancel', args, {
+      const done = await callTool(b.mcpUrl, 'billing_invoice_cancel', args, {
+        token,
         capabilities,
         params: { requestState, inputResponses: YES },
       });
       assert.equal(done.status, 200, done.text);
       assert.equal(done.body.result.resultType, 'complete');
-      assert.equal((envelopeOf(done) as any).status, 'success', done.text);
+      assert.equal((done.envelope as any).status, 'success', done.text);
       assert.equal(await invoiceStatus(invoiceId), 'cancelled');
 
-      const replay = await toolCall(a.mcpUrl, token, 'billing_invoice_cancel', args, {
+      const replay = await callTool(a.mcpUrl, 'billing_invoice_cancel', args, {
+        token,
         capabilities,
         params: { requestState, inputResponses: YES },
       });
@@ -158,10 +138,10 @@ describe('two replicas on one database', { skip: needsRealPostgres(), timeout: 1
       const key = `replicas-idem-${process.pid}-${randomBytes(4).toString('hex')}`;
       const answers = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
-          toolCall((i % 2 ? a : b).mcpUrl, token, 'billing_invoice_create', invoiceWrite(customerId, key)),
+          callTool((i % 2 ? a : b).mcpUrl, 'billing_invoice_create', invoiceWrite(customerId, key), { token }),
         ),
       );
-      for (const answer of answers) assert.equal(envelopeOf(answer)?.ok, true, answer.text);
+      for (const answer of answers) assert.equal(answer.envelope?.ok, true, answer.text);
       const texts = new Set(answers.map((answer) => answer.body.result.content[0].text));
       assert.equal(texts.size, 1, 'byte for byte the same answer on both replicas');
 
@@ -178,10 +158,7 @@ describe('two replicas on one database', { skip: needsRealPostgres(), timeout: 1
     { timeout: 60_000 },
     async () => {
       const token = await mintToken(database.url);
-      const list = (app: AppProcess, id: number) => {
-        const request = statelessRequest('tools/list', {}, id);
-        return post(app.mcpUrl, request.body, { ...request.headers, authorization: `Bearer ${token}` });
-      };
+      const list = (app: AppProcess, id: number) => callStateless(app.mcpUrl, 'tools/list', {}, { id, token });
       const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => list(i % 2 ? a : b, i + 1)));
       const byStatus = (status: number) => answers.filter((answer) => answer.status === status);
       assert.equal(byStatus(200).length, TOKEN_LIMIT, answers.map((answer) => answer.status).join(','));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
-import { post, statelessRequest } from '../support/mcp-http.js';
+import { callTool, statelessRequest } from '../support/mcp-http.js';
 import { PanelVisitor, agentCall, csrfOf, setPanelPassword, unpaidInvoice } from '../support/panel.js';
 import { rawRequest } from '../support/raw-http.js';
 
@@ -20,8 +20,7 @@ describe('request channel: decided by the route that matched', () => {
   after(() => t?.close());
 
   const createCustomerOver = async (url: string, email: string) => {
-    const request = statelessRequest('tools/call', { name: 'billing_customer_create', arguments: { name: 'Channel Test', email } });
-    const answer = await post(url, request.body, { ...request.headers, ...bearer(token) });
+    const answer = await callTool(url, 'billing_customer_create', { name: 'Channel Test', email }, { token });
     assert.equal(answer.status, 200, answer.text);
     assert.notEqual(answer.body.result?.isError, true, answer.text);
     return t.prisma.client.customer.findFirstOrThrow({ where: { email } });
@@ -66,10 +65,10 @@ describe('request channel: decided by the route that matched', () => {
     const invoice = await unpaidInvoice(t, token);
     const { envelope } = await agentCall(t, token, 'billing_invoice_cancel', { invoice_id: invoice.id, reason: 'Wrong customer' });
     assert.equal(envelope.status, 'pending_confirmation', JSON.stringify(envelope));
-    const path = new URL(envelope.approval.url).pathname;
+    const path = new URL(envelope.approval!.url).pathname;
     const page = await admin.get(path);
     assert.equal(page.status, 200, page.text);
-    const answer = await admin.post(`${path.toUpperCase().replace(/\/APPROVALS\/.*/, '/APPROVALS/')}${envelope.approval.id}/decision`, {
+    const answer = await admin.post(`${path.toUpperCase().replace(/\/APPROVALS\/.*/, '/APPROVALS/')}${envelope.approval!.id}/decision`, {
       _csrf: csrfOf(page.text),
       decision: 'continue',
     });
@@ -77,7 +76,7 @@ describe('request channel: decided by the route that matched', () => {
     const row = await t.prisma.client.invoice.findUniqueOrThrow({ where: { id: invoice.id } });
     assert.deepEqual([row.status, row.updatedVia], ['cancelled', 'panel']);
     const decisions = await t.prisma.client.auditEvent.findMany({
-      where: { method: 'approval/continue', arguments: { path: ['approval_id'], equals: envelope.approval.id } },
+      where: { method: 'approval/continue', arguments: { path: ['approval_id'], equals: envelope.approval!.id } },
     });
     assert.deepEqual(
       decisions.map((e) => e.channel),

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { startAppProcess, type AppProcess } from '../support/app-process.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, queryRows, type TestDatabase } from '../support/test-database.js';
 
 /**
  * SIGTERM on the real server process (`node dist/main.js`): readiness turns 503 at once, the
@@ -97,18 +97,12 @@ describe('graceful shutdown on SIGTERM (server process)', { timeout: 120_000 }, 
       assert.match(output, /Shutting down: readiness is 503; 1 request\(s\) in flight/);
       assert.match(output, /Shutdown complete in \d+ ms: \d+ request\(s\) finished, 0 cut, database pool closed/);
 
-      const check = new pg.Client({ connectionString: database.url });
-      await check.connect();
-      try {
-        const { rows } = await check.query('SELECT id FROM customers WHERE email = $1', ['survivor@shutdown.test']);
-        assert.deepEqual(
-          rows.map((r) => r.id),
-          [answer.body.id],
-          'the in-flight write committed, once',
-        );
-      } finally {
-        await check.end();
-      }
+      const rows = await queryRows<{ id: string }>(database.url, 'SELECT id FROM customers WHERE email = $1', ['survivor@shutdown.test']);
+      assert.deepEqual(
+        rows.map((r) => r.id),
+        [answer.body.id],
+        'the in-flight write committed, once',
+      );
     },
   );
 });

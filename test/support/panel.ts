@@ -4,8 +4,8 @@ import { RequestContext } from '../../src/context/request-context.js';
 import type { Role } from '../../src/generated/prisma/client.js';
 import { hashPanelPassword } from '../../src/panel/panel-password.js';
 import type { BillingTestApp } from './billing-app.js';
-import { bearer } from './billing-app.js';
-import { post, statelessRequest } from './mcp-http.js';
+import { restCall } from './rest-http.js';
+import { callTool } from './mcp-http.js';
 
 /** One HTTP answer of the admin pages (redirects are not followed). */
 export interface PageAnswer {
@@ -141,23 +141,10 @@ export async function agentCall(
   args: Record<string, unknown>,
   clientInfo = { name: 'Invoice Assistant', version: '3.1.0' },
 ) {
-  const request = statelessRequest('tools/call', { name, arguments: args });
-  request.body.params._meta = { ...request.body.params._meta, 'io.modelcontextprotocol/clientInfo': clientInfo };
-  const answer = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
+  const answer = await callTool(t.mcpUrl, name, args, { token, clientInfo });
   assert.equal(answer.status, 200, answer.text);
   assert.ok(answer.body.result, answer.text);
-  return { envelope: JSON.parse(answer.body.result.content[0].text), result: answer.body.result };
-}
-
-/** A REST call with a bearer token and a JSON body. */
-export async function restCall(t: BillingTestApp, token: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${t.baseUrl}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...bearer(token) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  return { envelope: answer.envelope, result: answer.body.result };
 }
 
 /** A customer and an unpaid invoice of the demo workspace, created over REST. */
@@ -178,6 +165,18 @@ export async function unpaidInvoice(
   });
   assert.equal(invoice.status, 201, JSON.stringify(invoice.body));
   return invoice.body as { id: string; number: string; status: string };
+}
+
+/** The `tools/call` audit rows of billing_invoice_cancel runs that an approval on the admin pages started. */
+export function panelRuns(t: BillingTestApp, invoiceId: string) {
+  return t.prisma.client.auditEvent.findMany({
+    where: {
+      channel: 'panel',
+      method: 'tools/call',
+      target: 'billing_invoice_cancel',
+      arguments: { path: ['invoice_id'], equals: invoiceId },
+    },
+  });
 }
 
 /** Moves an approval's expiry into the past (as the system, like a clock that moved on). */

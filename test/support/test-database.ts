@@ -90,7 +90,8 @@ export async function queryRows<T extends pg.QueryResultRow>(url: string, text: 
   return withClient(url, async (client) => (await client.query<T>(text, values)).rows);
 }
 
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `work` on a connection of its own to `url`, closed afterwards. */
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

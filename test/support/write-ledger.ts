@@ -1,5 +1,4 @@
-import pg from 'pg';
-import { statelessRequest, type HttpAnswer } from './mcp-http.js';
+import { withClient } from './test-database.js';
 
 /**
  * Idempotent writes for the fault tests (crash, database outage, replicas): each write is a
@@ -27,49 +26,6 @@ export function invoiceWrite(customerId: string, key: string) {
 }
 /** The total of {@link invoiceWrite}: 2 × 100.00 + 50.00. */
 export const INVOICE_WRITE_TOTAL = 25_000;
-
-export interface ToolCallOptions {
-  /** Aborts the request (a client-side timeout). */
-  signal?: AbortSignal;
-  /** `_meta` client capabilities (default none: no elicitation, so destructive tools answer with an approval link). */
-  capabilities?: Record<string, unknown>;
-  clientInfo?: { name: string; version: string };
-  /** More params: `requestState`, `inputResponses`. */
-  params?: Record<string, unknown>;
-}
-
-/** One 2026-era `tools/call` over HTTP; never throws on an HTTP status (a refused or cut connection does throw). */
-export async function toolCall(
-  mcpUrl: string,
-  token: string,
-  name: string,
-  args: Record<string, unknown>,
-  options: ToolCallOptions = {},
-): Promise<HttpAnswer> {
-  const request = statelessRequest('tools/call', { name, arguments: args, ...options.params });
-  const meta = request.body.params._meta as Record<string, unknown>;
-  if (options.capabilities) meta['io.modelcontextprotocol/clientCapabilities'] = options.capabilities;
-  if (options.clientInfo) meta['io.modelcontextprotocol/clientInfo'] = options.clientInfo;
-  const response = await fetch(mcpUrl, {
-    method: 'POST',
-    signal: options.signal,
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...request.headers,
-      authorization: `Bearer ${token}`,
-    },
-    body: JSON.stringify(request.body),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
-}
-
-/** The tool's JSON envelope of a 200 answer, or undefined. */
-export function envelopeOf(answer: HttpAnswer): { ok: boolean; status: string; data?: any; errors: Array<{ code: string }> } | undefined {
-  const text = answer.body?.result?.content?.[0]?.text;
-  return typeof text === 'string' ? JSON.parse(text) : undefined;
-}
 
 export interface LedgerCheck {
   /** Keys with no invoice (a write acknowledged but not stored, or never acknowledged). */
@@ -107,9 +63,7 @@ export interface LedgerCheck {
  * itself goes through a savepoint, hence the link through the record, whose answer names it).
  */
 export async function checkLedger(databaseUrl: string, prefix: string, keys: string[]): Promise<LedgerCheck> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
+  return withClient(databaseUrl, async (client) => {
     const invoices = (
       await client.query<{ id: string; notes: string; total: number; lines: number; sum: number }>(
         `SELECT i.id, i.notes, i.total_minor AS total, count(l.id)::int AS lines, coalesce(sum(l.amount_minor), 0)::int AS sum
@@ -156,9 +110,7 @@ export async function checkLedger(databaseUrl: string, prefix: string, keys: str
       writeAudits: writeAudits.length,
       replayAudits: audits.length - writeAudits.length,
     };
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** The fields of a {@link LedgerCheck} that must all be empty. */
