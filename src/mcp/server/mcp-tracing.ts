@@ -15,7 +15,7 @@ import {
 } from '@opentelemetry/api';
 import { HttpException } from '@nestjs/common';
 import type { Request } from 'express';
-import { isPlainObject, type InboundMessage } from '../protocol/json-rpc-message.js';
+import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import type { McpRequestMessage } from '../transport/mcp-request-message.js';
