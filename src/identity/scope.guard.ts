@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { MCP_SCOPES_METADATA } from '../mcp/index.js';
+import { MCP_SCOPES_METADATA, McpExecutionContext } from '../mcp/index.js';
 import { principalOf } from './request-principal.js';
 import { ScopePolicy } from './scope.policy.js';
 
@@ -19,7 +19,20 @@ export class ScopeGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<Request>();
     const principal = principalOf(req);
     if (!principal) return false;
+    if (this.alreadyDecided(context, principal.workspaceId)) return true;
     this.policy.assert(principal, required, req);
     return true;
+  }
+
+  /**
+   * Over MCP the layer asked this same policy about the tool, resource or prompt before the call,
+   * with the same scopes (the explorer makes a capability's scopes its route's). For a token bound
+   * to one workspace the answer cannot differ here, so it is not asked twice. A caller with several
+   * workspaces is asked again: its role counts in the workspace the call resolved to, known only now.
+   * A completion handler has scopes of its own: always checked here.
+   */
+  private alreadyDecided(context: ExecutionContext, boundWorkspace: string | undefined): boolean {
+    const invocation = McpExecutionContext.invocation(context);
+    return !!invocation && invocation.kind !== 'completion' && boundWorkspace !== undefined;
   }
 }

@@ -23,6 +23,8 @@ export { dtoToJsonSchema } from './schema/dto-json-schema.factory.js';
 export { useMcpTransport, type McpTransportHooks } from './transport/use-mcp-transport.js';
 export { createHostCheck, type HostCheckSettings } from './transport/request-origin.check.js';
 export { createRestBodyReader, type RestBodyRules } from './transport/rest-body.reader.js';
+export { attachMcpMessage, mcpMessageOf, mcpTargetOf, type McpRequestMessage } from './transport/mcp-request-message.js';
+export type { InboundMessage } from './protocol/json-rpc-message.js';
 export { MAX_JSON_DEPTH, type AuthenticateBeforeRead } from './transport/json-body.reader.js';
 export { McpRequestState } from './multi-round/request-state.js';
 export { MCP_REQUEST_STATE_STORE, InMemoryRequestStateStore, type McpRequestStateStore } from './multi-round/request-state.store.js';

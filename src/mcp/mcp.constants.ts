@@ -11,9 +11,6 @@ export const MCP_OPTIONS = Symbol('MCP_OPTIONS');
 /** The `ExecutionContext.getType()` of a handler invoked through MCP. */
 export const MCP_CONTEXT_TYPE = 'mcp';
 
-/** Request flag set by the transport reader: the body was read under the MCP limits. */
-export const MCP_BODY_READ = Symbol('mcp:bodyRead');
-
 /** HTTP headers of the Streamable HTTP transport (lower-case, as Node exposes them). */
 export const HEADER_PROTOCOL_VERSION = 'mcp-protocol-version';
 export const HEADER_METHOD = 'mcp-method';

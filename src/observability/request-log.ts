@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { MCP_BODY_READ, mcpSpanContextOf } from '../mcp/index.js';
+import { mcpMessageOf, mcpSpanContextOf, mcpTargetOf } from '../mcp/index.js';
 
 /** Fields that tie a log line to its request (and, for MCP, to its JSON-RPC message). */
 export interface RequestLogFields {
@@ -38,18 +38,14 @@ export function assignRequestId(req: Request, res: Response): string {
 /** Request id and, for a body read by the MCP endpoint, its JSON-RPC id, method and target. */
 export function requestLogFields(req: Request): RequestLogFields {
   const fields: RequestLogFields = { requestId: (req as Tagged)[REQUEST_ID] };
-  if (!(req as unknown as Record<symbol, unknown>)[MCP_BODY_READ]) return fields;
+  const mcp = mcpMessageOf(req);
+  if (!mcp) return fields;
   const traceId = mcpSpanContextOf(req)?.traceId;
   if (traceId) fields.traceId = traceId;
-  const body = req.body as Record<string, unknown> | undefined;
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return fields;
-  const params = body.params !== null && typeof body.params === 'object' ? (body.params as Record<string, unknown>) : {};
-  if (typeof body.id === 'string') fields.rpcId = clip(body.id);
-  else if (typeof body.id === 'number') fields.rpcId = body.id;
-  if (typeof body.method === 'string') fields.rpcMethod = clip(body.method);
-  const target =
-    body.method === 'resources/read' ? params.uri : body.method === 'tools/call' || body.method === 'prompts/get' ? params.name : undefined;
-  if (typeof target === 'string') fields.tool = clip(target);
+  if (mcp.id !== null) fields.rpcId = typeof mcp.id === 'string' ? clip(mcp.id) : mcp.id;
+  if (mcp.message) fields.rpcMethod = clip(mcp.message.method);
+  const target = mcpTargetOf(mcp.message);
+  if (target) fields.tool = clip(target);
   return fields;
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { MCP_BODY_READ, MCP_TOOL_METADATA, type McpRegistry } from '../mcp/index.js';
+import { attachMcpMessage, MCP_TOOL_METADATA, type McpRegistry } from '../mcp/index.js';
 import { RateLimitCostPolicy } from './rate-limit-cost.policy.js';
 import { rateLimitConfigFromEnv } from './rate-limit.config.js';
 
@@ -14,7 +14,11 @@ const tools: Record<string, { readOnlyHint: boolean; destructiveHint: boolean }>
 const registry = { tool: (name: string) => (tools[name] ? { annotations: tools[name] } : undefined) } as unknown as McpRegistry;
 const policy = new RateLimitCostPolicy(rateLimitConfigFromEnv({}), registry);
 
-const mcpRequest = (body: unknown) => ({ [MCP_BODY_READ]: true, body, method: 'POST', path: '/mcp' }) as unknown as Request;
+const mcpRequest = (body: unknown) => {
+  const req = { body, method: 'POST', path: '/mcp' } as unknown as Request;
+  attachMcpMessage(req, body);
+  return req;
+};
 const restRequest = (method: string, path: string) => ({ body: {}, method, path }) as unknown as Request;
 const contextOf = (handler: object) => ({ getHandler: () => handler }) as unknown as ExecutionContext;
 const plainHandler = () => undefined;
@@ -42,9 +46,11 @@ describe('RateLimitCostPolicy', () => {
       'completion/complete',
       'notifications/initialized',
     ]) {
-      assert.deepEqual(policy.mcpCost({ jsonrpc: '2.0', method }), { cost: 1, what: method });
+      assert.deepEqual(policy.costOf(contextOf(plainHandler), mcpRequest({ jsonrpc: '2.0', method })), { cost: 1, what: method });
     }
-    for (const body of [null, [], 'text', { params: {} }]) assert.deepEqual(policy.mcpCost(body), { cost: 1, what: 'this request' });
+    for (const body of [null, [], 'text', { params: {} }, { jsonrpc: '1.0', method: 'tools/call', params: { name: 'destructive_tool' } }]) {
+      assert.deepEqual(policy.costOf(contextOf(plainHandler), mcpRequest(body)), { cost: 1, what: 'this request' });
+    }
   });
 
   it('prices a REST route that is also a tool as the tool, other routes by HTTP method', () => {
@@ -66,6 +72,6 @@ describe('RateLimitCostPolicy', () => {
       registry,
     );
     assert.equal(custom.mcpCost({ method: 'tools/call', params: { name: 'destructive_tool' } }).cost, 50);
-    assert.equal(custom.mcpCost({ method: 'ping' }).cost, 0);
+    assert.equal(custom.mcpCost({ method: 'ping', params: {} }).cost, 0);
   });
 });

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { MCP_BODY_READ, MCP_TOOL_METADATA, McpRegistry } from '../mcp/index.js';
+import { MCP_TOOL_METADATA, McpRegistry, mcpMessageOf, type InboundMessage } from '../mcp/index.js';
 import { RATE_LIMIT_CONFIG, type RateLimitConfig } from './rate-limit.config.js';
 
 /** What a request costs, and how to name it in a refusal. */
@@ -37,18 +37,19 @@ export class RateLimitCostPolicy {
   ) {}
 
   costOf(context: ExecutionContext, req: Request): RequestCost {
-    if ((req as unknown as Record<symbol, boolean>)[MCP_BODY_READ]) return this.mcpCost(req.body);
+    const mcp = mcpMessageOf(req);
+    if (mcp) return this.mcpCost(mcp.message);
     return { cost: this.restCost(context.getHandler(), req.method), what: `${req.method} ${req.path}` };
   }
 
-  /** Cost of one JSON-RPC message (the parsed body; anything malformed costs the default). */
-  mcpCost(message: unknown): RequestCost {
-    const { method, params } = (isObject(message) ? message : {}) as { method?: unknown; params?: unknown };
-    if (method === 'tools/call' && isObject(params) && typeof params.name === 'string') {
-      const tool = this.registry.tool(params.name);
-      if (tool) return { cost: this.toolCost(tool.annotations), what: `tools/call ${params.name}` };
+  /** Cost of one JSON-RPC message (undefined: a body that is not one, which costs the default). */
+  mcpCost(message: InboundMessage | undefined): RequestCost {
+    const name = message?.params.name;
+    if (message?.method === 'tools/call' && typeof name === 'string') {
+      const tool = this.registry.tool(name);
+      if (tool) return { cost: this.toolCost(tool.annotations), what: `tools/call ${name}` };
     }
-    return { cost: this.config.costs.default, what: typeof method === 'string' ? method : 'this request' };
+    return { cost: this.config.costs.default, what: message?.method ?? 'this request' };
   }
 
   toolCost(annotations: ToolAnnotations): number {
@@ -69,8 +70,4 @@ export class RateLimitCostPolicy {
     if (cost >= 0) return cost;
     return safe ? this.config.costs.default : this.config.costs.write;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

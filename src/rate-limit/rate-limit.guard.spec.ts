@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import type { Principal } from '../identity/principal.js';
 import { setPrincipal, setRequestWorkspace } from '../identity/request-principal.js';
 import { WorkspaceResolver } from '../identity/workspace.resolver.js';
-import { MCP_BODY_READ, McpProtocolError, type McpRegistry } from '../mcp/index.js';
+import { attachMcpMessage, McpProtocolError, type McpRegistry } from '../mcp/index.js';
 import { RateLimitCostPolicy } from './rate-limit-cost.policy.js';
 import { rateLimitConfigFromEnv } from './rate-limit.config.js';
 import { RATE_LIMIT_EXCEEDED_CODE, RateLimitExceededException } from './rate-limit.exception.js';
@@ -43,9 +43,11 @@ function setup(env: NodeJS.ProcessEnv = {}) {
   return { guard, store };
 }
 
-function http(req: Partial<Request> & Record<string | symbol, unknown>, type = 'http') {
+/** `mcp: true`: a POST the MCP body reader read. */
+function http({ mcp, ...req }: Partial<Request> & { mcp?: boolean } & Record<string, unknown>, type = 'http') {
   const headers: Record<string, string> = {};
   const request = { headers: {}, query: {}, method: 'POST', path: '/mcp', ...req } as unknown as Request;
+  if (mcp) attachMcpMessage(request, request.body);
   const response = { setHeader: (name: string, value: string) => (headers[name] = value) };
   const context = {
     getType: () => type,
@@ -60,7 +62,7 @@ const mcpBody = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} };
 describe('RateLimitGuard', () => {
   it('charges the token and the workspace of an authenticated request, once', async () => {
     const { guard, store } = setup();
-    const { request, context } = http({ [MCP_BODY_READ]: true, body: mcpBody });
+    const { request, context } = http({ mcp: true, body: mcpBody });
     setPrincipal(request, principal());
     assert.equal(await guard.canActivate(context), true);
     assert.equal(await guard.canActivate(context), true);
@@ -77,10 +79,10 @@ describe('RateLimitGuard', () => {
 
   it('lets through, uncharged: no principal, an in-process MCP handler, RATE_LIMIT_DISABLED, a zero cost', async () => {
     const cases = [
-      { ...setup(), ...http({ body: mcpBody, [MCP_BODY_READ]: true }), principal: undefined },
-      { ...setup(), ...http({ body: mcpBody, [MCP_BODY_READ]: true }, 'mcp'), principal: principal() },
-      { ...setup({ RATE_LIMIT_DISABLED: 'true' }), ...http({ body: mcpBody, [MCP_BODY_READ]: true }), principal: principal() },
-      { ...setup({ RATE_LIMIT_COST_DEFAULT: '0' }), ...http({ body: mcpBody, [MCP_BODY_READ]: true }), principal: principal() },
+      { ...setup(), ...http({ body: mcpBody, mcp: true }), principal: undefined },
+      { ...setup(), ...http({ body: mcpBody, mcp: true }, 'mcp'), principal: principal() },
+      { ...setup({ RATE_LIMIT_DISABLED: 'true' }), ...http({ body: mcpBody, mcp: true }), principal: principal() },
+      { ...setup({ RATE_LIMIT_COST_DEFAULT: '0' }), ...http({ body: mcpBody, mcp: true }), principal: principal() },
     ];
     for (const { guard, store, request, context, principal: caller } of cases) {
       if (caller) setPrincipal(request, caller);
@@ -100,7 +102,7 @@ describe('RateLimitGuard', () => {
     };
     const unbound = principal({ workspaceId: undefined });
     const call = (args: object) => ({
-      [MCP_BODY_READ]: true,
+      mcp: true,
       body: { ...mcpBody, method: 'tools/call', params: { name: 'x', arguments: args } },
     });
     assert.deepEqual(await keys({ body: {}, method: 'GET' }, unbound, { id: 'ws9', slug: 'nine' }), ['rl:token:tok1', 'rl:workspace:ws9']);
@@ -117,7 +119,7 @@ describe('RateLimitGuard', () => {
   it('refuses over MCP with a JSON-RPC protocol error: 429, -32000, Retry-After, data naming the limit', async () => {
     const { guard, store } = setup();
     store.next = { allowed: false, bucket: 1, retryAfterMs: 11_200 };
-    const { request, context } = http({ [MCP_BODY_READ]: true, body: mcpBody });
+    const { request, context } = http({ mcp: true, body: mcpBody });
     setPrincipal(request, principal());
     await assert.rejects(guard.canActivate(context), (error: unknown) => {
       assert.ok(error instanceof McpProtocolError);

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { Principal } from '../identity/principal.js';
 import { principalOf, requestWorkspace } from '../identity/request-principal.js';
 import { WorkspaceResolver } from '../identity/workspace.resolver.js';
-import { MCP_BODY_READ } from '../mcp/index.js';
+import { mcpMessageOf } from '../mcp/index.js';
 import { RateLimitCostPolicy } from './rate-limit-cost.policy.js';
 import { RATE_LIMIT_CONFIG, type RateLimitConfig } from './rate-limit.config.js';
 import { RateLimitExceededException, rateLimitProtocolError, type RateLimitRefusal } from './rate-limit.exception.js';
@@ -11,7 +11,7 @@ import { RATE_LIMIT_STORE, type RateLimitBucket, type RateLimitStore } from './s
 
 const CHARGED = Symbol('rateLimit:charged');
 
-type Flagged = Request & { [CHARGED]?: boolean; [MCP_BODY_READ]?: boolean };
+type Flagged = Request & { [CHARGED]?: boolean };
 
 /**
  * Global guard, registered after the identity guards (it needs the principal they set): charges
@@ -59,7 +59,7 @@ export class RateLimitGuard implements CanActivate {
       decision.bucket === 0
         ? tokenRefusal(tokenLimit, cost, what, retryAfterSeconds)
         : workspaceRefusal(workspace!.slug, workspaceLimit, cost, what, retryAfterSeconds);
-    if (req[MCP_BODY_READ]) throw rateLimitProtocolError(refusal);
+    if (mcpMessageOf(req)) throw rateLimitProtocolError(refusal);
     context.switchToHttp().getResponse<Response>().setHeader('Retry-After', String(retryAfterSeconds));
     throw new RateLimitExceededException(refusal);
   }
@@ -77,9 +77,13 @@ export class RateLimitGuard implements CanActivate {
 }
 
 /** `workspace_id` as the workspace guard will read it: a tool argument over MCP, the JSON body over REST. */
-function workspaceArgument(req: Flagged): unknown {
-  const body = req.body as { params?: { arguments?: { workspace_id?: unknown } }; workspace_id?: unknown } | undefined;
-  return req[MCP_BODY_READ] ? body?.params?.arguments?.workspace_id : body?.workspace_id;
+function workspaceArgument(req: Request): unknown {
+  const mcp = mcpMessageOf(req);
+  if (mcp) {
+    const args = mcp.message?.params.arguments as { workspace_id?: unknown } | undefined;
+    return typeof args === 'object' && args !== null ? args.workspace_id : undefined;
+  }
+  return (req.body as { workspace_id?: unknown } | undefined)?.workspace_id;
 }
 
 function tokenRefusal(limit: number, cost: number, what: string, retryAfterSeconds: number): RateLimitRefusal {

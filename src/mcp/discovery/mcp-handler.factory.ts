@@ -95,7 +95,8 @@ export class McpHandlerFactory {
     type GetParamValue = (value: unknown, metadata: ArgumentMetadata, pipes: PipeTransform[]) => Promise<unknown>;
     const getParamValue = (shared as unknown as { getParamValue: GetParamValue }).getParamValue;
     return function (this: ExternalContextCreator, value: unknown, metadata: ArgumentMetadata, pipes: PipeTransform[]) {
-      const needed = isValidatedAs(value, metadata.metatype) ? pipes.filter((pipe) => !(pipe instanceof ValidationPipe)) : pipes;
+      const needed =
+        pipes.length && isValidatedAs(value, metadata.metatype) ? pipes.filter((pipe) => !(pipe instanceof ValidationPipe)) : pipes;
       return getParamValue.call(this, value, metadata, needed);
     };
   }

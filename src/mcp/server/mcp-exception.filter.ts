@@ -2,13 +2,13 @@ import { ArgumentsHost, Catch, HttpException, HttpStatus, Inject, Logger, type E
 import type { JSONRPCErrorResponse, RequestId } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { MCP_BODY_READ, MCP_OPTIONS } from '../mcp.constants.js';
+import { MCP_OPTIONS } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
-import { requestIdOf } from '../protocol/json-rpc-message.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { responseVersion } from '../protocol/protocol-version.js';
 import { jsonRpcError, sendJsonRpcError } from '../transport/json-rpc-response.js';
+import { mcpMessageOf } from '../transport/mcp-request-message.js';
 import { responseVersionOf } from './response-version.js';
 
 /**
@@ -26,7 +26,7 @@ export class McpExceptionFilter implements ExceptionFilter {
     const req = host.switchToHttp().getRequest<Request>();
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) return;
-    const id = (req as unknown as Record<symbol, unknown>)[MCP_BODY_READ] ? requestIdOf(req.body) : null;
+    const id = mcpMessageOf(req)?.id ?? null;
     const version = responseVersionOf(req) ?? responseVersion(req.headers, this.options);
 
     const answer = jsonRpcErrorOf(exception, id, this.logger);

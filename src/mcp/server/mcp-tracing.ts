@@ -18,6 +18,7 @@ import type { Request } from 'express';
 import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import type { McpRequestMessage } from '../transport/mcp-request-message.js';
 
 /**
  * OpenTelemetry instrumentation of the MCP endpoint, with `@opentelemetry/api` only: without an
@@ -55,12 +56,11 @@ export type McpRequestOutcome = Record<string, unknown> | undefined;
  * Runs one MCP request inside its span. `serve` resolves with the JSON-RPC result (undefined for
  * a notification) or throws what the exception filter turns into a JSON-RPC error.
  */
-export function traceMcpRequest(req: Request, serve: () => Promise<McpRequestOutcome>): Promise<void> {
-  const body = isPlainObject(req.body) ? req.body : {};
-  const params = isPlainObject(body.params) ? body.params : {};
-  const meta = isPlainObject(params._meta) ? params._meta : undefined;
-  const method = typeof body.method === 'string' ? clip(body.method) : undefined;
-  const target = method === 'tools/call' || method === 'prompts/get' ? stringAttribute(params.name) : undefined;
+export function traceMcpRequest(req: Request, read: McpRequestMessage, serve: () => Promise<McpRequestOutcome>): Promise<void> {
+  const message = read.message;
+  const meta = message && isPlainObject(message.params._meta) ? message.params._meta : undefined;
+  const method = message ? clip(message.method) : undefined;
+  const target = method === 'tools/call' || method === 'prompts/get' ? stringAttribute(message!.params.name) : undefined;
 
   const span = tracer.startSpan(
     method ? (target ? `${method} ${target}` : method) : 'mcp',
@@ -71,7 +71,7 @@ export function traceMcpRequest(req: Request, serve: () => Promise<McpRequestOut
   // No SDK (or not sampled) and no trace to continue: the span records nothing and has no ids to
   // hand on, so the request runs without entering a context of its own.
   if (!recording && !isSpanContextValid(span.spanContext())) return serve().then(ignoreOutcome);
-  if (recording) span.setAttributes(requestAttributes(req, body, params, meta, method, target));
+  if (recording) span.setAttributes(requestAttributes(req, read, meta, method, target));
   (req as unknown as Record<symbol, Span>)[SPAN_OF_REQUEST] = span;
 
   const active = trace.setSpan(context.active(), span).setValue(REQUEST_SPAN, span);
@@ -125,23 +125,22 @@ function parentContext(req: Request, meta: Record<string, unknown> | undefined):
 
 function requestAttributes(
   req: Request,
-  body: Record<string, unknown>,
-  params: Record<string, unknown>,
+  read: McpRequestMessage,
   meta: Record<string, unknown> | undefined,
   method: string | undefined,
   target: string | undefined,
 ): Attributes {
-  const id = body.id;
   const version = meta?.['io.modelcontextprotocol/protocolVersion'] ?? req.headers['mcp-protocol-version'];
   return {
     'mcp.method.name': method,
-    'jsonrpc.request.id': typeof id === 'string' || typeof id === 'number' ? clip(String(id)) : undefined,
-    'jsonrpc.protocol.version': body.jsonrpc === '2.0' ? undefined : stringAttribute(body.jsonrpc),
+    'jsonrpc.request.id': read.id === null ? undefined : clip(String(read.id)),
+    // Only a refused envelope can have another version: say which one it claimed.
+    'jsonrpc.protocol.version': read.fault && isPlainObject(req.body) ? stringAttribute(req.body.jsonrpc) : undefined,
     'mcp.protocol.version': stringAttribute(version),
     'gen_ai.operation.name': method === 'tools/call' ? 'execute_tool' : undefined,
     'gen_ai.tool.name': method === 'tools/call' ? target : undefined,
     'gen_ai.prompt.name': method === 'prompts/get' ? target : undefined,
-    'mcp.resource.uri': method === 'resources/read' ? stringAttribute(params.uri) : undefined,
+    'mcp.resource.uri': method === 'resources/read' ? stringAttribute(read.message!.params.uri) : undefined,
     'network.transport': 'tcp',
     'network.protocol.name': 'http',
     'network.protocol.version': req.httpVersion,

@@ -1,13 +1,13 @@
 import { All, Controller, Delete, Get, HttpStatus, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { MCP_BODY_READ, MCP_OPTIONS } from '../mcp.constants.js';
+import { MCP_OPTIONS } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
-import { parseInboundMessage } from '../protocol/json-rpc-message.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { negotiateProtocol } from '../protocol/protocol-negotiation.js';
 import { StreamingEndpoint } from '../streams/streaming-endpoint.js';
 import { sendJson, setMcpResponseHeaders } from '../transport/json-rpc-response.js';
+import { mcpMessageOf, servedMessage, type McpRequestMessage } from '../transport/mcp-request-message.js';
 import { McpDispatcher } from './mcp.dispatcher.js';
 import { McpExceptionFilter } from './mcp-exception.filter.js';
 import { traceMcpRequest, type McpRequestOutcome } from './mcp-tracing.js';
@@ -32,10 +32,9 @@ export class McpController {
 
   @Post()
   async post(@Req() req: Request, @Res() res: Response): Promise<void> {
-    if (!(req as unknown as Record<symbol, boolean>)[MCP_BODY_READ]) {
-      throw new Error('The MCP body reader did not run: call useMcpTransport(app) before app.init() / app.listen()');
-    }
-    return traceMcpRequest(req, () => (this.options.streams ? this.streaming.post(req, res) : this.serve(req, res)));
+    const read = mcpMessageOf(req);
+    if (!read) throw new Error('The MCP body reader did not run: call useMcpTransport(app) before app.init() / app.listen()');
+    return traceMcpRequest(req, read, () => (this.options.streams ? this.streaming.post(req, res, read) : this.serve(req, res, read)));
   }
 
   /** Stream mode: the session's standalone SSE stream. */
@@ -53,8 +52,8 @@ export class McpController {
   }
 
   /** One message, inside its span: resolves with the result sent (undefined for a notification). */
-  private async serve(req: Request, res: Response): Promise<McpRequestOutcome> {
-    const message = parseInboundMessage(req.body);
+  private async serve(req: Request, res: Response, read: McpRequestMessage): Promise<McpRequestOutcome> {
+    const message = servedMessage(read);
     const protocol = negotiateProtocol(message, req.headers, this.options);
     setResponseVersion(req, protocol.version);
 

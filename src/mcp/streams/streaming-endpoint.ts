@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { MCP_OPTIONS } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { parseClientInfo } from '../protocol/client-info.js';
-import { isPlainObject, parseInboundMessage } from '../protocol/json-rpc-message.js';
+import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { negotiateProtocol } from '../protocol/protocol-negotiation.js';
@@ -13,9 +13,10 @@ import { jsonRpcErrorOf } from '../server/mcp-exception.filter.js';
 import type { McpRequestOutcome } from '../server/mcp-tracing.js';
 import { setResponseVersion } from '../server/response-version.js';
 import { setMcpResponseHeaders } from '../transport/json-rpc-response.js';
+import { servedMessage, type McpRequestMessage } from '../transport/mcp-request-message.js';
 import { CallCancellations } from './call-cancellations.js';
 import { CallStream } from './call-stream.js';
-import { ClientRequests, isJsonRpcResponse } from './client-requests.js';
+import { ClientRequests } from './client-requests.js';
 import { McpSessions } from './mcp-sessions.js';
 import { acceptsEventStream, ResponseChannel } from './response-channel.js';
 import { StandaloneStreams } from './standalone-streams.js';
@@ -44,17 +45,17 @@ export class StreamingEndpoint {
     private readonly cancellations: CallCancellations,
   ) {}
 
-  async post(req: Request, res: Response): Promise<McpRequestOutcome> {
+  async post(req: Request, res: Response, read: McpRequestMessage): Promise<McpRequestOutcome> {
     const callerKey = this.options.callerKey(req) ?? '';
-    if (isJsonRpcResponse(req.body)) {
+    if (read.answer) {
       // A client's answer to a server→client request: to the handler waiting for it, on whichever replica.
       const session = await this.sessions.require(req, callerKey);
-      await this.clientRequests.deliver(req.body, session.id);
+      await this.clientRequests.deliver(read.answer, session.id);
       setMcpResponseHeaders(res, session.protocolVersion);
       res.status(HttpStatus.ACCEPTED).end();
       return undefined;
     }
-    const message = parseInboundMessage(req.body);
+    const message = servedMessage(read);
     const protocol = negotiateProtocol(message, req.headers, this.options);
     setResponseVersion(req, protocol.version);
     const session =

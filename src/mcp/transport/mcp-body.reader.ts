@@ -1,11 +1,11 @@
 import { HttpStatus } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { MCP_BODY_READ } from '../mcp.constants.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { responseVersion } from '../protocol/protocol-version.js';
 import { jsonRpcError, sendJsonRpcError } from './json-rpc-response.js';
 import { isJsonContentType, readJsonBody, type AuthenticateBeforeRead, type BodyReadFailure } from './json-body.reader.js';
+import { attachMcpMessage } from './mcp-request-message.js';
 import { checkHost, checkOrigin } from './request-origin.check.js';
 
 export { MAX_JSON_DEPTH } from './json-body.reader.js';
@@ -76,7 +76,7 @@ export function createMcpBodyReader(options: ResolvedMcpOptions, authenticate?: 
       req.body = result.value;
       // body-parser (registered later by Nest) skips requests whose body is already read.
       (req as Request & { _body?: boolean })._body = true;
-      (req as unknown as Record<symbol, boolean>)[MCP_BODY_READ] = true;
+      attachMcpMessage(req, result.value);
       next();
     });
   };
