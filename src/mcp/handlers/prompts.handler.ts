@@ -8,7 +8,6 @@ import { asInputRequired, assertAnswerable } from '../multi-round/input-required
 import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { validateArguments } from '../schema/dto-argument.validator.js';
-import { paginate } from '../server/list-pagination.js';
 import { CapabilityAccess } from './capability-access.js';
 
 /** `prompts/list` and `prompts/get` (SPEC §5). */
@@ -22,17 +21,13 @@ export class PromptsHandler {
   ) {}
 
   list(params: Record<string, unknown>, context: McpRequestContext): ListPromptsResult {
-    const visible = this.access.visible('prompt', this.registry.prompts, context);
-    const { page, nextCursor } = paginate(visible, params.cursor, this.options.pageSize);
+    const { page, nextCursor } = this.access.page('prompt', this.registry.prompts, params.cursor, context);
     return { prompts: page.map((e) => e.definition), ...(nextCursor ? { nextCursor } : {}) };
   }
 
   async get(params: Record<string, unknown>, context: McpRequestContext): Promise<GetPromptResult | InputRequiredResult> {
-    const name = params.name;
-    if (typeof name !== 'string') throw McpProtocolError.invalidParams('Invalid params: "name" (the prompt to get) is required');
-    const entry = this.registry.prompt(name);
-    if (!entry) throw McpProtocolError.invalidParams(`Unknown prompt: ${name}. Call prompts/list to see the prompts you can use.`);
-    this.access.assert('prompt', entry, context);
+    const entry = this.access.named('prompt', params.name, (name) => this.registry.prompt(name), context);
+    const name = entry.name;
 
     let input: unknown = {};
     if (entry.args) {

@@ -6,7 +6,6 @@ import type { McpRequestContext } from '../mcp-invocation.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
-import { paginate } from '../server/list-pagination.js';
 import { CapabilityAccess } from './capability-access.js';
 import { toolErrorsFromException } from './tool-error.mapper.js';
 
@@ -21,14 +20,12 @@ export class ResourcesHandler {
   ) {}
 
   list(params: Record<string, unknown>, context: McpRequestContext): ListResourcesResult {
-    const visible = this.access.visible('resource', this.registry.resources, context);
-    const { page, nextCursor } = paginate(visible, params.cursor, this.options.pageSize);
+    const { page, nextCursor } = this.access.page('resource', this.registry.resources, params.cursor, context);
     return { resources: page.map((e) => e.definition), ...(nextCursor ? { nextCursor } : {}) };
   }
 
   listTemplates(params: Record<string, unknown>, context: McpRequestContext): ListResourceTemplatesResult {
-    const visible = this.access.visible('resource', this.registry.templates, context);
-    const { page, nextCursor } = paginate(visible, params.cursor, this.options.pageSize);
+    const { page, nextCursor } = this.access.page('resource', this.registry.templates, params.cursor, context);
     return { resourceTemplates: page.map((e) => e.definition), ...(nextCursor ? { nextCursor } : {}) };
   }
 

@@ -9,9 +9,7 @@ import type { McpInvocation, McpRequestContext } from '../mcp-invocation.js';
 import { asInputRequired, assertAnswerable } from '../multi-round/input-required.js';
 import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
-import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { validateArguments, type ArgumentValidation } from '../schema/dto-argument.validator.js';
-import { paginate } from '../server/list-pagination.js';
 import { RawJson } from '../server/raw-json.js';
 import { ToolReply } from '../server/tool-reply.js';
 import type { ToolEnvelope, ToolError, ToolSafety } from '../server/tool-result.envelope.js';
@@ -33,17 +31,13 @@ export class ToolsHandler {
 
   /** `tools` is the page's definitions as serialized at bootstrap: no per-request serialization of schemas. */
   list(params: Record<string, unknown>, context: McpRequestContext): Omit<ListToolsResult, 'tools'> & { tools: RawJson } {
-    const visible = this.access.visible('tool', this.registry.tools, context);
-    const { page, nextCursor } = paginate(visible, params.cursor, this.options.pageSize);
+    const { page, nextCursor } = this.access.page('tool', this.registry.tools, params.cursor, context);
     return { tools: RawJson.array(page.map((entry) => entry.encodedDefinition)), ...(nextCursor ? { nextCursor } : {}) };
   }
 
   async call(params: Record<string, unknown>, context: McpRequestContext): Promise<CallToolResult | InputRequiredResult> {
-    const name = params.name;
-    if (typeof name !== 'string') throw McpProtocolError.invalidParams('Invalid params: "name" (the tool to call) is required');
-    const entry = this.registry.tool(name);
-    if (!entry) throw McpProtocolError.invalidParams(`Unknown tool: ${name}. Call tools/list to see the tools you can use.`);
-    this.access.assert('tool', entry, context);
+    const entry = this.access.named('tool', params.name, (name) => this.registry.tool(name), context);
+    const name = entry.name;
 
     const started = performance.now();
     const finish = (partial: EnvelopeFields) =>
