@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AppModule } from '../../src/app.module.js';
-import { RequestContext } from '../../src/context/request-context.js';
 import { seedDemo } from '../../src/demo/demo-seed.js';
 import { PrismaService } from '../../src/database/prisma.service.js';
 import { PersonalTokenService, type MintRequest } from '../../src/identity/personal-token.service.js';
+import { mintDemoToken } from './billing-app.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
@@ -43,19 +43,7 @@ export async function appsOnOneDatabase(): Promise<AppsOnOneDatabase> {
   return {
     start,
     prisma: () => first().get(PrismaService),
-    token: async (request = {}) =>
-      (
-        await RequestContext.run({ channel: 'system' }, () =>
-          first()
-            .get(PersonalTokenService)
-            .mint({
-              email: 'admin@demo.test',
-              scopes: ['billing:read', 'billing:write', 'billing:admin'],
-              workspaceSlug: 'demo',
-              ...request,
-            }),
-        )
-      ).token,
+    token: (request = {}) => mintDemoToken(first().get(PersonalTokenService), request),
     close: async () => {
       for (const app of apps.reverse()) await app.close();
       await database.close();

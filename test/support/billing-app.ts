@@ -31,22 +31,25 @@ export async function startBillingApp(...extra: Type<unknown>[]): Promise<Billin
   return {
     ...t,
     prisma,
-    token: async (request = {}) =>
-      (
-        await RequestContext.run({ channel: 'system' }, () =>
-          tokens.mint({
-            email: 'admin@demo.test',
-            scopes: ['billing:read', 'billing:write', 'billing:admin'],
-            workspaceSlug: 'demo',
-            ...request,
-          }),
-        )
-      ).token,
+    token: (request = {}) => mintDemoToken(tokens, request),
     close: async () => {
       await t.close();
       await database.close();
     },
   };
+}
+
+/** A personal access token from the app's own service; defaults: the demo admin, every scope, workspace demo. */
+export async function mintDemoToken(tokens: PersonalTokenService, request: Partial<MintRequest> = {}): Promise<string> {
+  const minted = await RequestContext.run({ channel: 'system' }, () =>
+    tokens.mint({
+      email: 'admin@demo.test',
+      scopes: ['billing:read', 'billing:write', 'billing:admin'],
+      workspaceSlug: 'demo',
+      ...request,
+    }),
+  );
+  return minted.token;
 }
 
 export function bearer(token: string): Record<string, string> {
