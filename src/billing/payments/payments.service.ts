@@ -96,13 +96,15 @@ export class PaymentsService {
           paidAt,
           reference,
           evidence: {
-            raw_extracted: dto.evidence.raw_extracted,
+            // The one cast: any JSON object is typed Record<string, unknown>, which Prisma's Json input does
+            // not accept; it was parsed from the request's JSON, so it is JSON.
+            raw_extracted: dto.evidence.raw_extracted as Prisma.InputJsonObject,
             tracking_key_candidates: dto.evidence.tracking_key_candidates.map(({ value, source, confidence }) => ({
               value,
               source,
               confidence,
             })),
-          } as Prisma.InputJsonObject,
+          },
         },
       });
       const paidMinor = invoice.paidMinor + dto.amount_minor;
