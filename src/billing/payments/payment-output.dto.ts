@@ -61,7 +61,10 @@ export class RefundDto {
   created_at: string;
 }
 
-/** The invoice as a payment or a refund left it: what an agent checks to confirm the effect. */
+/**
+ * The invoice as a payment or a refund left it: what an agent checks to confirm the effect. InvoiceDto's
+ * fields, restated rather than picked: the payment tools' published output schemas word them for this answer.
+ */
 export class InvoiceBalanceDto {
   @ApiProperty({ description: 'Invoice id (UUID).', format: 'uuid' })
   id: string;
