@@ -5,7 +5,6 @@ import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validato
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
-/** Longer than any cursor this server issues (see `encodeCursor`). */
 const MAX_CURSOR_LENGTH = 500;
 
 // Each decorator lists its validators in the order stacked decorators would be applied (bottom-up):
