@@ -25,6 +25,17 @@ export function encodeCursor(position: CursorPosition): string {
   return Buffer.from(JSON.stringify([position.key, position.id])).toString('base64url');
 }
 
+/** A keyset page: the first `limit` of the `limit + 1` rows read, and the cursor after its last row when more follow. */
+export function pageOf<Row extends { id: string }>(
+  rows: Row[],
+  limit: number,
+  keyOf: (row: Row) => string,
+): { page: Row[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { page, nextCursor: rows.length > limit && last ? encodeCursor({ key: keyOf(last), id: last.id }) : null };
+}
+
 export function decodeCursor(cursor: string | undefined, key: CursorKey = 'text'): CursorPosition | undefined {
   if (!cursor) return undefined;
   let position: unknown;

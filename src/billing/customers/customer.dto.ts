@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsEmail, IsInt, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min } from 'class-validator';
+import { IsEmail, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
+import { CHANNELS } from '../common/channels.js';
 import { IdempotencyKey } from '../common/idempotency-key.js';
+import { NextCursor, PageCursor, PageLimit } from '../common/paging.js';
 import { WorkspaceScopedDto } from '../common/workspace-scoped.dto.js';
 
 export class CreateCustomerDto extends WorkspaceScopedDto {
@@ -45,10 +46,10 @@ export class CustomerDto {
   @ApiPropertyOptional({ description: 'Tax id, when known.', type: String, nullable: true })
   tax_id?: string | null;
 
-  @ApiProperty({ description: 'Channel that created the record: mcp, api or panel.', enum: ['mcp', 'api', 'panel', 'system'] })
+  @ApiProperty({ description: 'Channel that created the record: mcp, api or panel.', enum: CHANNELS })
   created_via: string;
 
-  @ApiProperty({ description: 'Channel of the last update.', enum: ['mcp', 'api', 'panel', 'system'] })
+  @ApiProperty({ description: 'Channel of the last update.', enum: CHANNELS })
   updated_via: string;
 
   @ApiProperty({ description: 'Creation time, ISO 8601.', format: 'date-time' })
@@ -62,18 +63,10 @@ export class CustomerListQueryDto extends WorkspaceScopedDto {
   @MaxLength(100)
   q?: string;
 
-  @ApiPropertyOptional({ description: 'Page size, 1–100 (default 20).', default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @PageLimit()
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'next_cursor of the previous page.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
+  @PageCursor()
   cursor?: string;
 }
 
@@ -81,6 +74,6 @@ export class CustomerListDto {
   @ApiProperty({ description: 'Customers, by name.', type: [CustomerDto] })
   items: CustomerDto[];
 
-  @ApiPropertyOptional({ description: 'Pass it as cursor for the next page; null on the last page.', type: String, nullable: true })
+  @NextCursor()
   next_cursor: string | null;
 }

@@ -2,7 +2,8 @@ import { ConflictException, Injectable, NotFoundException } from '@nestjs/common
 import { currentWorkspaceId } from '../common/current-workspace.js';
 import { PrismaService } from '../../database/prisma.service.js';
 import type { Customer } from '../../generated/prisma/client.js';
-import { decodeCursor, encodeCursor } from '../common/cursor.js';
+import { decodeCursor, pageOf } from '../common/cursor.js';
+import { DEFAULT_PAGE_SIZE } from '../common/paging.js';
 import type { CreateCustomerDto, CustomerDto, CustomerListDto, CustomerListQueryDto } from './customer.dto.js';
 
 /** Customers of the current workspace. The same code serves REST and MCP. */
@@ -26,7 +27,7 @@ export class CustomersService {
 
   async list(query: CustomerListQueryDto): Promise<CustomerListDto> {
     const workspaceId = currentWorkspaceId();
-    const limit = query.limit ?? 20;
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const after = decodeCursor(query.cursor);
     const rows = await this.prisma.db.customer.findMany({
       where: {
@@ -41,12 +42,8 @@ export class CustomersService {
       orderBy: [{ name: 'asc' }, { id: 'asc' }],
       take: limit + 1,
     });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      items: page.map(toCustomerDto),
-      next_cursor: rows.length > limit && last ? encodeCursor({ key: last.name, id: last.id }) : null,
-    };
+    const { page, nextCursor } = pageOf(rows, limit, (row) => row.name);
+    return { items: page.map(toCustomerDto), next_cursor: nextCursor };
   }
 
   /** Completion candidates for a customer id: the 100 most recent (the MCP layer keeps those matching the prefix). */

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CHANNELS } from '../common/channels.js';
+import { NextCursor } from '../common/paging.js';
 import { INVOICE_STATUSES } from './invoice-status.js';
 
-const CHANNELS = ['mcp', 'api', 'panel', 'system'];
 const STATUS_DESCRIPTION = 'draft, sent, overdue (sent and past its due date, computed on read), paid or cancelled.';
 
 export class InvoiceCustomerDto {
@@ -52,11 +53,7 @@ export class InvoiceSearchResultDto {
   @ApiProperty({ description: 'Matching invoices, newest issue date first (then by id).', type: [InvoiceSummaryDto] })
   items: InvoiceSummaryDto[];
 
-  @ApiPropertyOptional({
-    description: 'Pass it back as `cursor` to read the next page; null on the last page.',
-    type: String,
-    nullable: true,
-  })
+  @NextCursor('Pass it back as `cursor` to read the next page; null on the last page.')
   next_cursor: string | null;
 
   @ApiProperty({ description: 'How many invoices match the filters in all (every page together).', type: 'integer' })

@@ -4,7 +4,7 @@ import type { TransactionClient } from '../../database/prisma.types.js';
 import { Prisma, type Invoice, type InvoiceStatus } from '../../generated/prisma/client.js';
 import { BillingError } from '../common/billing.errors.js';
 import { currentWorkspaceId } from '../common/current-workspace.js';
-import { decodeCursor, encodeCursor } from '../common/cursor.js';
+import { decodeCursor, pageOf } from '../common/cursor.js';
 import { formatDate, formatMoney, MAX_AMOUNT_MINOR, parseDate } from '../common/money.js';
 import {
   INVOICE_SUMMARY_FIELDS,
@@ -73,9 +73,7 @@ export class InvoicesService {
     const total = rows[0]?.total ?? 0;
     const found = rows.filter((row) => row.id !== null).map(invoiceOfRow);
 
-    const page = found.slice(0, limit);
-    const last = page.at(-1);
-    const nextCursor = found.length > limit && last ? encodeCursor({ key: formatDate(last.issueDate), id: last.id }) : null;
+    const { page, nextCursor } = pageOf(found, limit, (row) => formatDate(row.issueDate));
     const fields = new Set<InvoiceSummaryField>(dto.fields ?? INVOICE_SUMMARY_FIELDS);
     const hint = searchHint(dto, total, page.length, limit);
     return {
@@ -376,16 +374,7 @@ export function toInvoiceDto(invoice: InvoiceWithDetail, todayDate: string): Inv
   const refunded = invoice.payments.reduce((sum, p) => sum + p.refundedMinor, 0);
   const lastPaid = invoice.payments.reduce<Date | null>((latest, p) => (!latest || p.paidAt > latest ? p.paidAt : latest), null);
   return {
-    id: invoice.id,
-    number: invoice.number,
-    customer: { id: invoice.customer.id, name: invoice.customer.name, email: invoice.customer.email },
-    status: effectiveStatus(invoice.status, invoice.dueDate, todayDate),
-    currency: invoice.currency,
-    total_minor: invoice.totalMinor,
-    paid_minor: invoice.paidMinor,
-    balance_minor: balanceOf(invoice),
-    issue_date: formatDate(invoice.issueDate),
-    due_date: formatDate(invoice.dueDate),
+    ...toSummary(invoice, todayDate),
     notes: invoice.notes,
     lines: invoice.lines.map((line) => ({
       position: line.position,

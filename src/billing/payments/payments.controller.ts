@@ -3,16 +3,8 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nest
 import { SCOPES } from '../../app.scopes.js';
 import { WorkspaceScoped } from '../../identity/workspace-scoped.decorator.js';
 import { McpTool, RequiredScopes } from '../../mcp/index.js';
-import {
-  PaymentDetailDto,
-  PaymentListDto,
-  PaymentListQueryDto,
-  PaymentRefundedDto,
-  PaymentRegisteredDto,
-  RefundPaymentDto,
-  RefundPaymentToolDto,
-  RegisterPaymentDto,
-} from './payment.dto.js';
+import { PaymentListQueryDto, RefundPaymentDto, RefundPaymentToolDto, RegisterPaymentDto } from './payment-input.dto.js';
+import { PaymentDetailDto, PaymentListDto, PaymentRefundedDto, PaymentRegisteredDto } from './payment-output.dto.js';
 import { PaymentsService } from './payments.service.js';
 import { IdempotentRoute } from '../../idempotency/idempotent-route.decorator.js';
 

@@ -4,23 +4,21 @@ import type { TransactionClient } from '../../database/prisma.types.js';
 import type { Invoice, Payment, Prisma, Refund } from '../../generated/prisma/client.js';
 import { BillingError } from '../common/billing.errors.js';
 import { currentWorkspaceId } from '../common/current-workspace.js';
-import { decodeCursor, encodeCursor } from '../common/cursor.js';
+import { decodeCursor, pageOf } from '../common/cursor.js';
 import { formatDate, formatMoney } from '../common/money.js';
+import { DEFAULT_PAGE_SIZE } from '../common/paging.js';
+import type { PaymentListQueryDto, RefundPaymentDto, RegisterPaymentDto } from './payment-input.dto.js';
+import type { PaymentMethodName } from './payment-method.js';
 import type {
   InvoiceBalanceDto,
-  PaymentMethodName,
   PaymentDetailDto,
   PaymentDto,
   PaymentListDto,
-  PaymentListQueryDto,
   PaymentRefundedDto,
   PaymentRegisteredDto,
   RefundDto,
-  RefundPaymentDto,
-  RegisterPaymentDto,
-} from './payment.dto.js';
-import { TRACKING_KEY_CONFIDENCE } from './payment.dto.js';
-import { decideTrackingKey, type TrackingKeyCandidate } from './tracking-key.js';
+} from './payment-output.dto.js';
+import { decideTrackingKey, TRACKING_KEY_CONFIDENCE, type TrackingKeyCandidate } from './tracking-key.js';
 
 /** What identifies a payment of each method, in the question put to the user. */
 const REFERENCE_LABEL: Record<PaymentMethodName, { en: string; es: string }> = {
@@ -98,13 +96,15 @@ export class PaymentsService {
           paidAt,
           reference,
           evidence: {
-            raw_extracted: dto.evidence.raw_extracted,
+            // The one cast: any JSON object is typed Record<string, unknown>, which Prisma's Json input does
+            // not accept; it was parsed from the request's JSON, so it is JSON.
+            raw_extracted: dto.evidence.raw_extracted as Prisma.InputJsonObject,
             tracking_key_candidates: dto.evidence.tracking_key_candidates.map(({ value, source, confidence }) => ({
               value,
               source,
               confidence,
             })),
-          } as Prisma.InputJsonObject,
+          },
         },
       });
       const paidMinor = invoice.paidMinor + dto.amount_minor;
@@ -156,7 +156,7 @@ export class PaymentsService {
 
   async list(query: PaymentListQueryDto): Promise<PaymentListDto> {
     const workspaceId = currentWorkspaceId();
-    const limit = query.limit ?? 20;
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const after = decodeCursor(query.cursor, 'timestamp');
     const afterDate = after ? new Date(after.key) : undefined;
     const rows = await this.prisma.db.payment.findMany({
@@ -168,12 +168,8 @@ export class PaymentsService {
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: limit + 1,
     });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      items: page.map(toPaymentDto),
-      next_cursor: rows.length > limit && last ? encodeCursor({ key: last.createdAt.toISOString(), id: last.id }) : null,
-    };
+    const { page, nextCursor } = pageOf(rows, limit, (row) => row.createdAt.toISOString());
+    return { items: page.map(toPaymentDto), next_cursor: nextCursor };
   }
 
   async get(id: string): Promise<PaymentDetailDto> {

@@ -1,4 +1,5 @@
-import { TRACKING_KEY_CONFIDENCE } from './payment.dto.js';
+/** A candidate at or above this confidence identifies the payment on its own. */
+export const TRACKING_KEY_CONFIDENCE = 0.8;
 
 export interface TrackingKeyCandidate {
   value: string;
