@@ -173,4 +173,24 @@ describe('billing customers: summary, resource, prompt (real database)', () => {
     } while (cursor);
     assert.deepEqual(names, ['Lumen Print']);
   });
+
+  it('pages past the longest names a customer can have (cursors the server issues are always accepted back)', async () => {
+    // 200 characters (the name limit) of 3-byte UTF-8, and of control characters JSON escapes as \uXXXX.
+    const longNames = ['界'.repeat(200), `Z${'\u0001'.repeat(199)}`];
+    for (const [index, name] of longNames.entries()) {
+      const created = await tool('billing_customer_create', { name, email: `long-${index}@names.test` });
+      assert.equal(created.result.isError, undefined, created.result.content[0].text);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query = new URLSearchParams({ limit: '1', ...(cursor ? { cursor } : {}) });
+      const answer = await fetch(`${t.baseUrl}/v1/customers?${query}`, { headers: bearer(token) });
+      const page = (await answer.json()) as { items: Array<{ name: string }>; next_cursor: string | null; message?: string };
+      assert.equal(answer.status, 200, page.message);
+      seen.push(...page.items.map((item) => item.name));
+      cursor = page.next_cursor;
+    } while (cursor);
+    for (const name of longNames) assert.ok(seen.includes(name));
+  });
 });

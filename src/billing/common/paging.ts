@@ -5,7 +5,11 @@ import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validato
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
-const MAX_CURSOR_LENGTH = 500;
+/**
+ * Above every cursor this server issues: the longest sort key is a 200-character customer name, which
+ * JSON and base64url can turn into ~1,700 characters (control characters become `\uXXXX`).
+ */
+const MAX_CURSOR_LENGTH = 2048;
 
 // Each decorator lists its validators in the order stacked decorators would be applied (bottom-up):
 // the type check is registered first, so its message is the one a caller sees first.
