@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// `npm run start:dev`: `nest start --watch` beside an embedded database that outlives its restarts.
+// The database starts (and is migrated) once, in this process; every server the watcher restarts
+// after a change finds it through `.data/embedded-postgres.json` and reuses it instead of starting
+// PGlite and checking the migrations again (about two seconds of each restart). With DATABASE_URL
+// set, the watcher runs alone against that server. After adding a migration, run it again.
+import { spawn } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+
+let database;
+if (!process.env.DATABASE_URL) {
+  await import(pathToFileURL(join(root, 'scripts', 'swc', 'register.mjs')).href);
+  const { prepareDatabase } = await import(pathToFileURL(join(root, 'src', 'database', 'prepare-database.ts')).href);
+  database = await prepareDatabase({ logger: (line) => console.log(`[dev database] ${line}`) });
+  // The servers find the running database by its data directory: a DATABASE_URL would make them
+  // treat it as an external server (no embedded banner, no demo defaults of the embedded database).
+  delete process.env.DATABASE_URL;
+}
+
+const watcher = spawn(process.execPath, [join(root, 'node_modules', '@nestjs', 'cli', 'bin', 'nest.js'), 'start', '--watch'], {
+  stdio: 'inherit',
+});
+// Passed on to the watcher (a terminal's Ctrl-C reaches it too: it stops once either way).
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => watcher.kill(signal));
+watcher.on('exit', async (code) => {
+  await database?.close();
+  process.exit(code ?? 0);
+});
