@@ -21,11 +21,12 @@ if (!process.env.DATABASE_URL) {
   delete process.env.DATABASE_URL;
 }
 
+// Its own process group, so that a signal stops the watcher and the server it runs together.
 const watcher = spawn(process.execPath, [join(root, 'node_modules', '@nestjs', 'cli', 'bin', 'nest.js'), 'start', '--watch'], {
   stdio: 'inherit',
+  detached: true,
 });
-// Passed on to the watcher (a terminal's Ctrl-C reaches it too: it stops once either way).
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => watcher.kill(signal));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.kill(-watcher.pid, signal));
 watcher.on('exit', async (code) => {
   await database?.close();
   process.exit(code ?? 0);
