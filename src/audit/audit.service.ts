@@ -32,11 +32,14 @@ export interface AuditRecord {
  * on every MCP call, and the ORM's per-query work would cost as much as the INSERT itself (see
  * bench/README.md).
  */
+/** INSERTs of batched events in flight at once (each on its own pooled connection). */
+const CONCURRENT_INSERTS = 2;
+
 @Injectable()
 export class AuditService {
   private readonly logger = new Logger('Audit');
   private readonly waiting: PendingRow[] = [];
-  private flushing = false;
+  private inserting = 0;
 
   constructor(private readonly prisma: PrismaService) {}
 
@@ -49,16 +52,18 @@ export class AuditService {
   }
 
   /**
-   * For events with nothing to commit with (reads): events that arrive while an INSERT is in
-   * flight share the next, multi-row one (group commit). The caller still waits until its event
-   * is stored, and gets the error if it could not be. A row the database refuses fails only its
-   * own caller: the others of its batch are stored anyway.
+   * For events with nothing to commit with (reads): events that arrive while INSERTs are in
+   * flight share the next, multi-row one (group commit). Two INSERTs may be in flight, so an event
+   * arriving during one does not wait for it to end before its own starts (the tail latency of
+   * reads under load). The caller still waits until its event is stored, and gets the error if it
+   * could not be. A row the database refuses fails only its own caller: the others of its batch
+   * are stored anyway.
    */
   recordBatched(event: AuditRecord): Promise<void> {
     const row = this.row(event);
     return new Promise((resolve, reject) => {
       this.waiting.push({ row, event, done: (error) => (error ? reject(error) : resolve()) });
-      if (!this.flushing) void this.flush();
+      if (this.inserting < CONCURRENT_INSERTS) void this.flush();
     });
   }
 
@@ -69,11 +74,11 @@ export class AuditService {
   }
 
   private async flushAll(): Promise<void> {
-    this.flushing = true;
+    this.inserting++;
     try {
       while (this.waiting.length) await this.insert(this.waiting.splice(0, 500));
     } finally {
-      this.flushing = false;
+      this.inserting--;
     }
   }
 
