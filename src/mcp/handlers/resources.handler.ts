@@ -1,9 +1,7 @@
 import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from '@modelcontextprotocol/server';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { McpRegistry } from '../discovery/mcp.registry.js';
-import { MCP_OPTIONS } from '../mcp.constants.js';
 import type { McpRequestContext } from '../mcp-invocation.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { CapabilityAccess } from './capability-access.js';
@@ -16,7 +14,6 @@ export class ResourcesHandler {
     private readonly registry: McpRegistry,
     private readonly access: CapabilityAccess,
     private readonly invocations: InvocationBuilder,
-    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
   list(params: Record<string, unknown>, context: McpRequestContext): ListResourcesResult {

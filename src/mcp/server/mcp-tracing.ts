@@ -18,7 +18,7 @@ import type { Request } from 'express';
 import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
-import type { McpRequestMessage } from '../transport/mcp-request-message.js';
+import { mcpTargetOf, type McpRequestMessage } from '../transport/mcp-request-message.js';
 
 /**
  * OpenTelemetry instrumentation of the MCP endpoint, with `@opentelemetry/api` only: without an
@@ -60,10 +60,12 @@ export function traceMcpRequest(req: Request, read: McpRequestMessage, serve: ()
   const message = read.message;
   const meta = message && isPlainObject(message.params._meta) ? message.params._meta : undefined;
   const method = message ? clip(message.method) : undefined;
-  const target = method === 'tools/call' || method === 'prompts/get' ? stringAttribute(message!.params.name) : undefined;
+  // The tool, prompt or resource URI; span names carry only tool and prompt names (the conventions').
+  const target = stringAttribute(mcpTargetOf(message));
+  const named = method === 'resources/read' ? undefined : target;
 
   const span = tracer.startSpan(
-    method ? (target ? `${method} ${target}` : method) : 'mcp',
+    method ? (named ? `${method} ${named}` : method) : 'mcp',
     { kind: SpanKind.SERVER },
     parentContext(req, meta),
   );
@@ -140,7 +142,7 @@ function requestAttributes(
     'gen_ai.operation.name': method === 'tools/call' ? 'execute_tool' : undefined,
     'gen_ai.tool.name': method === 'tools/call' ? target : undefined,
     'gen_ai.prompt.name': method === 'prompts/get' ? target : undefined,
-    'mcp.resource.uri': method === 'resources/read' ? stringAttribute(read.message!.params.uri) : undefined,
+    'mcp.resource.uri': method === 'resources/read' ? target : undefined,
     'network.transport': 'tcp',
     'network.protocol.name': 'http',
     'network.protocol.version': req.httpVersion,
