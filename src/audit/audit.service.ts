@@ -26,15 +26,15 @@ export interface AuditRecord {
   traceId?: string;
 }
 
+/** INSERTs of batched events in flight at once (each on its own pooled connection). */
+const CONCURRENT_INSERTS = 2;
+
 /**
  * Writes audit events: in the caller's open transaction, if any, so they commit with the write.
  * One parameterised INSERT per event, sent straight to the driver (`PrismaService.sql`): it runs
  * on every MCP call, and the ORM's per-query work would cost as much as the INSERT itself (see
  * bench/README.md).
  */
-/** INSERTs of batched events in flight at once (each on its own pooled connection). */
-const CONCURRENT_INSERTS = 2;
-
 @Injectable()
 export class AuditService {
   private readonly logger = new Logger('Audit');
