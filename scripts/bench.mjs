@@ -48,6 +48,8 @@ const config = {
   cases: new Set((process.env.BENCH_CASES ?? '1,2,3,4,5,6,7').split(',').map((c) => c.trim())),
   peerEra: process.env.BENCH_PEER_ERA === '2025' || process.env.BENCH_PEER_ERA === ERA_2025 ? ERA_2025 : ERA_2026,
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
+  // Extra Node.js flags for every server (e.g. `--trace-gc`), which NODE_OPTIONS may refuse.
+  serverNodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
   skipBuild: process.env.BENCH_SKIP_BUILD === '1',
   databaseServer: process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres',
 };
@@ -255,6 +257,7 @@ async function startServer(entry, label, env = {}, nodeOptions = []) {
   const log = createWriteStream(join(logDir, `${label}.log`));
   const args = [
     ...nodeOptions,
+    ...config.serverNodeArgs,
     ...(config.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${label}.cpuprofile`] : []),
     join(outDir, 'bench', 'servers', `${entry}.js`),
   ];

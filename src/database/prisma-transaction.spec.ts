@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/test-d
 import { RequestContext } from '../context/request-context.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { combinedWrites, PrismaService } from './prisma.service.js';
-import { TransactionExpiredError } from './sql-transaction.js';
+import { SqlTransactionScope, TransactionExpiredError } from './sql-transaction.js';
 
 /** `PrismaService.transaction` on a real database: what runs inside commits or rolls back as one. */
 describe('PrismaService transactions (pooled connection, routed by context)', () => {
@@ -82,13 +82,17 @@ describe('PrismaService transactions (pooled connection, routed by context)', ()
   });
 
   it('runs a query the work returns without awaiting it (Prisma queries are lazy) inside the transaction', async () => {
-    // now() is the transaction's start (the BEGIN, a round trip earlier); outside one, the statement's own.
-    const [row] = await prisma.transaction(
-      () => prisma.db.$queryRaw<{ inTransaction: boolean }[]>`SELECT now() <> statement_timestamp() AS "inTransaction"`,
+    // The transaction fails at its commit (a waiting write divides by zero): the returned write
+    // is rolled back with it only if it ran inside; run outside, it would have committed on its own.
+    const name = slug();
+    await assert.rejects(
+      prisma.transaction(() => {
+        void prisma.sqlBeforeCommit(Prisma.sql`SELECT 1/0`);
+        return prisma.db.workspace.create({ data: { slug: name, name: 'lazy' } });
+      }),
+      /division by zero/,
     );
-    assert.equal(row.inTransaction, true);
-    const [outside] = await prisma.db.$queryRaw<{ inTransaction: boolean }[]>`SELECT now() <> statement_timestamp() AS "inTransaction"`;
-    assert.equal(outside.inTransaction, false);
+    assert.equal(await workspaceCount(name), 0);
   });
 
   it('a nested call with savepoint rolls back only its own writes', async () => {
@@ -232,5 +236,43 @@ describe('PrismaService transactions (pooled connection, routed by context)', ()
     }
     // The pool holds 10 connections by default: had any been kept, the next ones would time out.
     assert.equal(await prisma.transaction((tx) => tx.workspace.count({ where: { slug: 'none' } })), 0);
+  });
+
+  it('ends a transaction that sent no statement (BEGIN still held back): failing, empty, or with waiting writes only', async () => {
+    const [waiting] = [slug()];
+    for (let i = 0; i < 12; i++) {
+      await assert.rejects(
+        prisma.transaction(() => Promise.reject(new Error('refused before any statement'))),
+        /refused before any statement/,
+      );
+      assert.equal(await prisma.transaction(() => Promise.resolve('nothing to do')), 'nothing to do');
+    }
+    await prisma.transaction(async () => {
+      await prisma.sqlBeforeCommit(Prisma.sql`INSERT INTO workspaces (id, slug, name) VALUES (gen_random_uuid(), ${waiting}, 'w')`);
+    });
+    assert.equal(await workspaceCount(waiting), 1);
+  });
+
+  it('pipelines: BEGIN leaves with the first statement, the waiting writes with COMMIT (two writes to the socket)', async () => {
+    type Counted = { _write: (...a: unknown[]) => void; _writev?: (...a: unknown[]) => void };
+    let writes = 0;
+    let socket: Counted | undefined;
+    const name = slug();
+    await prisma.transaction(async (tx) => {
+      socket = SqlTransactionScope.current()!.client.connection.stream as unknown as Counted;
+      for (const method of ['_write', '_writev'] as const) {
+        const original = socket[method];
+        if (!original) continue;
+        socket[method] = (...args: unknown[]) => {
+          writes++;
+          return original.apply(socket, args);
+        };
+      }
+      await tx.workspace.create({ data: { slug: name, name: 'pipelined' } });
+      await prisma.sqlBeforeCommit(Prisma.sql`UPDATE workspaces SET name = 'committed' WHERE slug = ${name}`);
+    });
+    for (const method of ['_write', '_writev'] as const) delete (socket as Partial<Counted>)[method];
+    assert.equal(writes, 2);
+    assert.equal((await prisma.client.workspace.findUniqueOrThrow({ where: { slug: name } })).name, 'committed');
   });
 });

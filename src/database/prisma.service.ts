@@ -34,6 +34,8 @@ function createPool(connectionString: string): TransactionRoutingPool {
   const pool = new TransactionRoutingPool({
     connectionString,
     max: readEnvironment().databasePoolSize,
+    // A transaction sends BEGIN with its first statement, and its last writes with COMMIT (see SqlTransaction).
+    pipeline: true,
     connectionTimeoutMillis: readEnvironment().databaseConnectTimeoutMs,
   });
   // An idle connection that dies is removed by the pool itself; this listener only keeps the
@@ -163,24 +165,23 @@ export class PrismaService implements OnModuleDestroy {
     const timer = setTimeout(() => {
       tx.expired = true;
       // Queued behind a query in flight, if any; the work's next query fails.
-      client.query('ROLLBACK').catch(() => undefined);
+      tx.rollback().catch(() => undefined);
     }, this.transactionLimitMs);
     timer.unref();
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
+      tx.begin();
       // Awaited inside the scope: a Prisma query is lazy and runs in the context that awaits it.
       const result = await SqlTransactionScope.run(tx, async () => await work(this.db));
       if (tx.expired) throw new TransactionExpiredError(this.transactionLimitMs);
-      if (tx.beforeCommit.length) await client.query(combinedWrites(tx.beforeCommit));
-      await client.query('COMMIT');
+      await tx.commit(tx.beforeCommit.length ? combinedWrites(tx.beforeCommit) : undefined);
       for (const announce of tx.onCommit) announce();
       return result;
     } catch (error) {
       // Expired: already rolled back by the timer; whatever the work's last query threw, say why.
       if (tx.expired) throw new TransactionExpiredError(this.transactionLimitMs);
       // A connection that cannot even roll back is dropped from the pool, not reused.
-      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+      await tx.rollback().catch((rollbackError: Error) => (broken = rollbackError));
       throw asDatabaseUnavailable(error);
     } finally {
       clearTimeout(timer);
@@ -217,13 +218,13 @@ export class PrismaService implements OnModuleDestroy {
   private async inSavepoint<T>(tx: SqlTransaction, work: (tx: TransactionClient) => Promise<T>): Promise<T> {
     const name = tx.nextSavepoint();
     const waiting = tx.beforeCommit.length;
-    await tx.client.query(`SAVEPOINT ${name}`);
+    await tx.send(`SAVEPOINT ${name}`);
     try {
       const result = await work(this.db);
-      await tx.client.query(`RELEASE SAVEPOINT ${name}`);
+      await tx.send(`RELEASE SAVEPOINT ${name}`);
       return result;
     } catch (error) {
-      await tx.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+      await tx.send(`ROLLBACK TO SAVEPOINT ${name}`);
       // The writes the rolled-back part left waiting for the commit go with it.
       tx.beforeCommit.length = waiting;
       throw error;

@@ -18,6 +18,9 @@ export class SqlTransaction {
   /** Writes that wait for the commit, sent together just before it (see `PrismaService.sqlBeforeCommit`). */
   readonly beforeCommit: Array<{ text: string; values: unknown[] }> = [];
   private savepoints = 0;
+  /** `BEGIN`, sent but held in the socket's buffer until the transaction's first statement joins it. */
+  private begun?: Promise<unknown>;
+  private corked = false;
 
   constructor(
     readonly client: pg.PoolClient,
@@ -25,8 +28,60 @@ export class SqlTransaction {
     readonly limitMs: number,
   ) {}
 
+  /**
+   * Starts the transaction without a round trip of its own: on a pipelined connection (the pool's
+   * `pipeline: true`), `BEGIN` waits in the corked socket and goes out in one write with the
+   * first statement (`send`), whose answer then also says whether `BEGIN` succeeded.
+   */
+  begin(): void {
+    this.client.connection.stream.cork();
+    this.corked = true;
+    this.begun = this.client.query('BEGIN');
+    // Observed by the first statement, or by `commit`.
+    this.begun.catch(() => undefined);
+  }
+
+  /**
+   * One statement of the transaction (any form `pg` accepts). The first one leaves in the same
+   * write as `BEGIN`; should `BEGIN` itself have failed, that statement fails too, so the work
+   * stops at its first step instead of going on outside a transaction.
+   */
+  send(...args: unknown[]): unknown {
+    const result = (this.client.query as (...a: unknown[]) => unknown)(...args);
+    if (!this.corked) return result;
+    this.uncork();
+    return result instanceof Promise ? Promise.all([this.begun, result]).then(([, rows]) => rows as unknown) : result;
+  }
+
+  /**
+   * The writes waiting for the commit (one statement) and `COMMIT`, pipelined: one write and one
+   * round trip. If the writes fail, PostgreSQL answers the `COMMIT` of the aborted transaction
+   * with a rollback, and the writes' error is what this throws.
+   */
+  async commit(waitingWrites: pg.QueryConfig | undefined): Promise<void> {
+    const stream = this.client.connection.stream;
+    stream.cork();
+    const sent = [this.begun, waitingWrites && this.client.query(waitingWrites), this.client.query('COMMIT')];
+    stream.uncork();
+    this.uncork();
+    await Promise.all(sent);
+  }
+
+  /** `ROLLBACK` (with the `BEGIN` still held back, if no statement was sent). */
+  rollback(): Promise<unknown> {
+    const done = this.client.query('ROLLBACK');
+    this.uncork();
+    return done;
+  }
+
   nextSavepoint(): string {
     return `sp_${++this.savepoints}`;
+  }
+
+  private uncork(): void {
+    if (!this.corked) return;
+    this.corked = false;
+    this.client.connection.stream.uncork();
   }
 }
 

@@ -24,7 +24,7 @@ export class TransactionRoutingPool extends pg.Pool {
       const tx = SqlTransactionScope.current();
       if (!tx) return poolQuery(...args);
       if (tx.expired) return Promise.reject(new TransactionExpiredError(tx.limitMs));
-      return (tx.client.query as (...a: unknown[]) => unknown)(...args);
+      return tx.send(...args);
     }) as Query;
     const poolConnect = this.connect.bind(this) as (...args: unknown[]) => unknown;
     this.connect = ((...args: unknown[]) => {
@@ -47,7 +47,7 @@ function nestedTransactionClient(tx: SqlTransaction): pg.PoolClient {
     const text = typeof config === 'string' ? config : config.text;
     const replaced = statements[text.trim().toUpperCase()];
     const sent = replaced === undefined ? config : typeof config === 'string' ? replaced : { ...config, text: replaced };
-    return (tx.client.query as (...a: unknown[]) => unknown)(sent, ...rest);
+    return tx.send(sent, ...rest);
   };
   return new Proxy(tx.client, {
     get(target, property, receiver) {
