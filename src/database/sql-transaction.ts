@@ -61,7 +61,9 @@ export class SqlTransaction {
   async commit(waitingWrites: pg.QueryConfig | undefined): Promise<void> {
     const stream = this.client.connection.stream;
     stream.cork();
-    const sent = [this.begun, waitingWrites && this.client.query(waitingWrites), this.client.query('COMMIT')];
+    const sent: Array<Promise<unknown>> = this.begun ? [this.begun] : [];
+    if (waitingWrites) sent.push(this.client.query(waitingWrites));
+    sent.push(this.client.query('COMMIT'));
     stream.uncork();
     this.uncork();
     await Promise.all(sent);
