@@ -217,10 +217,7 @@ describe('PrismaService transactions (pooled connection, routed by context)', ()
   });
 
   it('combines waiting writes with their placeholders renumbered in order', () => {
-    const combined = combinedWrites([
-      { text: 'UPDATE t SET a = $1 WHERE b = $2', values: ['x', 'y'] },
-      { text: 'INSERT INTO u VALUES ($1)', values: ['z'] },
-    ]);
+    const combined = combinedWrites([Prisma.sql`UPDATE t SET a = ${'x'} WHERE b = ${'y'}`, Prisma.sql`INSERT INTO u VALUES (${'z'})`]);
     assert.equal(combined.text, 'WITH w0 AS (UPDATE t SET a = $1 WHERE b = $2), w1 AS (INSERT INTO u VALUES ($3)) SELECT 1');
     assert.deepEqual(combined.values, ['x', 'y', 'z']);
   });

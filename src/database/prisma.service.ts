@@ -129,7 +129,8 @@ export class PrismaService implements OnModuleDestroy {
    */
   async sql<Row = Record<string, unknown>>(statement: Prisma.Sql): Promise<{ rows: Row[]; rowCount: number }> {
     try {
-      const result = await this.pool.query<Row & pg.QueryResultRow>({ text: statement.text, values: statement.values });
+      // Text and values apart: pg copies a config object before every query, not a string.
+      const result = await this.pool.query<Row & pg.QueryResultRow>(statement.text, statement.values);
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
     } catch (error) {
       throw asDatabaseUnavailable(error);
@@ -144,7 +145,7 @@ export class PrismaService implements OnModuleDestroy {
    */
   async sqlBeforeCommit(statement: Prisma.Sql): Promise<void> {
     const tx = SqlTransactionScope.current();
-    if (tx) tx.beforeCommit.push({ text: statement.text, values: statement.values });
+    if (tx) tx.beforeCommit.push(statement);
     else await this.sql(statement);
   }
 
@@ -240,20 +241,17 @@ export class PrismaService implements OnModuleDestroy {
  * Writes waiting for the commit as one statement: each a data-modifying `WITH` query, which
  * PostgreSQL runs whether or not the outer query reads it. They must not touch the same rows
  * (they all see the snapshot taken before any of them): the callers write separate tables.
- * Placeholders are renumbered, as each write was written with its own `$1…` (so a write's text
- * must hold no other `$<digits>`: they come from `Prisma.sql` templates, values are parameters).
+ * Each write's placeholders are numbered after the previous writes' values, straight from its
+ * template's strings (values are parameters, never text).
  */
-export function combinedWrites(writes: ReadonlyArray<{ text: string; values: unknown[] }>): pg.QueryConfig {
-  if (writes.length === 1) return writes[0];
+export function combinedWrites(writes: readonly Prisma.Sql[]): pg.QueryConfig {
+  if (writes.length === 1) return { text: writes[0].text, values: writes[0].values };
   const values: unknown[] = [];
   const parts = writes.map((write, i) => {
-    const part = `w${i} AS (${toNumbered(write.text, values.length)})`;
+    let text = `w${i} AS (${write.strings[0]}`;
+    for (let n = 1; n < write.strings.length; n++) text += `$${values.length + n}${write.strings[n]}`;
     values.push(...write.values);
-    return part;
+    return `${text})`;
   });
   return { text: `WITH ${parts.join(', ')} SELECT 1`, values };
-}
-
-function toNumbered(text: string, offset: number): string {
-  return offset ? text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`) : text;
 }

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
+import type { Prisma } from '../generated/prisma/client.js';
 
 /**
  * One open transaction on one pooled connection. While it is open, every query of the work it
@@ -16,7 +17,7 @@ export class SqlTransaction {
   /** Announcements to make only once the transaction has committed (see `PrismaService.afterCommit`). */
   readonly onCommit: Array<() => void> = [];
   /** Writes that wait for the commit, sent together just before it (see `PrismaService.sqlBeforeCommit`). */
-  readonly beforeCommit: Array<{ text: string; values: unknown[] }> = [];
+  readonly beforeCommit: Prisma.Sql[] = [];
   private savepoints = 0;
   /** `BEGIN`, sent but held in the socket's buffer until the transaction's first statement joins it. */
   private begun?: Promise<unknown>;
@@ -62,7 +63,7 @@ export class SqlTransaction {
     const stream = this.client.connection.stream;
     stream.cork();
     const sent: Array<Promise<unknown>> = this.begun ? [this.begun] : [];
-    if (waitingWrites) sent.push(this.client.query(waitingWrites));
+    if (waitingWrites) sent.push(this.client.query(waitingWrites.text, waitingWrites.values));
     sent.push(this.client.query('COMMIT'));
     stream.uncork();
     this.uncork();
