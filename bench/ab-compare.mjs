@@ -5,9 +5,12 @@
 // ratios of server CPU per request and of throughput.
 //
 //   node bench/ab-compare.mjs --a <checkout A> --b <checkout B> --preset <name> [--preset-b <name>] [--rounds 8] [--seconds 3] [--connections 32]
+//     [--node-args-a "<flags>"] [--node-args-b "<flags>"]
 //
 // --preset-b runs another request against B (e.g. A: REST route on the current code, B: the same
 // handler over MCP with a change applied), which gives a change's effect on an MCP/REST ratio.
+// --node-args-a / --node-args-b start that side's server with extra Node.js flags (e.g. the same
+// checkout twice, B with `--max-semi-space-size=64`: a runtime setting's effect).
 // Each checkout must have been compiled with `tsc -p bench/tsconfig.json` (its .bench-dist/), e.g. a
 // copy of the repository with the change applied. Presets: echo, tools-10, tools-500,
 // summary-rest, summary-mcp-2026, summary-mcp-2025, invoices-rest, invoices-mcp-2026,
@@ -35,6 +38,7 @@ const presetNameB = option('preset-b', presetName);
 const rounds = Number(option('rounds', 8));
 const seconds = Number(option('seconds', 3));
 const connections = Number(option('connections', 32));
+const nodeArgs = (side) => option(`node-args-${side}`, '').split(/\s+/).filter(Boolean);
 const serverUrl = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 const auth = (s) => ({ authorization: `Bearer ${s.token}` });
@@ -158,8 +162,8 @@ async function admin(url, fn) {
   }
 }
 
-async function start(dir, env, which = preset) {
-  const child = spawn(process.execPath, [join(dir, '.bench-dist', 'bench', 'servers', `${which.entry}.js`)], {
+async function start(dir, env, which = preset, flags = []) {
+  const child = spawn(process.execPath, [...flags, join(dir, '.bench-dist', 'bench', 'servers', `${which.entry}.js`)], {
     env: { ...process.env, ...which.env, ...env, PORT: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -187,7 +191,7 @@ async function burst(server, spec, label) {
   if (code !== 0) throw new Error(`load generator failed (${code})`);
   const r = JSON.parse(readFileSync(resultPath, 'utf8'));
   const errors = r.errors + r.non2xx + r.mismatches;
-  return { rps: r.rps, p50: r.latencyMs.p50, cpuUs: ((cpuMs(server.pid) - c0) * 1000) / r.completed, errors };
+  return { rps: r.rps, p50: r.latencyMs.p50, p99: r.latencyMs.p99, cpuUs: ((cpuMs(server.pid) - c0) * 1000) / r.completed, errors };
 }
 
 const median = (xs) => {
@@ -211,8 +215,8 @@ try {
     if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stdout}${migrate.stderr}`);
     env = { DATABASE_URL: url.toString() };
   }
-  const a = await start(dirA, env);
-  const b = await start(dirB, env, presetB);
+  const a = await start(dirA, env, preset, nodeArgs('a'));
+  const b = await start(dirB, env, presetB, nodeArgs('b'));
   if (preset.db) {
     email = await admin(env.DATABASE_URL, async (c) => {
       const { rows } = await c.query(
@@ -240,8 +244,9 @@ try {
   const cpu = median(pairs.map((p) => p.b.cpuUs / p.a.cpuUs));
   const rps = median(pairs.map((p) => p.b.rps / p.a.rps));
   const p50 = median(pairs.map((p) => p.b.p50 / p.a.p50));
+  const p99 = median(pairs.map((p) => p.b.p99 / p.a.p99));
   console.log(
-    `\n${presetName === presetNameB ? presetName : `A ${presetName}, B ${presetNameB}`}: B/A median of ${rounds} paired rounds: server CPU per request ${cpu.toFixed(3)}×, throughput ${rps.toFixed(3)}×, p50 ${p50.toFixed(3)}× ` +
+    `\n${presetName === presetNameB ? presetName : `A ${presetName}, B ${presetNameB}`}: B/A median of ${rounds} paired rounds: server CPU per request ${cpu.toFixed(3)}×, throughput ${rps.toFixed(3)}×, p50 ${p50.toFixed(3)}×, p99 ${p99.toFixed(3)}× ` +
       `(A ${median(pairs.map((p) => p.a.cpuUs)).toFixed(0)} µs/req, B ${median(pairs.map((p) => p.b.cpuUs)).toFixed(0)} µs/req)`,
   );
 } finally {
