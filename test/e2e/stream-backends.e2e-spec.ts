@@ -213,6 +213,46 @@ contract('Redis', async () => {
   };
 });
 
+describe('stream backends: Redis bus, listeners added while a SUBSCRIBE is pending', () => {
+  const prefix = `mcp-test-${process.pid}-${randomBytes(3).toString('hex')}`;
+  // A Redis user allowed on no channel but `<prefix>:bus:allowed*`: its other SUBSCRIBEs fail (NOPERM).
+  const user = `mcp-test-limited-${process.pid}`;
+  const admin = new RedisConnection(REDIS_URL, prefix);
+  const limitedUrl = new URL(REDIS_URL);
+  limitedUrl.username = user;
+  limitedUrl.password = 'unused';
+  let limited: RedisConnection;
+  let publisher: RedisConnection;
+
+  before(async () => {
+    await admin.connect();
+    await admin.commands.sendCommand(['ACL', 'SETUSER', user, 'on', 'nopass', 'resetchannels', `&${prefix}:bus:allowed*`, '~*', '+@all']);
+    limited = new RedisConnection(limitedUrl.toString(), prefix);
+    publisher = new RedisConnection(REDIS_URL, prefix);
+    await Promise.all([limited.connect(), publisher.connect()]);
+  });
+  after(async () => {
+    await Promise.all([limited.close(), publisher.close()]);
+    await admin.commands.sendCommand(['ACL', 'DELUSER', user]);
+    await admin.close();
+  });
+
+  it('every listener of a channel whose SUBSCRIBE fails is refused with it, and a later one tries again', async () => {
+    const bus = new RedisMessageBus(limited);
+    const channel = `refused-${randomUUID()}`;
+    const results = await Promise.allSettled([bus.subscribe(channel, () => undefined), bus.subscribe(channel, () => undefined)]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['rejected', 'rejected'],
+      'the second listener must not be told it is subscribed',
+    );
+    await assert.rejects(
+      bus.subscribe(channel, () => undefined),
+      /NOPERM|permission/i,
+    );
+  });
+});
+
 describe('stream backends: PostgreSQL', { skip: !REAL_POSTGRES && 'LISTEN/NOTIFY needs a real PostgreSQL (DATABASE_URL)' }, () => {
   let database: TestDatabase;
   let prisma: PrismaService;

@@ -8,6 +8,8 @@ import type { RedisConnection } from './redis-connection.js';
  */
 export class RedisMessageBus implements McpMessageBus {
   private readonly listeners = new MessageBusListeners();
+  /** The SUBSCRIBE of each channel with listeners: later listeners wait for it, and fail with it. */
+  private readonly subscribed = new Map<string, Promise<void>>();
 
   constructor(private readonly redis: RedisConnection) {}
 
@@ -15,28 +17,44 @@ export class RedisMessageBus implements McpMessageBus {
     await this.redis.commands.publish(this.redis.key('bus', channel), JSON.stringify(payload));
   }
 
+  /**
+   * Resolves once Redis delivers the channel to this replica: a listener added while the
+   * channel's first SUBSCRIBE is still pending waits for it (else it could miss what is published
+   * meanwhile) and is refused with it if it fails.
+   */
   async subscribe(channel: string, onMessage: (payload: unknown) => void): Promise<() => Promise<void>> {
     const subscriber = await this.redis.subscriberConnection();
     const key = this.redis.key('bus', channel);
     const { first, remove } = this.listeners.add(channel, onMessage);
-    if (first) {
-      try {
-        await subscriber.subscribe(key, (text) => {
-          let payload: unknown;
-          try {
-            payload = JSON.parse(text);
-          } catch {
-            return; // not ours
-          }
-          this.listeners.deliver(channel, payload);
-        });
-      } catch (error) {
+    if (first)
+      this.subscribed.set(
+        channel,
+        subscriber.subscribe(key, (text) => this.deliver(channel, text)),
+      );
+    try {
+      await this.subscribed.get(channel);
+    } catch (error) {
+      remove();
+      if (first) {
         this.listeners.forget(channel);
-        throw error;
+        this.subscribed.delete(channel);
       }
+      throw error;
     }
     return async () => {
-      if (remove() && subscriber.isOpen) await subscriber.unsubscribe(key).catch(() => undefined);
+      if (!remove()) return;
+      this.subscribed.delete(channel);
+      if (subscriber.isOpen) await subscriber.unsubscribe(key).catch(() => undefined);
     };
+  }
+
+  private deliver(channel: string, text: string): void {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(text);
+    } catch {
+      return; // not ours
+    }
+    this.listeners.deliver(channel, payload);
   }
 }
