@@ -43,8 +43,11 @@ export class CustomerSummaryService {
         { message_es: 'Falta identificar al cliente: indica su email o su id', field: 'email' },
       );
     }
-    // The customer and its invoices in ONE statement (they were two queries).
-    const [customer] = await this.prisma.db.$queryRaw<SummaryRow[]>`
+    // The customer and its invoices in ONE statement (they were two queries), straight to the
+    // driver as the invoice search is (text and json columns: pg reads them as Prisma would).
+    const {
+      rows: [customer],
+    } = await this.prisma.sql<SummaryRow>(Prisma.sql`
       SELECT c.id::text AS "id", c.name AS "name", c.email AS "email",
              COALESCE((
                SELECT json_agg(json_build_object(
@@ -56,7 +59,7 @@ export class CustomerSummaryService {
              ), '[]'::json) AS "invoices"
       FROM customers c
       WHERE c.workspace_id = ${workspaceId}::uuid
-        AND ${query.customer_id ? Prisma.sql`c.id = ${query.customer_id}::uuid` : Prisma.sql`c.email = ${query.email!.toLowerCase()}`}`;
+        AND ${query.customer_id ? Prisma.sql`c.id = ${query.customer_id}::uuid` : Prisma.sql`c.email = ${query.email!.toLowerCase()}`}`);
     if (!customer) {
       throw BillingError.notFound('Customer', query.customer_id ?? query.email!, 'check the email with the user, or create the customer');
     }
