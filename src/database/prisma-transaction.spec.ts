@@ -236,7 +236,7 @@ describe('PrismaService transactions (pooled connection, routed by context)', ()
   });
 
   it('ends a transaction that sent no statement (BEGIN still held back): failing, empty, or with waiting writes only', async () => {
-    const [waiting] = [slug()];
+    const waiting = slug();
     for (let i = 0; i < 12; i++) {
       await assert.rejects(
         prisma.transaction(() => Promise.reject(new Error('refused before any statement'))),

@@ -165,7 +165,7 @@ export class PrismaService implements OnModuleDestroy {
     const tx = new SqlTransaction(client, this.transactionLimitMs);
     const timer = setTimeout(() => {
       tx.expired = true;
-      // Queued behind a query in flight, if any; the work's next query fails.
+      // Sent at once (pipelined), run after a query in flight, if any; the work's next query fails.
       tx.rollback().catch(() => undefined);
     }, this.transactionLimitMs);
     timer.unref();
