@@ -27,13 +27,46 @@ describe('MessageBusListeners', () => {
     assert.deepEqual(got, [1, 1, 2]);
   });
 
-  it('forgets a channel whose receiving could not start: a late removal stops nothing', () => {
+  it('starts a channel once: a listener added while the start is pending waits for it', async () => {
     const listeners = new MessageBusListeners();
-    const { remove } = listeners.add('c', () => assert.fail('forgotten'));
-    listeners.forget('c');
+    let starts = 0;
+    let started!: () => void;
+    const start = () => {
+      starts++;
+      return new Promise<void>((resolve) => (started = resolve));
+    };
+    let secondReady = false;
+    const first = listeners.listen('c', () => undefined, start);
+    const second = listeners.listen('c', () => undefined, start).then((remove) => ((secondReady = true), remove));
+    await Promise.resolve();
+    assert.equal(secondReady, false, 'not ready before the start is');
+    started();
+    const [removeFirst, removeSecond] = await Promise.all([first, second]);
+    assert.equal(starts, 1);
+    assert.equal(removeFirst(), false);
+    assert.equal(removeSecond(), true);
+  });
+
+  it('a failed start refuses every listener that waited for it and drops the channel; the next one starts again', async () => {
+    const listeners = new MessageBusListeners();
+    const heard: unknown[] = [];
+    let fail!: (error: Error) => void;
+    const failing = () => new Promise<void>((_, reject) => (fail = reject));
+    const waiting = [listeners.listen('c', (p) => heard.push(p), failing), listeners.listen('c', (p) => heard.push(p), failing)];
+    fail(new Error('refused'));
+    const results = await Promise.allSettled(waiting);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['rejected', 'rejected'],
+    );
     listeners.deliver('c', 1);
-    assert.equal(remove(), false);
+    assert.deepEqual(heard, []);
     assert.equal(listeners.isEmpty, true);
-    assert.equal(listeners.add('c', () => undefined).first, true);
+    const remove = await listeners.listen(
+      'c',
+      () => undefined,
+      () => Promise.resolve(),
+    );
+    assert.equal(remove(), true);
   });
 });

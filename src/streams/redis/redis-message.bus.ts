@@ -8,8 +8,6 @@ import type { RedisConnection } from './redis-connection.js';
  */
 export class RedisMessageBus implements McpMessageBus {
   private readonly listeners = new MessageBusListeners();
-  /** The SUBSCRIBE of each channel with listeners: later listeners wait for it, and fail with it. */
-  private readonly subscribed = new Map<string, Promise<void>>();
 
   constructor(private readonly redis: RedisConnection) {}
 
@@ -19,32 +17,14 @@ export class RedisMessageBus implements McpMessageBus {
 
   /**
    * Resolves once Redis delivers the channel to this replica: a listener added while the
-   * channel's first SUBSCRIBE is still pending waits for it (else it could miss what is published
-   * meanwhile) and is refused with it if it fails.
+   * channel's SUBSCRIBE is still pending waits for it, and is refused with it if it fails.
    */
   async subscribe(channel: string, onMessage: (payload: unknown) => void): Promise<() => Promise<void>> {
     const subscriber = await this.redis.subscriberConnection();
     const key = this.redis.key('bus', channel);
-    const { first, remove } = this.listeners.add(channel, onMessage);
-    if (first)
-      this.subscribed.set(
-        channel,
-        subscriber.subscribe(key, (text) => this.deliver(channel, text)),
-      );
-    try {
-      await this.subscribed.get(channel);
-    } catch (error) {
-      remove();
-      if (first) {
-        this.listeners.forget(channel);
-        this.subscribed.delete(channel);
-      }
-      throw error;
-    }
+    const remove = await this.listeners.listen(channel, onMessage, () => subscriber.subscribe(key, (text) => this.deliver(channel, text)));
     return async () => {
-      if (!remove()) return;
-      this.subscribed.delete(channel);
-      if (subscriber.isOpen) await subscriber.unsubscribe(key).catch(() => undefined);
+      if (remove() && subscriber.isOpen) await subscriber.unsubscribe(key).catch(() => undefined);
     };
   }
 
