@@ -5,7 +5,12 @@
 // ratios of server CPU per request and of throughput.
 //
 //   node bench/ab-compare.mjs --a <checkout A> --b <checkout B> --preset <name> [--preset-b <name>] [--rounds 8] [--seconds 3] [--connections 32]
-//     [--node-args-a "<flags>"] [--node-args-b "<flags>"]
+//     [--node-args-a "<flags>"] [--node-args-b "<flags>"] [--fresh]
+//
+// --fresh starts a new pair of server processes for every round (warmed up each time). Two
+// processes of the same build can differ by 10–25% in CPU per request for their whole life (JIT
+// and memory-layout luck; an A/A run of one build against itself read 1.25× here), which more
+// rounds against the same two processes never averages out; fresh processes per round do.
 //
 // --preset-b runs another request against B (e.g. A: REST route on the current code, B: the same
 // handler over MCP with a change applied), which gives a change's effect on an MCP/REST ratio.
@@ -38,6 +43,7 @@ const presetNameB = option('preset-b', presetName);
 const rounds = Number(option('rounds', 8));
 const seconds = Number(option('seconds', 3));
 const connections = Number(option('connections', 32));
+const fresh = args.includes('--fresh');
 const nodeArgs = (side) => option(`node-args-${side}`, '').split(/\s+/).filter(Boolean);
 const serverUrl = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -199,6 +205,25 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+/** Stops every server started so far (SIGTERM, SIGKILL after 6 s). */
+async function stopServers() {
+  const running = children.splice(0);
+  await Promise.all(
+    running.map(
+      (child) =>
+        new Promise((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          const timer = setTimeout(() => child.kill('SIGKILL'), 6_000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            done();
+          });
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
 try {
   let env = {};
   let email;
@@ -215,8 +240,8 @@ try {
     if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stdout}${migrate.stderr}`);
     env = { DATABASE_URL: url.toString() };
   }
-  const a = await start(dirA, env, preset, nodeArgs('a'));
-  const b = await start(dirB, env, presetB, nodeArgs('b'));
+  const startPair = async () => [await start(dirA, env, preset, nodeArgs('a')), await start(dirB, env, presetB, nodeArgs('b'))];
+  let [a, b] = await startPair();
   if (preset.db) {
     email = await admin(env.DATABASE_URL, async (c) => {
       const { rows } = await c.query(
@@ -225,13 +250,19 @@ try {
       return rows[0].email;
     });
   }
-  const specA = preset.spec(a, email);
-  const specB = presetB.spec(b, email);
-  // Warm-up both, then A B B A A B B A …
-  await burst(a, specA, 'warm-a');
-  await burst(b, specB, 'warm-b');
   const pairs = [];
   for (let i = 0; i < rounds; i++) {
+    if (fresh && i > 0) {
+      await stopServers();
+      [a, b] = await startPair();
+    }
+    const specA = preset.spec(a, email);
+    const specB = presetB.spec(b, email);
+    // Warm-up both (once, or every round with --fresh), then A B, B A, A B …
+    if (fresh || i === 0) {
+      await burst(a, specA, `warm-a-${i}`);
+      await burst(b, specB, `warm-b-${i}`);
+    }
     const order = i % 2 === 0 ? ['a', 'b'] : ['b', 'a'];
     const got = {};
     for (const which of order) got[which] = await burst(which === 'a' ? a : b, which === 'a' ? specA : specB, `${which}-${i}`);
@@ -251,19 +282,6 @@ try {
   );
 } finally {
   // Servers first (they still hold pool connections), then their database.
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise((done) => {
-          if (child.exitCode !== null || child.signalCode !== null) return done();
-          const timer = setTimeout(() => child.kill('SIGKILL'), 6_000);
-          child.once('exit', () => {
-            clearTimeout(timer);
-            done();
-          });
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await stopServers();
   await dropDb().catch(() => undefined);
 }
