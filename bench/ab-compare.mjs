@@ -5,12 +5,15 @@
 // ratios of server CPU per request and of throughput.
 //
 //   node bench/ab-compare.mjs --a <checkout A> --b <checkout B> --preset <name> [--preset-b <name>] [--rounds 8] [--seconds 3] [--connections 32]
-//     [--node-args-a "<flags>"] [--node-args-b "<flags>"] [--fresh]
+//     [--node-args-a "<flags>"] [--node-args-b "<flags>"] [--fresh] [--pin]
 //
 // --fresh starts a new pair of server processes for every round (warmed up each time). Two
 // processes of the same build can differ by 10–25% in CPU per request for their whole life (JIT
 // and memory-layout luck; an A/A run of one build against itself read 1.25× here), which more
 // rounds against the same two processes never averages out; fresh processes per round do.
+//
+// --pin: the servers on CPU 0, the load generator and a local PostgreSQL on the others, as
+// BENCH_PIN=1 does for npm run bench (bench/cpu-pinning.mjs).
 //
 // --preset-b runs another request against B (e.g. A: REST route on the current code, B: the same
 // handler over MCP with a change applied), which gives a change's effect on an MCP/REST ratio.
@@ -28,6 +31,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuPinning } from './cpu-pinning.mjs';
 import { ERA_2025, ERA_2026, mcpBody, mcpHeaders } from './requests.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -46,6 +50,15 @@ const connections = Number(option('connections', 32));
 const fresh = args.includes('--fresh');
 const nodeArgs = (side) => option(`node-args-${side}`, '').split(/\s+/).filter(Boolean);
 const serverUrl = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
+const pinning = cpuPinning({ enabled: args.includes('--pin'), databaseUrl: serverUrl, say: (line) => console.log(line) });
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    // PostgreSQL's affinity is not ours to leave changed; the servers die with their pids.
+    pinning.restore();
+    for (const child of children) child.kill('SIGKILL');
+    process.exit(130);
+  });
+}
 
 const auth = (s) => ({ authorization: `Bearer ${s.token}` });
 const summary = (era) => ({
@@ -169,7 +182,12 @@ async function admin(url, fn) {
 }
 
 async function start(dir, env, which = preset, flags = []) {
-  const child = spawn(process.execPath, [...flags, join(dir, '.bench-dist', 'bench', 'servers', `${which.entry}.js`)], {
+  const [command, ...argv] = pinning.server([
+    process.execPath,
+    ...flags,
+    join(dir, '.bench-dist', 'bench', 'servers', `${which.entry}.js`),
+  ]);
+  const child = spawn(command, argv, {
     env: { ...process.env, ...which.env, ...env, PORT: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -192,7 +210,9 @@ async function burst(server, spec, label) {
   writeFileSync(configPath, JSON.stringify({ ...spec, connections, duration: seconds }));
   const c0 = cpuMs(server.pid);
   const code = await new Promise((ok) =>
-    spawn(process.execPath, [join(here, 'load-generator.mjs'), configPath, resultPath], { stdio: 'inherit' }).once('exit', ok),
+    spawn(...commandOf(pinning.others([process.execPath, join(here, 'load-generator.mjs'), configPath, resultPath])), {
+      stdio: 'inherit',
+    }).once('exit', ok),
   );
   if (code !== 0) throw new Error(`load generator failed (${code})`);
   const r = JSON.parse(readFileSync(resultPath, 'utf8'));
@@ -204,6 +224,9 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+
+/** `[command, args]` for spawn. */
+const commandOf = ([command, ...rest]) => [command, rest];
 
 /** Stops every server started so far (SIGTERM, SIGKILL after 6 s). */
 async function stopServers() {
@@ -240,6 +263,8 @@ try {
     if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stdout}${migrate.stderr}`);
     env = { DATABASE_URL: url.toString() };
   }
+  pinning.apply();
+  if (pinning.summary) console.log(`pinned: ${pinning.summary}`);
   const startPair = async () => [await start(dirA, env, preset, nodeArgs('a')), await start(dirB, env, presetB, nodeArgs('b'))];
   let [a, b] = await startPair();
   if (preset.db) {
@@ -283,5 +308,6 @@ try {
 } finally {
   // Servers first (they still hold pool connections), then their database.
   await stopServers();
+  pinning.restore();
   await dropDb().catch(() => undefined);
 }

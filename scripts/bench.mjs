@@ -16,6 +16,7 @@ import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, wr
 import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuPinning } from '../bench/cpu-pinning.mjs';
 import { ERA_2025, ERA_2026, mcpBody, mcpHeaders, VERIFY } from '../bench/requests.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,6 +52,8 @@ const config = {
   // Extra Node.js flags for every server (e.g. `--trace-gc`), which NODE_OPTIONS may refuse.
   serverNodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
   skipBuild: process.env.BENCH_SKIP_BUILD === '1',
+  // The server on CPU 0 alone, the load generator and a local PostgreSQL on the others (bench/cpu-pinning.mjs).
+  pin: process.env.BENCH_PIN === '1',
   databaseServer: process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres',
 };
 if (config.toolCounts.length < 2 || config.toolCounts.some((n) => !Number.isInteger(n) || n < 1)) {
@@ -65,6 +68,7 @@ const tmpDir = join(runDir, 'load');
 for (const dir of [logDir, tmpDir, ...(config.cpuProfile ? [profileDir] : [])]) mkdirSync(dir, { recursive: true });
 const outDir = join(root, '.bench-dist');
 const say = (line) => console.log(`[bench ${((performance.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
+const pinning = cpuPinning({ enabled: config.pin, databaseUrl: config.databaseServer, say });
 
 // Processes started here, ended on the way out (and on Ctrl-C) by their own pid only.
 const children = new Set();
@@ -76,6 +80,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     exiting = true;
     console.error(`\n[bench] ${signal}: stopping`);
     for (const child of children) child.kill('SIGKILL');
+    pinning.restore();
     await cleanupDatabase().catch(() => undefined);
     process.exit(130);
   });
@@ -261,7 +266,8 @@ async function startServer(entry, label, env = {}, nodeOptions = []) {
     ...(config.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${label}.cpuprofile`] : []),
     join(outDir, 'bench', 'servers', `${entry}.js`),
   ];
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, ...argv] = pinning.server([process.execPath, ...args]);
+  const child = spawn(command, argv, { env: { ...process.env, ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   const exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
   child.stderr.pipe(log, { end: false });
@@ -347,7 +353,8 @@ async function load(label, spec, { durationS, amount }) {
     configPath,
     JSON.stringify({ ...spec, connections: config.connections, ...(amount ? { amount } : { duration: durationS }) }),
   );
-  const child = spawn(process.execPath, [join(root, 'bench', 'load-generator.mjs'), configPath, resultPath], {
+  const [command, ...argv] = pinning.others([process.execPath, join(root, 'bench', 'load-generator.mjs'), configPath, resultPath]);
+  const child = spawn(command, argv, {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.add(child);
@@ -923,6 +930,8 @@ function report(targetList) {
     `Machine: ${machine.nproc} cores, ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}; commit ${machine.commit}`,
   );
   lines.push('');
+  lines.push(`CPU pinning (BENCH_PIN): ${pinning.summary ?? 'off (the scheduler places the server, the load generator and PostgreSQL)'}`);
+  lines.push('');
   lines.push('| case | variant | era | req/s | p50 ms | p99 ms | errors | RSS MiB | server CPU µs/req | other load (cores) |');
   lines.push('|---|---|---|--:|--:|--:|--:|--:|--:|--:|');
   for (const r of [...rows].sort((a, b) => a.case - b.case)) {
@@ -969,6 +978,8 @@ try {
     `${config.mode} run: ${config.connections} connections, warm-up ${config.warmupS} s, ${config.durationS} s per case, soak ${config.soakRequests} requests, cases ${[...config.cases].join(',')}`,
   );
   build();
+  pinning.apply();
+  if (pinning.summary) say(`pinned: ${pinning.summary}`);
   const needsDb = config.cases.has('1') || config.cases.has('4') || config.cases.has('6');
   const db = needsDb ? await createDatabase() : undefined;
   let writeCheck;
@@ -991,7 +1002,7 @@ try {
     join(runDir, 'results.json'),
     JSON.stringify(
       {
-        config: { ...config, cases: [...config.cases] },
+        config: { ...config, cases: [...config.cases], pinning: pinning.summary ?? 'off' },
         machine,
         startedAt: stamp,
         totalSeconds: totalS,
@@ -1017,6 +1028,7 @@ try {
   exitCode = 1;
 } finally {
   for (const child of children) child.kill('SIGKILL');
+  pinning.restore();
   await cleanupDatabase().catch((error) => console.error(`[bench] could not drop the bench database: ${error.message}`));
 }
 process.exit(exitCode);
