@@ -26,14 +26,14 @@ class HttpRequestState implements RequestState {
   workspace: RequestState['workspace'];
 
   constructor(
-    private readonly req: Request,
+    readonly request: Request,
     private readonly mcpPath: string,
   ) {
     // A large body is authenticated before it is read (app.setup.ts): the guard then skips.
-    this.principal = principalOf(req);
+    this.principal = principalOf(request);
   }
 
   get channel(): Channel {
-    return routeChannel(this.req, this.mcpPath);
+    return routeChannel(this.request, this.mcpPath);
   }
 }

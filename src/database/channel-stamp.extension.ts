@@ -10,9 +10,9 @@ const STAMPED_MODELS = new Set(
 );
 
 function channel(): string {
-  const state = RequestContext.current();
-  if (!state) throw new Error('A domain row was written outside a request context: its channel is unknown');
-  return state.channel;
+  const channel = RequestContext.current()?.channel;
+  if (!channel) throw new Error('A domain row was written outside a request context: its channel is unknown');
+  return channel;
 }
 
 type Data = Record<string, unknown>;

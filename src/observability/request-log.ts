@@ -1,7 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { RequestContext } from '../context/request-context.js';
 import { mcpMessageOf, mcpSpanContextOf, mcpTargetOf } from '../mcp/index.js';
 
 /** Fields that tie a log line to its request (and, for MCP, to its JSON-RPC message). */
@@ -19,8 +19,6 @@ const REQUEST_ID = Symbol('observability:requestId');
 /** A caller's `X-Request-Id` is kept when it is a plain token; anything else gets a fresh id. */
 const ACCEPTABLE_REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
 const MAX_FIELD = 128;
-
-const requests = new AsyncLocalStorage<Request>();
 
 type Tagged = Request & { [REQUEST_ID]?: string };
 
@@ -51,7 +49,7 @@ export function requestLogFields(req: Request): RequestLogFields {
 
 /** The fields of the request being served, for log lines written while serving it. */
 export function currentRequestLogFields(): RequestLogFields | undefined {
-  const req = requests.getStore();
+  const req = RequestContext.current()?.request;
   return req ? requestLogFields(req) : undefined;
 }
 
@@ -86,14 +84,18 @@ export function requestLogMiddleware(): RequestHandler {
 }
 
 /**
- * Nest middleware (after the body parsers): runs the rest of the request with it in scope, so
- * that any line logged while serving it carries its request id and JSON-RPC fields.
+ * Nest middleware (after the body parsers): runs the rest of the request with it in the request
+ * context, so that any line logged while serving it carries its request id and JSON-RPC fields.
+ * It adds no store of its own: where the application's `RequestContextMiddleware` has opened the
+ * context it passes; before it, it opens one that knows only the request (the application's,
+ * opened next, replaces it for the rest of the request).
  */
 @Injectable()
 export class RequestLogContextMiddleware implements NestMiddleware {
   use(req: Request, res: Response, next: NextFunction): void {
     assignRequestId(req, res);
-    requests.run(req, next);
+    if (RequestContext.current()?.request === req) next();
+    else RequestContext.run({ request: req }, next);
   }
 }
 
