@@ -209,11 +209,8 @@ async function burst(server, spec, label) {
   const resultPath = join(work, `${label}.result.json`);
   writeFileSync(configPath, JSON.stringify({ ...spec, connections, duration: seconds }));
   const c0 = cpuMs(server.pid);
-  const code = await new Promise((ok) =>
-    spawn(...commandOf(pinning.others([process.execPath, join(here, 'load-generator.mjs'), configPath, resultPath])), {
-      stdio: 'inherit',
-    }).once('exit', ok),
-  );
+  const [command, ...argv] = pinning.others([process.execPath, join(here, 'load-generator.mjs'), configPath, resultPath]);
+  const code = await new Promise((ok) => spawn(command, argv, { stdio: 'inherit' }).once('exit', ok));
   if (code !== 0) throw new Error(`load generator failed (${code})`);
   const r = JSON.parse(readFileSync(resultPath, 'utf8'));
   const errors = r.errors + r.non2xx + r.mismatches;
@@ -224,9 +221,6 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-
-/** `[command, args]` for spawn. */
-const commandOf = ([command, ...rest]) => [command, rest];
 
 /** Stops every server started so far (SIGTERM, SIGKILL after 6 s). */
 async function stopServers() {

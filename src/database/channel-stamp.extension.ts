@@ -11,7 +11,8 @@ const STAMPED_MODELS = new Set(
 
 function channel(): string {
   const channel = RequestContext.current()?.channel;
-  if (!channel) throw new Error('A domain row was written outside a request context: its channel is unknown');
+  if (!channel)
+    throw new Error('A domain row was written outside a request context (or in one opened only for logging): its channel is unknown');
   return channel;
 }
 
