@@ -23,7 +23,8 @@
 // copy of the repository with the change applied. Presets: echo, tools-10, tools-500,
 // summary-rest, summary-mcp-2026, summary-mcp-2025, invoices-rest, invoices-mcp-2026,
 // invoices-mcp-2025 (the invoice list of case 6: GET /v1/invoices?limit=10 and
-// billing_invoices_search {limit:10}), create-rest, create-mcp-2026.
+// billing_invoices_search {limit:10}), create-rest, create-mcp-2026, create-rest-floor and
+// create-mcp-floor (case 4's two writes on bare node:http + pg, bench/servers/write-floor.ts).
 // Database presets create, migrate and drop their own database (DATABASE_URL's server, default
 // postgresql://postgres@127.0.0.1:5432/postgres) and use it for both servers.
 import { spawn, spawnSync } from 'node:child_process';
@@ -152,6 +153,13 @@ const PRESETS = {
     }),
   },
 };
+PRESETS['create-rest-keyed'] = {
+  ...PRESETS['create-rest'],
+  spec: (s) => ({ ...PRESETS['create-rest'].spec(s), bodyFactory: 'rest-create-keyed' }),
+};
+// Case 4's floor (bench/servers/write-floor.ts): the two writes' SQL on bare node:http + pg.
+PRESETS['create-rest-floor'] = { ...PRESETS['create-rest'], entry: 'write-floor' };
+PRESETS['create-mcp-floor'] = { ...PRESETS['create-mcp-2026'], entry: 'write-floor' };
 const preset = PRESETS[presetName];
 const presetB = PRESETS[presetNameB];
 if (!preset || !presetB || !option('a') || !option('b') || preset.entry !== presetB.entry) {
@@ -266,7 +274,7 @@ try {
       const { rows } = await c.query(
         `SELECT c.email FROM customers c JOIN invoices i ON i.customer_id = c.id WHERE c.email LIKE 'billing@%' GROUP BY c.email ORDER BY count(*) DESC, c.email LIMIT 1`,
       );
-      return rows[0].email;
+      return rows[0]?.email; // none in a database only the write floor used (its presets need none)
     });
   }
   const pairs = [];

@@ -5,7 +5,7 @@
 //   node bench/load-generator.mjs <config.json> <result.json>
 //
 // config: { url, method, headers, body, bodyFactory?, verify?, connections, duration?, amount?, timeout? }
-// - bodyFactory: "rest-create" | "mcp-create-2026" | "mcp-create-2025": a distinct body per request
+// - bodyFactory: "rest-create" | "rest-create-keyed" | "mcp-create-2026" | "mcp-create-2025": a distinct body per request
 //   (unique customer emails), made in autocannon's setupRequest (see bench/requests.mjs).
 // - verify: a named check of each response body (cheap string tests, bench/requests.mjs); a failed
 //   check counts as a mismatch, i.e. as an error of the run.

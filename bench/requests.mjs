@@ -61,6 +61,12 @@ export function bodyFactories(tag) {
   };
   return {
     'rest-create': () => JSON.stringify(customer().args),
+    // The REST create with the guarantee an MCP write has: an idempotency key (its claim, the
+    // request in one transaction with it, the answer stored for a replay).
+    'rest-create-keyed': () => {
+      const { n, args } = customer();
+      return JSON.stringify({ ...args, idempotency_key: `bench-${tag}-${n}` });
+    },
     'mcp-create-2026': mcpCreate(ERA_2026),
     'mcp-create-2025': mcpCreate(ERA_2025),
   };

@@ -177,8 +177,8 @@ function build() {
   if (tsc.status !== 0) {
     const files = [...output.matchAll(/^(\S+?\.ts)\(\d+,\d+\): error/gm)].map((m) => m[1].replaceAll('\\', '/'));
     const ours = files.filter((file) => /(^|\/)bench\//.test(file));
-    const entries = ['billing-app', 'echo-ours', 'echo-sdk', 'echo-mcp-nest', 'tools-scale', 'floor', 'stream-ours'].map((s) =>
-      join(outDir, 'bench', 'servers', `${s}.js`),
+    const entries = ['billing-app', 'echo-ours', 'echo-sdk', 'echo-mcp-nest', 'tools-scale', 'floor', 'write-floor', 'stream-ours'].map(
+      (s) => join(outDir, 'bench', 'servers', `${s}.js`),
     );
     if (ours.length || !files.length || entries.some((file) => !existsSync(file))) {
       console.error(output);
@@ -660,7 +660,63 @@ async function case4(db) {
       `${check.mcpRows} over MCP for ${check.mcpAnswered}, with ${check.mcpAuditEvents} audit events ` +
       `(at most ${slack} unanswered in-flight writes per row allowed): ${check.ok ? 'consistent' : 'INCONSISTENT'}.`,
   );
+  await case4Context(db, auth, preflightCustomer);
   return check;
+}
+
+/**
+ * What case 4's ratio is made of, measured after its write check (these rows add customers of
+ * their own): the REST create with the guarantees an MCP write has (an idempotency key: its claim,
+ * one transaction, the stored answer), and the floor of both writes, their SQL on bare
+ * node:http + pg (bench/servers/write-floor.ts, in a workspace of its own).
+ */
+async function case4Context(db, auth, preflightCustomer) {
+  const env = { DATABASE_URL: db.url };
+  await measureRow(
+    { case: 4, key: 'rest-keyed', variant: 'REST POST /v1/customers with an idempotency key', era: null },
+    {
+      entry: 'billing-app',
+      database: db.name,
+      env,
+      spec: {
+        url: '{base}/v1/customers',
+        method: 'POST',
+        headers: (server) => ({ 'content-type': 'application/json', ...auth(server) }),
+        bodyFactory: 'rest-create-keyed',
+        get preflightBody() {
+          return JSON.stringify({ ...preflightCustomer('rest-keyed'), idempotency_key: `preflight-${process.pid}-${Date.now()}` });
+        },
+        verify: 'rest-created',
+      },
+    },
+  );
+  await releaseKept();
+  const floorRow = (key, variant, era, spec) =>
+    measureRow({ case: 4, key, variant, era }, { entry: 'write-floor', database: db.name, env, spec });
+  await floorRow('floor-rest', "floor: node:http + pg, the REST create's SQL (2 statements)", null, {
+    url: '{base}/v1/customers',
+    method: 'POST',
+    headers: (server) => ({ 'content-type': 'application/json', ...auth(server) }),
+    bodyFactory: 'rest-create',
+    get preflightBody() {
+      return JSON.stringify(preflightCustomer('floor-rest'));
+    },
+    verify: 'rest-created',
+  });
+  await floorRow('floor-mcp', "floor: node:http + pg, the MCP create's SQL (4 round trips, one transaction)", ERA_2026, {
+    url: '{base}/mcp',
+    method: 'POST',
+    headers: (server) => mcpHeaders(ERA_2026, 'tools/call', 'billing_customer_create', auth(server)),
+    bodyFactory: 'mcp-create-2026',
+    get preflightBody() {
+      return mcpBody(ERA_2026, 'tools/call', {
+        name: 'billing_customer_create',
+        arguments: { ...preflightCustomer('floor-mcp'), idempotency_key: `preflight-${process.pid}-${Date.now()}` },
+      });
+    },
+    verify: 'mcp-result',
+  });
+  await releaseKept();
 }
 
 /**
@@ -862,6 +918,20 @@ function targets(writeCheck) {
         writeCheck?.ok === false ? 'write check failed' : '',
       );
     } else add('Case 4: MCP create / REST create throughput', '≥ 0.8×', '–', null);
+    // Context for the target, not targets of their own: the same ratio with the same guarantees on
+    // both sides, and the ratio of the two writes' SQL alone (which a faster layer tends towards).
+    const keyed = find(4, 'rest-keyed');
+    if (measured(keyed, mcp))
+      notes.push(
+        `Case 4 with the same guarantees: MCP create / REST create with an idempotency key: ${fmt(mcp.rps / keyed.rps, 2)}× ` +
+          `(${fmt(mcp.rps, 0)} vs ${fmt(keyed.rps, 0)} req/s; the key alone costs the REST create ${fmt(keyed.rps / rest.rps, 2)}× its throughput).`,
+      );
+    const [floorRest, floorMcp] = [find(4, 'floor-rest'), find(4, 'floor-mcp')];
+    if (measured(floorRest, floorMcp))
+      notes.push(
+        `Case 4 floor: the MCP create's SQL / the REST create's SQL on bare node:http + pg: ${fmt(floorMcp.rps / floorRest.rps, 2)}× ` +
+          `(${fmt(floorMcp.rps, 0)} vs ${fmt(floorRest.rps, 0)} req/s): what case 4's ratio tends to as the application's shared cost per request falls.`,
+      );
   }
   if (config.cases.has('5')) {
     const soak = find(5, 'soak');
