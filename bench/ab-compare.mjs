@@ -5,12 +5,18 @@
 // ratios of server CPU per request and of throughput.
 //
 //   node bench/ab-compare.mjs --a <checkout A> --b <checkout B> --preset <name> [--preset-b <name>] [--rounds 8] [--seconds 3] [--connections 32]
-//     [--node-args-a "<flags>"] [--node-args-b "<flags>"] [--fresh] [--pin]
+//     [--node-args-a "<flags>"] [--node-args-b "<flags>"] [--fresh] [--alternations K] [--warmup S] [--pin]
 //
 // --fresh starts a new pair of server processes for every round (warmed up each time). Two
 // processes of the same build can differ by 10–25% in CPU per request for their whole life (JIT
 // and memory-layout luck; an A/A run of one build against itself read 1.25× here), which more
 // rounds against the same two processes never averages out; fresh processes per round do.
+//
+// --alternations K: each round measures K bursts per side, alternating A B, B A, … (each --seconds
+// long), and compares their sums. The CPU of a VM can run a whole process ~2× slower for seconds
+// at a time (every function alike in a profile); short alternating bursts spread such spells over
+// both sides. E.g. --fresh --rounds 6 --alternations 6 --seconds 1 --warmup 4 (--warmup: seconds of
+// each warm-up burst, --seconds by default).
 //
 // --pin: the servers on CPU 0, the load generator and a local PostgreSQL on the others, as
 // BENCH_PIN=1 does for npm run bench (bench/cpu-pinning.mjs).
@@ -49,6 +55,8 @@ const rounds = Number(option('rounds', 8));
 const seconds = Number(option('seconds', 3));
 const connections = Number(option('connections', 32));
 const fresh = args.includes('--fresh');
+const alternations = Number(option('alternations', 1));
+const warmup = Number(option('warmup', seconds));
 const nodeArgs = (side) => option(`node-args-${side}`, '').split(/\s+/).filter(Boolean);
 const serverUrl = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 const pinning = cpuPinning({ enabled: args.includes('--pin'), databaseUrl: serverUrl, say: (line) => console.log(line) });
@@ -212,17 +220,39 @@ async function start(dir, env, which = preset, flags = []) {
   return { ...ready, pid: child.pid, base: `http://127.0.0.1:${ready.port}` };
 }
 
-async function burst(server, spec, label) {
+async function burst(server, spec, label, duration = seconds) {
   const configPath = join(work, `${label}.json`);
   const resultPath = join(work, `${label}.result.json`);
-  writeFileSync(configPath, JSON.stringify({ ...spec, connections, duration: seconds }));
+  writeFileSync(configPath, JSON.stringify({ ...spec, connections, duration }));
   const c0 = cpuMs(server.pid);
   const [command, ...argv] = pinning.others([process.execPath, join(here, 'load-generator.mjs'), configPath, resultPath]);
   const code = await new Promise((ok) => spawn(command, argv, { stdio: 'inherit' }).once('exit', ok));
   if (code !== 0) throw new Error(`load generator failed (${code})`);
   const r = JSON.parse(readFileSync(resultPath, 'utf8'));
   const errors = r.errors + r.non2xx + r.mismatches;
-  return { rps: r.rps, p50: r.latencyMs.p50, p99: r.latencyMs.p99, cpuUs: ((cpuMs(server.pid) - c0) * 1000) / r.completed, errors };
+  const cpu = cpuMs(server.pid) - c0;
+  return {
+    rps: r.rps,
+    p50: r.latencyMs.p50,
+    p99: r.latencyMs.p99,
+    cpuUs: (cpu * 1000) / r.completed,
+    errors,
+    completed: r.completed,
+    cpuMs: cpu,
+  };
+}
+
+/** Bursts of one side within a round, as one: requests and CPU summed, latencies their median. */
+function combined(bursts) {
+  const completed = bursts.reduce((sum, b) => sum + b.completed, 0);
+  const cpu = bursts.reduce((sum, b) => sum + b.cpuMs, 0);
+  return {
+    rps: bursts.reduce((sum, b) => sum + b.rps, 0) / bursts.length,
+    p50: median(bursts.map((b) => b.p50)),
+    p99: median(bursts.map((b) => b.p99)),
+    cpuUs: (cpu * 1000) / completed,
+    errors: bursts.reduce((sum, b) => sum + b.errors, 0),
+  };
 }
 
 const median = (xs) => {
@@ -287,12 +317,16 @@ try {
     const specB = presetB.spec(b, email);
     // Warm-up both (once, or every round with --fresh), then A B, B A, A B …
     if (fresh || i === 0) {
-      await burst(a, specA, `warm-a-${i}`);
-      await burst(b, specB, `warm-b-${i}`);
+      await burst(a, specA, `warm-a-${i}`, warmup);
+      await burst(b, specB, `warm-b-${i}`, warmup);
     }
-    const order = i % 2 === 0 ? ['a', 'b'] : ['b', 'a'];
-    const got = {};
-    for (const which of order) got[which] = await burst(which === 'a' ? a : b, which === 'a' ? specA : specB, `${which}-${i}`);
+    const bursts = { a: [], b: [] };
+    for (let k = 0; k < alternations; k++) {
+      const order = (i + k) % 2 === 0 ? ['a', 'b'] : ['b', 'a'];
+      for (const which of order)
+        bursts[which].push(await burst(which === 'a' ? a : b, which === 'a' ? specA : specB, `${which}-${i}-${k}`));
+    }
+    const got = { a: combined(bursts.a), b: combined(bursts.b) };
     pairs.push(got);
     console.log(
       `round ${i + 1}: A ${got.a.rps.toFixed(0)} req/s ${got.a.cpuUs.toFixed(0)} µs/req p50 ${got.a.p50.toFixed(1)} ms | ` +
