@@ -588,46 +588,13 @@ async function case3() {
 
 async function case4(db) {
   const env = { DATABASE_URL: db.url };
-  const auth = (server) => ({ authorization: `Bearer ${server.token}` });
-  const preflightCustomer = (kind) => ({
-    name: `Preflight ${kind} ${process.pid}`,
-    email: `preflight-${kind}-${process.pid}-${Date.now()}@load.test`,
-  });
   const rest = await measureRow(
     { case: 4, key: 'rest', variant: 'REST POST /v1/customers', era: null },
-    {
-      entry: 'billing-app',
-      database: db.name,
-      env,
-      spec: {
-        url: '{base}/v1/customers',
-        method: 'POST',
-        headers: (server) => ({ 'content-type': 'application/json', ...auth(server) }),
-        bodyFactory: 'rest-create',
-        get preflightBody() {
-          return JSON.stringify(preflightCustomer('rest'));
-        },
-        verify: 'rest-created',
-      },
-    },
+    { entry: 'billing-app', database: db.name, env, spec: restCreateSpec('rest') },
   );
   const mcp = await measureRow(
     { case: 4, key: 'mcp-2026', variant: 'MCP tools/call billing_customer_create', era: ERA_2026 },
-    {
-      entry: 'billing-app',
-      database: db.name,
-      env,
-      spec: {
-        url: '{base}/mcp',
-        method: 'POST',
-        headers: (server) => mcpHeaders(ERA_2026, 'tools/call', 'billing_customer_create', auth(server)),
-        bodyFactory: 'mcp-create-2026',
-        get preflightBody() {
-          return mcpBody(ERA_2026, 'tools/call', { name: 'billing_customer_create', arguments: preflightCustomer('mcp') });
-        },
-        verify: 'mcp-result',
-      },
-    },
+    { entry: 'billing-app', database: db.name, env, spec: mcpCreateSpec('mcp') },
   );
   await releaseKept();
   // Every 2xx answer must be one customer row (and, over MCP, one audit event of its own).
@@ -660,7 +627,7 @@ async function case4(db) {
       `${check.mcpRows} over MCP for ${check.mcpAnswered}, with ${check.mcpAuditEvents} audit events ` +
       `(at most ${slack} unanswered in-flight writes per row allowed): ${check.ok ? 'consistent' : 'INCONSISTENT'}.`,
   );
-  await case4Context(db, auth, preflightCustomer);
+  await case4Context(db);
   return check;
 }
 
@@ -670,53 +637,59 @@ async function case4(db) {
  * one transaction, the stored answer), and the floor of both writes, their SQL on bare
  * node:http + pg (bench/servers/write-floor.ts, in a workspace of its own).
  */
-async function case4Context(db, auth, preflightCustomer) {
+async function case4Context(db) {
   const env = { DATABASE_URL: db.url };
   await measureRow(
     { case: 4, key: 'rest-keyed', variant: 'REST POST /v1/customers with an idempotency key', era: null },
-    {
-      entry: 'billing-app',
-      database: db.name,
-      env,
-      spec: {
-        url: '{base}/v1/customers',
-        method: 'POST',
-        headers: (server) => ({ 'content-type': 'application/json', ...auth(server) }),
-        bodyFactory: 'rest-create-keyed',
-        get preflightBody() {
-          return JSON.stringify({ ...preflightCustomer('rest-keyed'), idempotency_key: `preflight-${process.pid}-${Date.now()}` });
-        },
-        verify: 'rest-created',
-      },
-    },
+    { entry: 'billing-app', database: db.name, env, spec: restCreateSpec('rest-keyed', { keyed: true }) },
   );
   await releaseKept();
   const floorRow = (key, variant, era, spec) =>
     measureRow({ case: 4, key, variant, era }, { entry: 'write-floor', database: db.name, env, spec });
-  await floorRow('floor-rest', "floor: node:http + pg, the REST create's SQL (2 statements)", null, {
+  await floorRow('floor-rest', "floor: node:http + pg, the REST create's SQL (2 statements)", null, restCreateSpec('floor-rest'));
+  await floorRow(
+    'floor-mcp',
+    "floor: node:http + pg, the MCP create's SQL (4 round trips, one transaction)",
+    ERA_2026,
+    mcpCreateSpec('floor-mcp', { keyed: true }),
+  );
+  await releaseKept();
+}
+
+const bearer = (server) => ({ authorization: `Bearer ${server.token}` });
+/** A customer of its own for each preflight (`kind` names the row), with a key when asked. */
+const preflightCustomer = (kind, keyed) => ({
+  name: `Preflight ${kind} ${process.pid}`,
+  email: `preflight-${kind}-${process.pid}-${Date.now()}@load.test`,
+  ...(keyed ? { idempotency_key: `preflight-${kind}-${process.pid}-${Date.now()}` } : {}),
+});
+
+/** `POST /v1/customers`, a distinct customer per request (with an idempotency key: `keyed`). */
+function restCreateSpec(kind, { keyed = false } = {}) {
+  return {
     url: '{base}/v1/customers',
     method: 'POST',
-    headers: (server) => ({ 'content-type': 'application/json', ...auth(server) }),
-    bodyFactory: 'rest-create',
+    headers: (server) => ({ 'content-type': 'application/json', ...bearer(server) }),
+    bodyFactory: keyed ? 'rest-create-keyed' : 'rest-create',
     get preflightBody() {
-      return JSON.stringify(preflightCustomer('floor-rest'));
+      return JSON.stringify(preflightCustomer(kind, keyed));
     },
     verify: 'rest-created',
-  });
-  await floorRow('floor-mcp', "floor: node:http + pg, the MCP create's SQL (4 round trips, one transaction)", ERA_2026, {
+  };
+}
+
+/** `tools/call billing_customer_create` (2026 era) with a fresh key per request; the preflight's key only when `keyed`. */
+function mcpCreateSpec(kind, { keyed = false } = {}) {
+  return {
     url: '{base}/mcp',
     method: 'POST',
-    headers: (server) => mcpHeaders(ERA_2026, 'tools/call', 'billing_customer_create', auth(server)),
+    headers: (server) => mcpHeaders(ERA_2026, 'tools/call', 'billing_customer_create', bearer(server)),
     bodyFactory: 'mcp-create-2026',
     get preflightBody() {
-      return mcpBody(ERA_2026, 'tools/call', {
-        name: 'billing_customer_create',
-        arguments: { ...preflightCustomer('floor-mcp'), idempotency_key: `preflight-${process.pid}-${Date.now()}` },
-      });
+      return mcpBody(ERA_2026, 'tools/call', { name: 'billing_customer_create', arguments: preflightCustomer(kind, keyed) });
     },
     verify: 'mcp-result',
-  });
-  await releaseKept();
+  };
 }
 
 /**
@@ -924,7 +897,7 @@ function targets(writeCheck) {
     if (measured(keyed, mcp))
       notes.push(
         `Case 4 with the same guarantees: MCP create / REST create with an idempotency key: ${fmt(mcp.rps / keyed.rps, 2)}× ` +
-          `(${fmt(mcp.rps, 0)} vs ${fmt(keyed.rps, 0)} req/s; the key alone costs the REST create ${fmt(keyed.rps / rest.rps, 2)}× its throughput).`,
+          `(${fmt(mcp.rps, 0)} vs ${fmt(keyed.rps, 0)} req/s; REST create with a key / without: ${fmt(keyed.rps / rest.rps, 2)}×).`,
       );
     const [floorRest, floorMcp] = [find(4, 'floor-rest'), find(4, 'floor-mcp')];
     if (measured(floorRest, floorMcp))

@@ -9,12 +9,13 @@
 // preflight checks it like the others. Same pool size as the application (DATABASE_POOL_SIZE, 10),
 // unnamed statements (as the Prisma adapter sends them), no transaction (the application reads
 // outside one too). Needs the bench database after the billing app seeded it (case 6 runs it last).
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { ALL_SCOPES, APP_ROLE_SCOPES as ROLE_SCOPES, SCOPES } from '../../src/app.scopes.js';
 import { displayPrefix, generateTokenSecret, hashToken } from '../../src/identity/token-secret.js';
-import { announceReady, exitOnSignal, fail, HOST, PORT } from './lifecycle.js';
+import { sendJson, serveBare } from './bare-http.js';
+import { fail } from './lifecycle.js';
 
 // Dates as the application formats them: DATE columns stay 'YYYY-MM-DD'; TIMESTAMP(3) columns
 // (no time zone) are UTC, as Prisma reads them.
@@ -74,12 +75,6 @@ interface InvoiceRow {
 }
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
 
 /** The workspace the token may read in, or why not (the application's checks, in its order). */
 async function authorize(req: IncomingMessage): Promise<{ workspaceId: string } | { status: number; message: string }> {
@@ -142,12 +137,12 @@ async function search(workspaceId: string, limit: number) {
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://floor');
-  if (req.method !== 'GET' || url.pathname !== '/v1/invoices') return send(res, 404, { message: 'Only GET /v1/invoices' });
+  if (req.method !== 'GET' || url.pathname !== '/v1/invoices') return sendJson(res, 404, { message: 'Only GET /v1/invoices' });
   const limit = Number(url.searchParams.get('limit') ?? DEFAULT_LIMIT);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) return send(res, 400, { message: `limit must be 1–${MAX_LIMIT}` });
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) return sendJson(res, 400, { message: `limit must be 1–${MAX_LIMIT}` });
   const auth = await authorize(req);
-  if ('status' in auth) return send(res, auth.status, { message: auth.message });
-  send(res, 200, await search(auth.workspaceId, limit));
+  if ('status' in auth) return sendJson(res, auth.status, { message: auth.message });
+  sendJson(res, 200, await search(auth.workspaceId, limit));
 }
 
 /** A token for the demo admin, bound to the demo workspace, as bench/servers/billing-app.ts mints it. */
@@ -179,17 +174,7 @@ async function mintToken(): Promise<string> {
 try {
   if (!process.env.DATABASE_URL) throw new Error('DATABASE_URL must name the bench database');
   const token = await mintToken();
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      console.error(error);
-      if (!res.headersSent) send(res, 500, { message: 'internal error' });
-      else res.destroy();
-    });
-  });
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((done) => server.listen(PORT, HOST, done));
-  exitOnSignal();
-  announceReady(server.address(), { server: 'floor (node:http + pg, 3 statements)', token });
+  await serveBare(handle, { server: 'floor (node:http + pg, 3 statements)', token });
 } catch (error) {
   fail(error);
 }

@@ -13,10 +13,11 @@
 // the answer's shape are the minimum each route needs; the bench's checks accept the answers.
 // Creates its own workspace, so it needs only a migrated database.
 import { createHash, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import pg from 'pg';
 import { generateTokenSecret, hashToken } from '../../src/identity/token-secret.js';
-import { announceReady, exitOnSignal, fail, HOST, PORT } from './lifecycle.js';
+import { sendJson, serveBare } from './bare-http.js';
+import { fail } from './lifecycle.js';
 
 const FIND_BY_EMAIL_SQL = `SELECT "t0"."id", "t0"."workspace_id" AS "workspaceId", "t0"."name", "t0"."email", "t0"."tax_id" AS "taxId", "t0"."created_via"::text AS "createdVia", "t0"."updated_via"::text AS "updatedVia", "t0"."created_at" AS "createdAt", "t0"."updated_at" AS "updatedAt" FROM "public"."customers" AS "t0" WHERE (("t0"."workspace_id" = $1 AND "t0"."email" = $2) AND 1=1) LIMIT $3`;
 const INSERT_SQL = `INSERT INTO "public"."customers" ("id","workspace_id","name","email","tax_id","created_via","updated_via","created_at","updated_at") VALUES ($1,$2,$3,$4,$5,CAST($6::text AS "public"."Channel"),CAST($7::text AS "public"."Channel"),$8,$9) RETURNING "public"."customers"."id", "public"."customers"."workspace_id", "public"."customers"."name", "public"."customers"."email", "public"."customers"."tax_id", "public"."customers"."created_via"::text, "public"."customers"."updated_via"::text, "public"."customers"."created_at", "public"."customers"."updated_at"`;
@@ -53,12 +54,6 @@ const pool = new pg.Pool({
 const workspace = { id: randomUUID(), userId: randomUUID(), tokenId: randomUUID() };
 let tokenHash = '';
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -92,21 +87,23 @@ async function createCustomer(db: pg.Pool | pg.PoolClient, name: string, email: 
 
 async function restCreate(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = (await readJson(req)) as { name?: unknown; email?: unknown };
-  if (typeof body.name !== 'string' || typeof body.email !== 'string') return send(res, 400, { message: 'name and email are required' });
+  if (typeof body.name !== 'string' || typeof body.email !== 'string')
+    return sendJson(res, 400, { message: 'name and email are required' });
   const created = await createCustomer(pool, body.name, body.email, 'api');
-  if (!created) return send(res, 409, { message: 'A customer with this email exists' });
-  send(res, 201, view(created));
+  if (!created) return sendJson(res, 409, { message: 'A customer with this email exists' });
+  sendJson(res, 201, view(created));
 }
 
 async function mcpCreate(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (!req.headers['mcp-protocol-version']) return send(res, 400, { message: 'MCP-Protocol-Version is required' });
+  if (!req.headers['mcp-protocol-version']) return sendJson(res, 400, { message: 'MCP-Protocol-Version is required' });
   const message = (await readJson(req)) as {
     id: number;
     params: { name: string; arguments: { name: string; email: string; idempotency_key: string }; _meta?: Record<string, unknown> };
   };
   const started = Date.now();
   const { name, arguments: args } = message.params;
-  if (name !== TOOL) return send(res, 200, { jsonrpc: '2.0', id: message.id, error: { code: -32602, message: `Unknown tool ${name}` } });
+  if (name !== TOOL)
+    return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, error: { code: -32602, message: `Unknown tool ${name}` } });
   const argumentsHash = createHash('sha256').update(JSON.stringify(args)).digest('hex');
   const client = await pool.connect();
   const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
@@ -118,7 +115,7 @@ async function mcpCreate(req: IncomingMessage, res: ServerResponse): Promise<voi
     const [, claim] = await Promise.all([begun, claimed]);
     if (!claim.rowCount) {
       await client.query('ROLLBACK');
-      return send(res, 200, { jsonrpc: '2.0', id: message.id, error: { code: -32600, message: 'Replayed key (not measured)' } });
+      return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, error: { code: -32600, message: 'Replayed key (not measured)' } });
     }
     const created = await createCustomer(client, args.name, args.email, 'mcp');
     const payload = created
@@ -163,7 +160,7 @@ async function mcpCreate(req: IncomingMessage, res: ServerResponse): Promise<voi
     const committed = client.query('COMMIT');
     stream.uncork();
     await Promise.all([written, committed]);
-    send(res, 200, { jsonrpc: '2.0', id: message.id, result });
+    sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result });
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
@@ -173,11 +170,11 @@ async function mcpCreate(req: IncomingMessage, res: ServerResponse): Promise<voi
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (req.method !== 'POST') return send(res, 404, { message: 'Only POST /v1/customers and POST /mcp' });
-  if (!authorized(req)) return send(res, 401, { message: 'The access token is not valid' });
+  if (req.method !== 'POST') return sendJson(res, 404, { message: 'Only POST /v1/customers and POST /mcp' });
+  if (!authorized(req)) return sendJson(res, 401, { message: 'The access token is not valid' });
   if (req.url === '/v1/customers') return restCreate(req, res);
   if (req.url === '/mcp') return mcpCreate(req, res);
-  send(res, 404, { message: 'Only POST /v1/customers and POST /mcp' });
+  sendJson(res, 404, { message: 'Only POST /v1/customers and POST /mcp' });
 }
 
 try {
@@ -188,17 +185,7 @@ try {
   ]);
   const token = generateTokenSecret();
   tokenHash = hashToken(token);
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      console.error(error);
-      if (!res.headersSent) send(res, 500, { message: 'internal error' });
-      else res.destroy();
-    });
-  });
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((done) => server.listen(PORT, HOST, done));
-  exitOnSignal();
-  announceReady(server.address(), { server: 'write floor (node:http + pg, case 4 SQL)', token });
+  await serveBare(handle, { server: 'write floor (node:http + pg, case 4 SQL)', token });
 } catch (error) {
   fail(error);
 }
