@@ -538,10 +538,12 @@ async function pickSummaryEmail(db) {
   });
 }
 
+/** The bench token of a server (its BENCH_READY line), as an Authorization header. */
+const bearer = (server) => ({ authorization: `Bearer ${server.token}` });
+
 async function case1(db) {
   const env = { DATABASE_URL: db.url };
   let email;
-  const auth = (server) => ({ authorization: `Bearer ${server.token}` });
   const summaryArgs = () => ({ name: 'billing_customer_summary', arguments: { email } });
   const beforeFirst = async () => {
     if (email) return;
@@ -558,7 +560,7 @@ async function case1(db) {
       spec: {
         url: '{base}/mcp',
         method: 'POST',
-        headers: (server) => mcpHeaders(era, 'tools/call', 'billing_customer_summary', auth(server)),
+        headers: (server) => mcpHeaders(era, 'tools/call', 'billing_customer_summary', bearer(server)),
         get body() {
           return mcpBody(era, 'tools/call', summaryArgs());
         },
@@ -579,7 +581,7 @@ async function case1(db) {
             return `{base}/v1/customers/summary?email=${encodeURIComponent(email)}`;
           },
           method: 'GET',
-          headers: auth,
+          headers: bearer,
           verify: 'rest-summary',
         },
       },
@@ -706,7 +708,6 @@ async function case4Floor(db) {
   await releaseKept();
 }
 
-const bearer = (server) => ({ authorization: `Bearer ${server.token}` });
 /** A customer of its own for each preflight (`kind` names the row), with a key when asked. */
 const preflightCustomer = (kind, keyed) => ({
   name: `Preflight ${kind} ${process.pid}`,
@@ -751,8 +752,7 @@ function mcpCreateSpec(kind, { keyed = false } = {}) {
  */
 async function case6(db) {
   const env = { DATABASE_URL: db.url };
-  const auth = (server) => ({ authorization: `Bearer ${server.token}` });
-  const rest = { url: '{base}/v1/invoices?limit=10', method: 'GET', headers: auth, verify: 'rest-invoices' };
+  const rest = { url: '{base}/v1/invoices?limit=10', method: 'GET', headers: bearer, verify: 'rest-invoices' };
   await measureRow(
     { case: 6, key: 'rest', variant: 'REST GET /v1/invoices?limit=10', era: null },
     { entry: 'billing-app', database: db.name, env, spec: rest },
@@ -766,7 +766,7 @@ async function case6(db) {
       spec: {
         url: '{base}/mcp',
         method: 'POST',
-        headers: (server) => mcpHeaders(ERA_2026, 'tools/call', 'billing_invoices_search', auth(server)),
+        headers: (server) => mcpHeaders(ERA_2026, 'tools/call', 'billing_invoices_search', bearer(server)),
         body: mcpBody(ERA_2026, 'tools/call', { name: 'billing_invoices_search', arguments: { limit: 10 } }),
         verify: 'mcp-invoices',
       },
@@ -944,7 +944,7 @@ function targets(writeCheck) {
     // Context for the target, not targets of their own: the same ratio with the same guarantees on
     // both sides, and the ratio of the two writes' SQL alone (which a faster layer tends towards).
     const keyed = find(4, 'rest-keyed');
-    if (measured(keyed, mcp))
+    if (measured(rest, keyed, mcp))
       notes.push(
         `Case 4 with the same guarantees: MCP create / REST create with an idempotency key: ${fmt(mcp.rps / keyed.rps, 2)}× ` +
           `(${fmt(mcp.rps, 0)} vs ${fmt(keyed.rps, 0)} req/s; REST create with a key / without: ${fmt(keyed.rps / rest.rps, 2)}×).`,

@@ -20,9 +20,9 @@ const storage = new AsyncLocalStorage<RequestState>();
 
 /**
  * Request-scoped state on `AsyncLocalStorage`: safe across concurrent requests, no request-scoped
- * providers. The one store a request runs in (the access log finds its request here too): on
- * Node 20 every `AsyncLocalStorage` in use runs a hook on every promise, and a second store cost
- * an MCP write ~9% of its CPU (bench/README.md).
+ * providers. The access log finds its request here too rather than in a store of its own: on
+ * Node 20 every `AsyncLocalStorage` in use runs a hook on every promise, and removing that store
+ * measured an MCP write's CPU at 0.944× (bench/README.md).
  */
 export const RequestContext = {
   run<T>(state: RequestState, fn: () => T): T {
