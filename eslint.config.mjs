@@ -10,16 +10,18 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   {
     ignores: [
-      'dist/',
-      '.test-dist*/',
+      '**/dist/',
+      '**/.test-dist*/',
       '.bench-dist/',
-      '.cli-dist/',
-      'src/generated/',
+      '**/.cli-dist/',
+      'apps/billing/src/generated/',
       'coverage/',
-      'conformance/node_modules/',
-      'conformance/results/',
+      '**/conformance/node_modules/',
+      '**/conformance/results/',
       'bench/results/',
-      '.data/',
+      '**/.data/',
+      '.mcp-package/',
+      '.ci/toolchain/',
     ],
   },
   eslint.configs.recommended,
@@ -28,7 +30,7 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: { ...globals.node },
-      parserOptions: { projectService: { allowDefaultProject: ['prisma.config.ts'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['apps/billing/prisma.config.ts'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       // As in a new Nest project: `any` is allowed, and the unsafe uses of it are pointed out, not refused.
@@ -69,7 +71,7 @@ export default tseslint.config(
   },
   {
     // node:test's describe() and it() return promises the runner awaits; response bodies are `any` JSON.
-    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'packages/nest-mcp/src/testing/**/*.ts'],
     rules: {
       '@typescript-eslint/no-floating-promises': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',

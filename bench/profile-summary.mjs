@@ -40,8 +40,11 @@ function where(callFrame) {
   if (url.startsWith('node:')) return 'node: core';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1];
-  const own = /\.bench-dist\/(src\/[^/]+(?:\/[^/]+)?|bench)\//.exec(url);
+  // The billing app and the bench servers (compiled into .bench-dist/), the layer (its package build).
+  const own = /\.bench-dist\/(?:apps\/billing\/)?(src\/[^/]+(?:\/[^/]+)?|bench)\//.exec(url);
   if (own) return own[1];
+  const layer = /packages\/nest-mcp\/dist\/([^/]+)\//.exec(url);
+  if (layer) return `@nest-mcp/core/${layer[1]}`;
   return url
     .replace(/^file:\/\//, '')
     .split('/')
@@ -49,7 +52,7 @@ function where(callFrame) {
     .join('/');
 }
 const label = (cf) =>
-  `${cf.functionName || '(anonymous)'} ${cf.url ? `${cf.url.replace(/^.*?(node_modules\/|\.bench-dist\/|node:)/, '$1')}:${cf.lineNumber + 1}` : ''}`;
+  `${cf.functionName || '(anonymous)'} ${cf.url ? `${cf.url.replace(/^.*?(node_modules\/|\.bench-dist\/|packages\/nest-mcp\/dist\/|node:)/, '$1')}:${cf.lineNumber + 1}` : ''}`;
 
 const byWhere = new Map();
 const byFunction = new Map();

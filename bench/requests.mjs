@@ -10,7 +10,7 @@ const envelope2026 = {
   'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
 };
 
-/** Headers of an MCP POST in `era`: the 2026 era repeats method and name in headers (SPEC §2). */
+/** Headers of an MCP POST in `era`: the 2026 era repeats method and name in headers (docs/contract.md §2.3). */
 export function mcpHeaders(era, method, name, extra = {}) {
   return {
     'content-type': 'application/json',

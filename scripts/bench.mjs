@@ -106,7 +106,7 @@ const machine = {
   memoryGiB: Math.round(os.totalmem() / 2 ** 30),
   node: process.version,
   platform: `${os.platform()} ${os.release()}`,
-  commit: `${git(['rev-parse', '--short', 'HEAD'])}${git(['status', '--porcelain', '--', 'src']) ? ' (+ uncommitted changes in src/)' : ''}`,
+  commit: `${git(['rev-parse', '--short', 'HEAD'])}${git(['status', '--porcelain', '--', 'packages/nest-mcp/src', 'apps/billing/src']) ? ' (+ uncommitted changes in src/)' : ''}`,
 };
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
@@ -168,11 +168,21 @@ function processStats(pid) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Build: tsc with bench/tsconfig.json (src/** + bench/**) into .bench-dist/
+// Build: the layer's package build (packages/nest-mcp/dist, what an installing app runs), then
+// tsc with bench/tsconfig.json (apps/billing/src/** + bench/**) into .bench-dist/
 // ---------------------------------------------------------------------------------------------
 function build() {
   if (config.skipBuild) return say('build skipped (BENCH_SKIP_BUILD=1)');
   const t = performance.now();
+  const layer = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join('packages', 'nest-mcp', 'tsconfig.build.json')],
+    { encoding: 'utf8' },
+  );
+  if (layer.status !== 0) {
+    console.error(`${layer.stdout}${layer.stderr}`);
+    throw new Error('tsc failed on the layer (packages/nest-mcp)');
+  }
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'bench/tsconfig.json'], {
     encoding: 'utf8',
   });
@@ -187,12 +197,14 @@ function build() {
       console.error(output);
       throw new Error('tsc failed on the bench sources');
     }
-    // Other engineers may be mid-edit in src/: tsc still emitted JavaScript; say so and go on.
+    // Other engineers may be mid-edit in apps/billing/src/: tsc still emitted JavaScript; say so and go on.
     console.warn(
       `[bench] warning: tsc reported ${files.length} type error(s) outside bench/ (${[...new Set(files)].join(', ')}); using the emitted JavaScript`,
     );
   }
-  say(`compiled src/** + bench/** into ${relative(root, outDir)}/ in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  say(
+    `compiled packages/nest-mcp, apps/billing/src/** + bench/** into ${relative(root, outDir)}/ in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -245,7 +257,7 @@ async function createDatabase() {
     await admin(config.databaseServer, (client) => client.query(`DROP DATABASE IF EXISTS ${ident(name)} WITH (FORCE)`));
     say(`dropped database ${name}`);
   };
-  const migrate = spawnSync(process.execPath, ['scripts/prisma.mjs', 'migrate', 'deploy'], {
+  const migrate = spawnSync(process.execPath, [join('apps', 'billing', 'scripts', 'prisma.mjs'), 'migrate', 'deploy'], {
     encoding: 'utf8',
     env: { ...process.env, DATABASE_URL: url },
   });

@@ -1,22 +1,24 @@
 #!/usr/bin/env node
-// Runs the tests with Node's test runner straight from the TypeScript sources (SWC transpiles each
-// file as it is imported, keeping the decorator metadata Nest and class-validator need; see
-// scripts/swc/), after preparing the migrated test database state once. The last line is the one
+// Runs the tests of every workspace (packages/nest-mcp, apps/billing) with Node's test runner
+// straight from the TypeScript sources (SWC transpiles each file as it is imported, keeping the
+// decorator metadata Nest and class-validator need; see scripts/swc/), after preparing the
+// migrated test database state of the billing app once. Imports of @nest-mcp/core resolve to the
+// layer's sources (the "@nest-mcp/source" export condition), so nothing needs building first. The last line is the one
 // CI reads, counted from the runner's own events (scripts/test-summary.reporter.mjs):
-// "N passed, N failed".
+// "N passed, N failed, N skipped".
 //
-//   npm test                      type-checks the project (tsc --noEmit), then runs every test file
+//   npm test                      type-checks both workspaces (npm run typecheck), then runs every test file
 //   npm test -- <path substring>  runs the matching files only, without the type check (seconds)
 //
 // TYPECHECK=1 type-checks a filtered run too; TYPECHECK=0 skips it in a full run.
 //
 // Test databases (see test/support/test-database.ts), prepared here once per run:
 // - DATABASE_URL set: a template database `mcp_test_template_<pid>` on that server, migrated with
-//   scripts/migrate-deploy.mjs (what `npm run db:migrate` runs); every test database is copied from it and the template is dropped at
+//   apps/billing/scripts/migrate-deploy.mjs (what `npm run db:migrate` runs); every test database is copied from it and the template is dropped at
 //   the end. Its name is per run because CI and developers share one PostgreSQL server.
 //   Databases `mcp_test_*` left by runs whose process is gone are dropped (loopback servers only).
 // - DATABASE_URL unset: a migrated PGlite data directory snapshot (a tarball), cached in
-//   node_modules/.cache/mcp-test-db/ under a hash of prisma/migrations, their runner and the PGlite
+//   node_modules/.cache/mcp-test-db/ under a hash of apps/billing/prisma/migrations, their runner and the PGlite
 //   and Prisma versions; every test file loads it into an in-memory PGlite. (Prepared in both modes: the
 //   embedded server's own tests use it.)
 import { spawn, spawnSync } from 'node:child_process';
@@ -28,7 +30,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
-const summary = (passed, failed) => console.log(`${passed} passed, ${failed} failed`);
+/** Where each workspace keeps its tests: unit specs beside the code, end-to-end tests under test/. */
+const WORKSPACES = ['packages/nest-mcp', 'apps/billing'];
+const APP = 'apps/billing';
+/** The export condition under which @nest-mcp/core resolves to its TypeScript sources. */
+const SOURCE_CONDITION = '--conditions=@nest-mcp/source';
+const summary = (passed, failed, skipped = 0) => console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 // This process imports TypeScript sources too (the migrations runner, the embedded database).
 const registerHooks = join(root, 'scripts', 'swc', 'register.mjs');
 await import(pathToFileURL(registerHooks).href);
@@ -43,7 +50,7 @@ function collect(dir) {
     return isTest(name) && (!filter || path.includes(filter) || path.replace(/\.ts$/, '.js').includes(filter)) ? [path] : [];
   });
 }
-const files = [...collect('src'), ...collect('test')].sort();
+const files = WORKSPACES.flatMap((workspace) => [...collect(join(workspace, 'src')), ...collect(join(workspace, 'test'))]).sort();
 if (!files.length) {
   // `node --test` without files would discover files on its own (and start test servers as tests).
   console.error(`No test file matches "${filter}"`);
@@ -54,10 +61,9 @@ if (!files.length) {
 const typecheck = process.env.TYPECHECK ? process.env.TYPECHECK === '1' : !filter;
 if (typecheck) {
   const started = performance.now();
-  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'], {
-    stdio: 'inherit',
-  });
-  if (tsc.status !== 0) {
+  const tsc = (project) =>
+    spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', project], { stdio: 'inherit' });
+  if (WORKSPACES.map(tsc).some((result) => result.status !== 0)) {
     console.error('Type check failed (npm run typecheck): no test ran.');
     summary(0, 1);
     process.exit(1);
@@ -96,7 +102,7 @@ const child = spawn(process.execPath, ['--test', ...reporters, '--test-timeout=3
   env: {
     ...process.env,
     NODE_ENV: 'test',
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(registerHooks).href}`.trim(),
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${SOURCE_CONDITION} --import=${pathToFileURL(registerHooks).href}`.trim(),
     ...database.env,
   },
   // Its own process group, so the watchdog stops the test files' processes too.
@@ -116,19 +122,19 @@ child.on('close', async (code) => {
   } catch (error) {
     console.error(`Test database teardown: ${error.message}`);
   }
-  const counted = existsSync(summaryFile) ? /^(\d+) passed, (\d+) failed$/m.exec(readFileSync(summaryFile, 'utf8')) : null;
+  const counted = existsSync(summaryFile) ? /^(\d+) passed, (\d+) failed, (\d+) skipped$/m.exec(readFileSync(summaryFile, 'utf8')) : null;
   rmSync(summaryDir, { recursive: true, force: true });
   const passed = Number(counted?.[1] ?? 0);
   const failed = Number(counted?.[2] ?? 0);
   // A run that failed without a failed test (a file that did not load, the watchdog) still fails.
-  summary(passed, failed + (code !== 0 && failed === 0 ? 1 : 0));
+  summary(passed, failed + (code !== 0 && failed === 0 ? 1 : 0), Number(counted?.[3] ?? 0));
   process.exit(code ?? 1);
 });
 
 /** DATABASE_URL set: a migrated template database on that server, for this run only. */
 async function prepareTemplate(serverUrl) {
   const { default: pg } = await import('pg');
-  const { runMigrations } = await source('src/database/migrations.ts');
+  const { runMigrations } = await source(`${APP}/src/database/migrations.ts`);
   const admin = async (work) => {
     const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
@@ -191,7 +197,7 @@ function isAlive(pid) {
 
 /** DATABASE_URL unset: a snapshot of a migrated PGlite, built once per migrations state. */
 async function prepareSnapshot() {
-  const migrationsDir = join(root, 'prisma', 'migrations');
+  const migrationsDir = join(root, APP, 'prisma', 'migrations');
   const hash = createHash('sha256');
   for (const pkg of ['@electric-sql/pglite', 'prisma']) {
     hash.update(`${pkg}@${JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')).version}\n`);
@@ -205,15 +211,15 @@ async function prepareSnapshot() {
         hash.update(`${path.slice(migrationsDir.length)}\n`).update(readFileSync(path));
       });
   walk(migrationsDir);
-  // The runner that applies them (scripts/migrate-deploy.mjs) shapes the snapshot too.
-  hash.update(readFileSync(join(root, 'scripts', 'migrate-deploy.mjs')));
+  // The runner that applies them (apps/billing/scripts/migrate-deploy.mjs) shapes the snapshot too.
+  hash.update(readFileSync(join(root, APP, 'scripts', 'migrate-deploy.mjs')));
   const cacheDir = join(root, 'node_modules', '.cache', 'mcp-test-db');
   const snapshot = join(cacheDir, `pglite-${hash.digest('hex').slice(0, 16)}.tar`);
 
   if (!existsSync(snapshot)) {
     const started = performance.now();
-    const { EmbeddedPostgres } = await source('src/database/embedded-postgres.ts');
-    const { runMigrations } = await source('src/database/migrations.ts');
+    const { EmbeddedPostgres } = await source(`${APP}/src/database/embedded-postgres.ts`);
+    const { runMigrations } = await source(`${APP}/src/database/migrations.ts`);
     const embedded = await EmbeddedPostgres.start();
     try {
       await runMigrations(embedded.url);

@@ -1,8 +1,10 @@
 // A `node --test` reporter that counts the tests that passed and failed (suites are not counted,
-// the tests in them are) and prints the one line CI reads: "N passed, N failed".
+// the tests in them are, a skipped or todo test is counted as skipped) and prints the one line CI
+// reads: "N passed, N failed, N skipped".
 export default async function* summary(source) {
   let passed = 0;
   let failed = 0;
+  let skipped = 0;
   for await (const event of source) {
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
     if (event.data.details?.type === 'suite') {
@@ -10,8 +12,9 @@ export default async function* summary(source) {
       if (event.type === 'test:fail' && event.data.details.error?.failureType !== 'subtestsFailed') failed += 1;
       continue;
     }
-    if (event.type === 'test:pass') passed += event.data.skip || event.data.todo ? 0 : 1;
-    else failed += 1;
+    if (event.type === 'test:fail') failed += 1;
+    else if (event.data.skip || event.data.todo) skipped += 1;
+    else passed += 1;
   }
-  yield `${passed} passed, ${failed} failed\n`;
+  yield `${passed} passed, ${failed} failed, ${skipped} skipped\n`;
 }

@@ -3,12 +3,12 @@
 // workspace with billing data and mints an admin personal token, as src/main.ts does.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { AppModule } from '../../src/app.module.js';
-import { configureApp } from '../../src/app.setup.js';
-import { DEMO_WORKSPACE, seedDemo } from '../../src/demo/demo-seed.js';
-import { PrismaService } from '../../src/database/prisma.service.js';
-import { PersonalTokenService } from '../../src/identity/personal-token.service.js';
-import { ALL_SCOPES } from '../../src/app.scopes.js';
+import { AppModule } from '../../apps/billing/src/app.module.js';
+import { configureApp } from '../../apps/billing/src/app.setup.js';
+import { DEMO_WORKSPACE, seedDemo } from '../../apps/billing/src/demo/demo-seed.js';
+import { PrismaService } from '../../apps/billing/src/database/prisma.service.js';
+import { PersonalTokenService } from '../../apps/billing/src/identity/personal-token.service.js';
+import { ALL_SCOPES } from '../../apps/billing/src/app.scopes.js';
 import { announceReady, exitOnSignal, fail, HOST, PORT } from './lifecycle.js';
 
 try {

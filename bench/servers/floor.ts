@@ -12,8 +12,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { ALL_SCOPES, APP_ROLE_SCOPES as ROLE_SCOPES, SCOPES } from '../../src/app.scopes.js';
-import { displayPrefix, generateTokenSecret, hashToken } from '../../src/identity/token-secret.js';
+import { ALL_SCOPES, APP_ROLE_SCOPES as ROLE_SCOPES, SCOPES } from '../../apps/billing/src/app.scopes.js';
+import { displayPrefix, generateTokenSecret, hashToken } from '../../apps/billing/src/identity/token-secret.js';
 import { sendJson, serveBare } from './bare-http.js';
 import { fail } from './lifecycle.js';
 

@@ -3,7 +3,7 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { McpModule, useMcpTransport } from '../../src/mcp/index.js';
+import { McpModule, useMcpTransport } from '@nest-mcp/core';
 import { generatedToolsProvider } from '../fixtures/generated-tools.js';
 import { announceReady, exitOnSignal, fail, HOST, PORT } from './lifecycle.js';
 

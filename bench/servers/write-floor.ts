@@ -15,7 +15,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pg from 'pg';
-import { generateTokenSecret, hashToken } from '../../src/identity/token-secret.js';
+import { generateTokenSecret, hashToken } from '../../apps/billing/src/identity/token-secret.js';
 import { sendJson, serveBare } from './bare-http.js';
 import { fail } from './lifecycle.js';
 

@@ -1,0 +1,78 @@
+import { ValidationPipe, type INestApplication } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Request } from 'express';
+import { HttpExceptionWithHeadersFilter } from './common/http-exception-with-headers.filter.js';
+import { AuthenticationService } from './identity/authentication.service.js';
+import { useHostCheck } from './identity/host-check.js';
+import { setPrincipal } from './identity/request-principal.js';
+import {
+  createRestBodyReader,
+  MCP_OPTIONS,
+  useMcpTransport,
+  type AuthenticateBeforeRead,
+  type ResolvedMcpOptions,
+  type RestBodyRules,
+} from '@nest-mcp/core';
+import { setupSwagger } from './swagger.js';
+
+/** Request body limit of the MCP endpoint and of the upload route (docs/contract.md §1.2: 14 MiB, a base64 attachment of 10 MiB). */
+export const BODY_LIMIT_BYTES = 14 * 1024 * 1024;
+/** Request body limit of every other REST route: their DTOs are a few KiB. */
+export const REST_BODY_LIMIT_BYTES = 1024 * 1024;
+/** The one REST route that takes a file (POST /v1/attachments), so the only one allowed BODY_LIMIT_BYTES. */
+const UPLOAD_PATH = '/v1/attachments';
+
+/**
+ * Everything `main.ts` does to an application before it listens, in one place so that the
+ * end-to-end tests boot exactly what production runs.
+ */
+export function configureApp(app: INestApplication): void {
+  // Before anything reads a body: a request for another host name is refused first (DNS rebinding, PUBLIC_URL).
+  useHostCheck(app);
+  // Names the framework to every scanner, tells a client nothing it needs.
+  (app as NestExpressApplication).disable('x-powered-by');
+
+  // Bodies: one set of rules for /mcp and REST (limit, slow-body 408, depth, prototype keys),
+  // and a body above largeBodyBytes is read only once its sender authenticated.
+  const authenticateLargeBody = largeBodyAuthentication(app);
+  useMcpTransport(app, { authenticateLargeBody });
+  const mcp = app.get<ResolvedMcpOptions>(MCP_OPTIONS);
+  // Rules read per request: the options object is the one the MCP endpoint reads too.
+  const restRules = (limitBytes: number) => (): RestBodyRules => ({
+    limitBytes,
+    timeoutMs: mcp.bodyTimeoutMs,
+    authenticateAboveBytes: mcp.largeBodyBytes,
+    authenticate: authenticateLargeBody,
+  });
+  const uploadRules = restRules(BODY_LIMIT_BYTES);
+  const otherRules = restRules(REST_BODY_LIMIT_BYTES);
+  // Mounted on the path, Express matches it as it matches the route (case, trailing slash); req.path is what follows it.
+  app.use(
+    UPLOAD_PATH,
+    createRestBodyReader((req: Request) => (req.method === 'POST' && req.path === '/' ? uploadRules() : otherRules())),
+  );
+  app.use(createRestBodyReader(otherRules));
+
+  // REST bodies are validated by the same DTO classes the MCP layer validates tool arguments with.
+  app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
+  // 401/403 challenges and 503 outages: their headers (WWW-Authenticate, Retry-After) on the REST answer.
+  app.useGlobalFilters(new HttpExceptionWithHeadersFilter());
+  setupSwagger(app);
+}
+
+/**
+ * The application's own authentication, run from the headers before a large body is read; the
+ * principal it finds is kept on the request, so the authentication guard does not check again.
+ * Undefined in an application without the identity module (the MCP test fixtures).
+ */
+function largeBodyAuthentication(app: INestApplication): AuthenticateBeforeRead | undefined {
+  let authentication: AuthenticationService;
+  try {
+    // Through ModuleRef: app.get() of a missing provider aborts the process (abortOnError).
+    authentication = app.get(ModuleRef).get(AuthenticationService, { strict: false });
+  } catch {
+    return undefined;
+  }
+  return async (req) => setPrincipal(req, await authentication.authenticate(req));
+}

@@ -1,0 +1,39 @@
+import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import type { Channel } from '../generated/prisma/client.js';
+import { principalOf } from '../identity/request-principal.js';
+import { MCP_OPTIONS, type ResolvedMcpOptions } from '@nest-mcp/core';
+import { RequestContext, type RequestState } from './request-context.js';
+import { routeChannel } from './request-channel.js';
+
+/**
+ * Opens the request context. Registered as Nest middleware, after the body readers, so the
+ * context survives into guards, interceptors and handlers. The channel (`mcp`, `panel`, `api`)
+ * is read from the route that served the request, when a row is written (see `routeChannel`).
+ */
+@Injectable()
+export class RequestContextMiddleware implements NestMiddleware {
+  constructor(@Inject(MCP_OPTIONS) private readonly mcp: ResolvedMcpOptions) {}
+
+  use(req: Request, _res: Response, next: NextFunction): void {
+    RequestContext.run(new HttpRequestState(req, this.mcp.path), next);
+  }
+}
+
+/** A request's state whose channel follows the matched route (the middleware runs before routing). */
+class HttpRequestState implements RequestState {
+  principal: RequestState['principal'];
+  workspace: RequestState['workspace'];
+
+  constructor(
+    readonly request: Request,
+    private readonly mcpPath: string,
+  ) {
+    // A large body is authenticated before it is read (app.setup.ts): the guard then skips.
+    this.principal = principalOf(request);
+  }
+
+  get channel(): Channel {
+    return routeChannel(this.request, this.mcpPath);
+  }
+}

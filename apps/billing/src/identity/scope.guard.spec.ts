@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { MCP_CONTEXT_TYPE, MCP_SCOPES_METADATA, type McpTargetKind } from '@nest-mcp/core';
+import type { Principal } from './principal.js';
+import { setPrincipal } from './request-principal.js';
+import { ScopeGuard } from './scope.guard.js';
+import type { ScopePolicy } from './scope.policy.js';
+
+const handler = () => undefined;
+Reflect.defineMetadata(MCP_SCOPES_METADATA, ['billing:write'], handler);
+
+function guardAsking() {
+  const asked: string[][] = [];
+  const policy = { assert: (_principal: Principal, required: string[]) => void asked.push(required) } as unknown as ScopePolicy;
+  return { guard: new ScopeGuard(new Reflector(), policy), asked };
+}
+
+function contextOf(principal: Principal, mcpKind?: McpTargetKind): ExecutionContext {
+  const req = { headers: {} } as Request;
+  setPrincipal(req, principal);
+  return {
+    getType: () => (mcpKind ? MCP_CONTEXT_TYPE : 'http'),
+    getHandler: () => handler,
+    getClass: () => class {},
+    getArgByIndex: (index: number) => (index === 1 ? { kind: mcpKind } : req),
+    switchToHttp: () => ({ getRequest: () => req }),
+  } as unknown as ExecutionContext;
+}
+
+const principal = (workspaceId: string | undefined): Principal => ({
+  userId: 'u1',
+  email: 'a@demo.test',
+  tokenId: 'tok1',
+  kind: 'personal',
+  scopes: ['billing:write'],
+  workspaceId,
+  memberships: [{ workspaceId: 'ws1', slug: 'demo', role: 'admin' }],
+});
+
+describe('ScopeGuard', () => {
+  it('asks the policy for every REST request', () => {
+    const { guard, asked } = guardAsking();
+    assert.equal(guard.canActivate(contextOf(principal('ws1'))), true);
+    assert.deepEqual(asked, [['billing:write']]);
+  });
+
+  it('does not ask again for an MCP tool call of a token bound to one workspace (the layer asked before the call)', () => {
+    const { guard, asked } = guardAsking();
+    assert.equal(guard.canActivate(contextOf(principal('ws1'), 'tool')), true);
+    assert.deepEqual(asked, []);
+  });
+
+  it('asks again over MCP for a caller with several workspaces, and for a completion handler', () => {
+    const { guard, asked } = guardAsking();
+    guard.canActivate(contextOf(principal(undefined), 'tool'));
+    guard.canActivate(contextOf(principal('ws1'), 'completion'));
+    assert.equal(asked.length, 2);
+  });
+});

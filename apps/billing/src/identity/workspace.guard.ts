@@ -1,0 +1,39 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { RequestContext } from '../context/request-context.js';
+import { McpExecutionContext, McpRegistry, type McpInvocation } from '@nest-mcp/core';
+import { principalOf, setRequestWorkspace } from './request-principal.js';
+import { WORKSPACE_SCOPED } from './workspace-scoped.decorator.js';
+import { WorkspaceResolver } from './workspace.resolver.js';
+
+/** Global guard for `@WorkspaceScoped()` routes and tools: resolves the workspace and checks membership. */
+@Injectable()
+export class WorkspaceGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly resolver: WorkspaceResolver,
+    private readonly registry: McpRegistry,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    if (!this.reflector.getAllAndOverride<boolean>(WORKSPACE_SCOPED, [context.getHandler(), context.getClass()])) return true;
+    const req = context.switchToHttp().getRequest<Request>();
+    const principal = principalOf(req);
+    if (!principal) return false;
+    // MCP: the tool's validated arguments; REST: the JSON body.
+    const invocation = McpExecutionContext.invocation(context);
+    const args = (invocation?.input ?? req.body) as { workspace_id?: unknown } | undefined;
+    const membership = this.resolver.resolve(req, principal, args?.workspace_id, !invocation || this.takesWorkspaceArgument(invocation));
+    const workspace = { id: membership.workspaceId, slug: membership.slug };
+    setRequestWorkspace(req, workspace);
+    const state = RequestContext.current();
+    if (state) state.workspace = workspace;
+    return true;
+  }
+
+  private takesWorkspaceArgument(invocation: McpInvocation): boolean {
+    const tool = invocation.kind === 'tool' ? this.registry.tool(invocation.name) : undefined;
+    return !tool || Object.hasOwn(tool.definition.inputSchema.properties ?? {}, 'workspace_id');
+  }
+}

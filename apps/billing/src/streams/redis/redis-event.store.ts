@@ -1,0 +1,58 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { McpEventStore } from '@nest-mcp/core';
+import { eventId, parseEventId, sessionOfStream } from '../stream-event-id.js';
+import type { RedisConnection } from './redis-connection.js';
+
+/**
+ * Replayable events in Redis Streams, one per SSE stream: the entry id (`<ms>-<n>`, assigned by
+ * Redis, so unique across replicas) is the event id's position. Bounded twice on every append:
+ * at most `maxPerStream` entries (`MAXLEN`) and none older than the retention (`MINID`, on Redis's
+ * clock); an idle stream's key expires after the retention.
+ *
+ * KEYS[1]: stream. ARGV: message JSON, max entries, retention ms.
+ */
+const APPEND = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[2], '*', 'm', ARGV[1])
+redis.call('XTRIM', KEYS[1], 'MINID', '=', tostring(now - tonumber(ARGV[3])))
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return id
+`;
+
+/** Canonical entry ids only: Redis would read `5-00` as `5-0`, and the id would not be the one it gave. */
+const ENTRY_ID = /^(?:0|[1-9][0-9]{0,19})-(?:0|[1-9][0-9]{0,19})$/;
+
+export class RedisEventStore implements McpEventStore {
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly limits: { retentionMs: number; maxPerStream: number },
+  ) {}
+
+  async append(streamId: string, message: JSONRPCMessage): Promise<string> {
+    const id = (await this.redis.script(
+      APPEND,
+      [this.streamKey(streamId)],
+      [JSON.stringify(message), String(this.limits.maxPerStream), String(this.limits.retentionMs)],
+    )) as string;
+    return eventId(streamId, id);
+  }
+
+  async replayAfter(lastEventId: string, sessionId: string) {
+    const parsed = parseEventId(lastEventId);
+    if (!parsed || !ENTRY_ID.test(parsed.position) || !sessionId || sessionOfStream(parsed.streamId) !== sessionId) return undefined;
+    const key = this.streamKey(parsed.streamId);
+    // The event must still be there (not trimmed, not expired): else the client missed an unknown amount.
+    const last = (await this.redis.commands.sendCommand(['XRANGE', key, parsed.position, parsed.position])) as unknown[];
+    if (!last.length || Number(parsed.position.split('-')[0]) < Date.now() - this.limits.retentionMs) return undefined;
+    const entries = (await this.redis.commands.sendCommand(['XRANGE', key, `(${parsed.position}`, '+'])) as Array<[string, string[]]>;
+    return {
+      streamId: parsed.streamId,
+      events: entries.map(([id, fields]) => ({ id: eventId(parsed.streamId, id), message: JSON.parse(fields[1]) as JSONRPCMessage })),
+    };
+  }
+
+  private streamKey(streamId: string): string {
+    return this.redis.key('events', streamId);
+  }
+}

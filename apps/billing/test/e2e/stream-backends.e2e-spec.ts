@@ -1,0 +1,310 @@
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { McpEventStore, McpMessageBus, McpSession, McpSessionStore } from '@nest-mcp/core';
+import { PrismaService } from '../../src/database/prisma.service.js';
+import { PostgresEventStore } from '../../src/streams/postgres/postgres-event.store.js';
+import { PostgresMessageBus } from '../../src/streams/postgres/postgres-message.bus.js';
+import { PostgresSessionStore } from '../../src/streams/postgres/postgres-session.store.js';
+import { StreamRowsCleanup } from '../../src/streams/postgres/stream-rows.cleanup.js';
+import { RedisConnection } from '../../src/streams/redis/redis-connection.js';
+import { RedisEventStore } from '../../src/streams/redis/redis-event.store.js';
+import { RedisMessageBus } from '../../src/streams/redis/redis-message.bus.js';
+import { RedisSessionStore } from '../../src/streams/redis/redis-session.store.js';
+import { streamsConfigFromEnv } from '../../src/streams/streams.config.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+
+/**
+ * The contract of stream mode's three shared backends (packages/nest-mcp/src/streams/stream-backends.ts), one
+ * suite run against each implementation: Redis (the machine's), PostgreSQL (real server; the
+ * bus needs LISTEN/NOTIFY, which the embedded database cannot deliver across connections) and the
+ * in-process pair used on the embedded database. "Another replica" is a second instance with its
+ * own connections.
+ */
+const REDIS_URL = process.env.STREAMS_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REAL_POSTGRES = !!process.env.DATABASE_URL;
+const RETENTION_MS = 60_000;
+const MAX_PER_STREAM = 5;
+const limits = { retentionMs: RETENTION_MS, maxPerStream: MAX_PER_STREAM };
+const config = { ...streamsConfigFromEnv({}), eventRetentionMs: RETENTION_MS, maxEventsPerStream: MAX_PER_STREAM };
+
+interface Backends {
+  sessions?: McpSessionStore;
+  events: McpEventStore;
+  /** Bus of this replica and of another one (its own connections). */
+  bus: McpMessageBus;
+  otherBus: McpMessageBus;
+}
+
+const message = (n: number): JSONRPCMessage => ({
+  jsonrpc: '2.0',
+  method: 'notifications/progress',
+  params: { progressToken: 't', progress: n },
+});
+const session = (overrides: Partial<McpSession> = {}): McpSession => ({
+  id: randomUUID(),
+  callerKey: 'caller-a',
+  protocolVersion: '2025-11-25',
+  clientInfo: { name: 'client', version: '1.0.0' },
+  clientCapabilities: { elicitation: { form: {} } },
+  subscriptions: [],
+  createdAt: new Date(Math.floor(Date.now() / 1000) * 1000),
+  expiresAt: new Date(Date.now() + 60_000),
+  ...overrides,
+});
+const streamOf = (sessionId: string) => `${sessionId}/post-${randomUUID()}`;
+const nextMessage = (bus: McpMessageBus, channel: string) =>
+  new Promise<{ payload: Promise<unknown>; ready: Promise<() => Promise<void>> }>((resolveOuter) => {
+    let resolvePayload!: (payload: unknown) => void;
+    const payload = new Promise<unknown>((resolve) => (resolvePayload = resolve));
+    resolveOuter({ payload, ready: bus.subscribe(channel, resolvePayload) });
+  });
+
+function contract(name: string, open: () => Promise<Backends & { close(): Promise<void> }>) {
+  describe(`stream backends: ${name}`, () => {
+    let b: Backends & { close(): Promise<void> };
+    before(async () => {
+      b = await open();
+    });
+    after(() => b?.close());
+
+    it(
+      'sessions: create, get, update each field, delete',
+      { skip: !name.includes('in-process') ? false : 'sessions stay in the database' },
+      async () => {
+        const store = b.sessions!;
+        const s = session();
+        await store.create(s);
+        assert.deepEqual(await store.get(s.id), s);
+        const later = new Date(Math.floor(Date.now() / 1000) * 1000 + 120_000);
+        await store.update(s.id, { logLevel: 'debug' });
+        await store.update(s.id, { subscriptions: ['billing://invoices/1'], expiresAt: later });
+        assert.deepEqual(await store.get(s.id), { ...s, logLevel: 'debug', subscriptions: ['billing://invoices/1'], expiresAt: later });
+        await store.update(s.id, { logLevel: undefined });
+        assert.equal((await store.get(s.id))?.logLevel, undefined);
+        await store.delete(s.id);
+        assert.equal(await store.get(s.id), undefined);
+        await store.update(s.id, { logLevel: 'info' }); // unknown id: no-op, and nothing is recreated
+        assert.equal(await store.get(s.id), undefined);
+        assert.equal(await store.get('no-such-session'), undefined);
+      },
+    );
+
+    it(
+      'sessions: an expired session is unknown and never a subscriber',
+      { skip: name.includes('in-process') && 'sessions stay in the database' },
+      async () => {
+        const store = b.sessions!;
+        const uri = `billing://invoices/${randomUUID()}`;
+        const s = session({ subscriptions: [uri], expiresAt: new Date(Date.now() + 300) });
+        await store.create(s);
+        assert.deepEqual(await store.subscribersOf(uri), [s.id]);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        assert.equal(await store.get(s.id), undefined);
+        assert.deepEqual(await store.subscribersOf(uri), []);
+      },
+    );
+
+    it(
+      'sessions: subscribersOf follows subscribe and unsubscribe, per URI',
+      { skip: name.includes('in-process') && 'sessions stay in the database' },
+      async () => {
+        const store = b.sessions!;
+        const [u1, u2] = [`billing://invoices/${randomUUID()}`, `billing://customers/${randomUUID()}`];
+        const a = session();
+        const c = session({ subscriptions: [u1] });
+        await store.create(a);
+        await store.create(c);
+        await store.update(a.id, { subscriptions: [u1, u2] });
+        assert.deepEqual((await store.subscribersOf(u1)).sort(), [a.id, c.id].sort());
+        assert.deepEqual(await store.subscribersOf(u2), [a.id]);
+        await store.update(a.id, { subscriptions: [u2] });
+        assert.deepEqual(await store.subscribersOf(u1), [c.id]);
+        await store.delete(c.id);
+        assert.deepEqual(await store.subscribersOf(u1), []);
+      },
+    );
+
+    it('events: append gives ids unique across calls that name their stream; replay returns what followed, in order', async () => {
+      const sessionId = randomUUID();
+      const stream = streamOf(sessionId);
+      const other = streamOf(sessionId);
+      const ids = [];
+      for (let n = 1; n <= 3; n++) {
+        ids.push(await b.events.append(stream, message(n)));
+        await b.events.append(other, message(100 + n));
+      }
+      assert.equal(new Set(ids).size, 3);
+      for (const id of ids) assert.ok(id.startsWith(`${stream}:`), id);
+      assert.deepEqual(await b.events.replayAfter(ids[0], sessionId), {
+        streamId: stream,
+        events: [
+          { id: ids[1], message: message(2) },
+          { id: ids[2], message: message(3) },
+        ],
+      });
+      assert.deepEqual(await b.events.replayAfter(ids[2], sessionId), { streamId: stream, events: [] });
+    });
+
+    it("events: another session's id, an unknown id or garbage replays nothing", async () => {
+      const sessionId = randomUUID();
+      const id = await b.events.append(streamOf(sessionId), message(1));
+      assert.equal(await b.events.replayAfter(id, randomUUID()), undefined);
+      assert.equal(await b.events.replayAfter(id, ''), undefined);
+      assert.equal(await b.events.replayAfter(`${streamOf(sessionId)}:1`, sessionId), undefined);
+      for (const garbage of ['', 'x', ':', `${sessionId}/post-x:`, `${id}0`, `${id}:../../etc`]) {
+        assert.equal(await b.events.replayAfter(garbage, sessionId), undefined, garbage);
+      }
+    });
+
+    it(`events: retention keeps at most ${MAX_PER_STREAM} per stream; an id trimmed away replays nothing`, async () => {
+      const sessionId = randomUUID();
+      const stream = streamOf(sessionId);
+      const ids = [];
+      for (let n = 1; n <= MAX_PER_STREAM + 3; n++) ids.push(await b.events.append(stream, message(n)));
+      assert.equal(await b.events.replayAfter(ids[0], sessionId), undefined);
+      const kept = ids.length - MAX_PER_STREAM;
+      const replay = await b.events.replayAfter(ids[kept], sessionId);
+      assert.deepEqual(
+        replay?.events.map((event) => event.id),
+        ids.slice(kept + 1),
+      );
+    });
+
+    it('bus: a message published on one replica reaches a subscriber on another, and stops after unsubscribe', async () => {
+      const channel = `test:${randomUUID()}`;
+      const { payload, ready } = await nextMessage(b.otherBus, channel);
+      const unsubscribe = await ready;
+      await b.bus.publish(channel, { uri: 'billing://invoices/1', n: 1 });
+      assert.deepEqual(await payload, { uri: 'billing://invoices/1', n: 1 });
+
+      const heard: unknown[] = [];
+      const local = await b.otherBus.subscribe(channel, (p) => heard.push(p));
+      await unsubscribe();
+      const { payload: marker, ready: markerReady } = await nextMessage(b.otherBus, `${channel}:marker`);
+      await markerReady;
+      await b.bus.publish(channel, { n: 2 });
+      await b.bus.publish(`${channel}:marker`, 'done');
+      await marker;
+      assert.deepEqual(heard, [{ n: 2 }], 'the remaining subscriber still hears; the ended one did not throw');
+      await local();
+    });
+  });
+}
+
+contract('Redis', async () => {
+  const prefix = `mcp-test-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const a = new RedisConnection(REDIS_URL, prefix);
+  const other = new RedisConnection(REDIS_URL, prefix);
+  await a.connect();
+  await other.connect();
+  return {
+    sessions: new RedisSessionStore(a),
+    events: new RedisEventStore(a, limits),
+    bus: new RedisMessageBus(a),
+    otherBus: new RedisMessageBus(other),
+    close: async () => {
+      const keys = await a.commands.keys(`${prefix}:*`);
+      if (keys.length) await a.commands.del(keys);
+      await a.close();
+      await other.close();
+    },
+  };
+});
+
+describe('stream backends: Redis bus, listeners added while a SUBSCRIBE is pending', () => {
+  const prefix = `mcp-test-${process.pid}-${randomBytes(3).toString('hex')}`;
+  // A Redis user allowed on no channel but `<prefix>:bus:allowed*`: its other SUBSCRIBEs fail (NOPERM).
+  const user = `mcp-test-limited-${process.pid}`;
+  const admin = new RedisConnection(REDIS_URL, prefix);
+  const limitedUrl = new URL(REDIS_URL);
+  limitedUrl.username = user;
+  limitedUrl.password = 'unused';
+  let limited: RedisConnection;
+  let publisher: RedisConnection;
+
+  before(async () => {
+    await admin.connect();
+    await admin.commands.sendCommand(['ACL', 'SETUSER', user, 'on', 'nopass', 'resetchannels', `&${prefix}:bus:allowed*`, '~*', '+@all']);
+    limited = new RedisConnection(limitedUrl.toString(), prefix);
+    publisher = new RedisConnection(REDIS_URL, prefix);
+    await Promise.all([limited.connect(), publisher.connect()]);
+  });
+  after(async () => {
+    await Promise.all([limited.close(), publisher.close()]);
+    await admin.commands.sendCommand(['ACL', 'DELUSER', user]);
+    await admin.close();
+  });
+
+  it('every listener of a channel whose SUBSCRIBE fails is refused with it, and a later one tries again', async () => {
+    const bus = new RedisMessageBus(limited);
+    const channel = `refused-${randomUUID()}`;
+    const results = await Promise.allSettled([bus.subscribe(channel, () => undefined), bus.subscribe(channel, () => undefined)]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['rejected', 'rejected'],
+      'the second listener must not be told it is subscribed',
+    );
+    await assert.rejects(
+      bus.subscribe(channel, () => undefined),
+      /NOPERM|permission/i,
+    );
+  });
+});
+
+describe('stream backends: PostgreSQL', { skip: !REAL_POSTGRES && 'LISTEN/NOTIFY needs a real PostgreSQL (DATABASE_URL)' }, () => {
+  let database: TestDatabase;
+  let prisma: PrismaService;
+  const buses: PostgresMessageBus[] = [];
+  before(async () => {
+    database = await createTestDatabase();
+    process.env.DATABASE_URL = database.url;
+    prisma = new PrismaService();
+  });
+  after(async () => {
+    for (const bus of buses) await bus.close();
+    await prisma?.onModuleDestroy();
+    await database?.close();
+  });
+
+  const busOf = () => {
+    const bus = new PostgresMessageBus(
+      database.url,
+      (channel, payload) => prisma.client.$executeRaw`SELECT pg_notify(${channel}, ${payload})`,
+    );
+    buses.push(bus);
+    return bus;
+  };
+  contract('PostgreSQL tables and LISTEN/NOTIFY', async () => ({
+    sessions: new PostgresSessionStore(prisma),
+    events: new PostgresEventStore(prisma, config),
+    bus: busOf(),
+    otherBus: busOf(),
+    close: async () => undefined,
+  }));
+
+  it('refuses a bus message too large for NOTIFY, saying to use Redis', async () => {
+    await assert.rejects(busOf().publish('big', 'x'.repeat(8000)), /under 8000.*REDIS_URL/);
+  });
+
+  it('the cleanup deletes expired sessions and events past the retention, nothing else', async () => {
+    const store = new PostgresSessionStore(prisma);
+    const events = new PostgresEventStore(prisma, config);
+    const live = session();
+    const expired = session({ expiresAt: new Date(Date.now() + 200) });
+    await store.create(live);
+    await store.create(expired);
+    const sessionId = randomUUID();
+    const kept = await events.append(streamOf(sessionId), message(1));
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const cleanup = new StreamRowsCleanup(prisma, config);
+    const deleted = await cleanup.run(new Date());
+    assert.ok(deleted >= 1);
+    assert.deepEqual((await store.get(live.id))?.id, live.id);
+    assert.deepEqual(await prisma.client.mcpSession.count({ where: { id: expired.id } }), 0);
+    assert.deepEqual((await events.replayAfter(kept, sessionId))?.events, []);
+    await cleanup.run(new Date(Date.now() + RETENTION_MS + 1000));
+    assert.equal(await events.replayAfter(kept, sessionId), undefined, 'past the retention');
+  });
+});

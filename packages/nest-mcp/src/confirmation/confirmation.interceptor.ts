@@ -1,0 +1,185 @@
+import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
+import { Inject, Injectable, Optional, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { from, mergeMap, of, type Observable } from 'rxjs';
+import { McpRegistry } from '../discovery/mcp.registry.js';
+import type { McpToolAnnotations } from '../decorators/mcp-decorator.options.js';
+import type { ToolEntry } from '../discovery/mcp-registry.types.js';
+import { MCP_OPTIONS } from '../mcp.constants.js';
+import { McpExecutionContext } from '../mcp-execution-context.js';
+import type { McpInvocation } from '../mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { canElicitForm, inputRequired, inputResponse } from '../multi-round/input-required.js';
+import { McpRequestState } from '../multi-round/request-state.js';
+import { ToolReply } from '../server/tool-reply.js';
+import { MCP_APPROVAL_LINKS, type ApprovalOutcome, type McpApprovalLinks } from '../contracts/approval-links.js';
+
+/** The key of the confirmation in `inputRequests` / `inputResponses`. */
+export const CONFIRM_INPUT = 'confirm';
+
+/** What a confirmation `requestState` carries: which question it answers. */
+interface ConfirmationState {
+  confirm: string;
+}
+
+/**
+ * Nothing destructive runs without a person's yes (docs/contract.md §4). Applied by the layer to every tool
+ * annotated `destructiveHint: true`, so the tool itself has no confirmation code:
+ * - a 2026-era client that declared form elicitation is asked in the chat (`input_required`, with
+ *   a sealed `requestState` bound to this exact call); a decline means the tool does not run;
+ *   unless the tool (`confirmation: 'link'`) or the server (`destructiveConfirmation: 'link'`)
+ *   requires the approval page;
+ * - any other client gets an approval link from the application's gateway (`pending_confirmation`),
+ *   or a refusal when the server is configured to refuse or has no gateway.
+ * Over REST (not an MCP invocation) it does nothing: REST routes have their own authorization.
+ */
+@Injectable()
+export class McpConfirmationInterceptor implements NestInterceptor {
+  constructor(
+    private readonly registry: McpRegistry,
+    private readonly states: McpRequestState,
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Optional() @Inject(MCP_APPROVAL_LINKS) private readonly approvals?: McpApprovalLinks,
+  ) {}
+
+  /** Whether a tool with these annotations is confirmed at all (decided once, at bootstrap). */
+  appliesTo(annotations: McpToolAnnotations): boolean {
+    return !!annotations.destructiveHint;
+  }
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const invocation = McpExecutionContext.invocation(context);
+    if (!invocation || invocation.kind !== 'tool' || invocation.approved) return next.handle();
+    const tool = this.registry.tool(invocation.name);
+    if (!tool?.annotations.destructiveHint) return next.handle();
+    return from(this.decide(tool, invocation)).pipe(mergeMap((answer) => (answer === PROCEED ? next.handle() : of(answer))));
+  }
+
+  private async decide(
+    tool: ToolEntry,
+    invocation: McpInvocation,
+  ): Promise<typeof PROCEED | ToolReply | CallToolResult | InputRequiredResult> {
+    const linkOnly = confirmationOf(tool, this.options) === 'link';
+    if (!linkOnly && invocation.era === 'stateless' && canElicitForm(invocation.clientCapabilities)) return this.inChat(tool, invocation);
+    // Stream mode, handshake era: a client that declared elicitation is asked over the call's stream.
+    if (!linkOnly && invocation.stream?.canAsk && canElicitForm(invocation.clientCapabilities))
+      return this.inChatOverStream(tool, invocation);
+    if (this.options.destructiveTools === 'refuse' || !this.approvals) return refusal(tool.name, linkOnly);
+    return replyFor(await this.approvals.request({ tool: { name: tool.name, ...pick(tool) }, invocation }), tool.name);
+  }
+
+  /** Handshake-era confirmation over the stream: the call waits for the answer (or fails after the timeout, having done nothing). */
+  private async inChatOverStream(tool: ToolEntry, invocation: McpInvocation) {
+    const answer = await invocation.elicit(confirmationQuestion(tool, invocation));
+    if (answer.action === 'accept' && answer.content?.confirm === true) return PROCEED;
+    return declined(tool.name);
+  }
+
+  /** Multi round-trip confirmation: ask, then run only on an accepted yes for this exact call. */
+  private async inChat(tool: ToolEntry, invocation: McpInvocation) {
+    const asked = (invocation.state as ConfirmationState | undefined)?.confirm === tool.name;
+    if (asked) {
+      const answer = inputResponse(invocation.inputResponses, CONFIRM_INPUT);
+      const yes = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.confirm === true;
+      // A yes is spent with the call (a confirmed call that fails and rolls back may be retried with
+      // the same state). Any other answer is final: a decline answers an error, which rolls the call
+      // back, and its state must not come back to life for a replay that says yes.
+      await this.states.recordUse(invocation, { final: !yes });
+      if (yes) return PROCEED;
+      if (answer.kind === 'elicit') return declined(tool.name);
+      // No usable answer for the question we asked: ask again (SEP-2322 re-request).
+    }
+    return inputRequired({
+      inputRequests: { [CONFIRM_INPUT]: inputRequired.elicit(confirmationQuestion(tool, invocation)) },
+      requestState: await this.states.seal({ confirm: tool.name } satisfies ConfirmationState, invocation, { recordUse: 'by-handler' }),
+    });
+  }
+}
+
+const PROCEED = Symbol('proceed');
+
+/** The question put to the user, the same in both eras. */
+function confirmationQuestion(tool: ToolEntry, invocation: McpInvocation) {
+  const title = tool.definition.title ?? tool.name;
+  return {
+    message: `Confirm "${title}"? ${tool.definition.description ?? ''}\nArguments: ${JSON.stringify(invocation.arguments ?? {})}`.trim(),
+    requestedSchema: {
+      type: 'object' as const,
+      properties: { confirm: { type: 'boolean' as const, title: 'Yes, do it', description: 'This cannot be undone.' } },
+      required: ['confirm'],
+    },
+  };
+}
+
+function declined(name: string): ToolReply {
+  return ToolReply.failed([
+    {
+      code: 'confirmation_declined',
+      message: `The user did not confirm ${name}, so nothing was done. Do not retry unless the user asks again.`,
+      retryable: false,
+    },
+  ]);
+}
+
+function pick(tool: ToolEntry) {
+  return {
+    ...(tool.definition.title ? { title: tool.definition.title } : {}),
+    ...(tool.definition.description ? { description: tool.definition.description } : {}),
+  };
+}
+
+/**
+ * The stricter of the tool's own confirmation and the server's minimum: an operator can require
+ * the approval page for every destructive tool, a tool cannot lower that.
+ */
+export function confirmationOf(tool: Pick<ToolEntry, 'confirmation'>, options: Pick<ResolvedMcpOptions, 'destructiveConfirmation'>) {
+  return tool.confirmation === 'link' || options.destructiveConfirmation === 'link' ? 'link' : 'elicitation-or-link';
+}
+
+function refusal(name: string, linkOnly: boolean): ToolReply {
+  const why = linkOnly
+    ? 'on the approval page, which this server does not offer over MCP'
+    : 'which this client cannot give in the chat (it did not declare elicitation)';
+  return ToolReply.failed([
+    {
+      code: 'confirmation_required',
+      message: `${name} is destructive and needs a person's confirmation ${why}. Nothing was done. Ask the user to do it in the application.`,
+      retryable: false,
+    },
+  ]);
+}
+
+/** What the agent gets for each state of an approval. */
+function replyFor(outcome: ApprovalOutcome, name: string): ToolReply | CallToolResult {
+  switch (outcome.status) {
+    case 'completed':
+      return outcome.result;
+    case 'pending':
+      return ToolReply.pendingConfirmation(
+        { id: outcome.approvalId, url: outcome.url, expires_at: outcome.expiresAt.toISOString() },
+        `Nothing has been done yet. Ask the user to open ${outcome.url} and choose Continue (the link expires at ` +
+          `${outcome.expiresAt.toISOString()}), then call ${name} again with the same arguments to get the result.`,
+      );
+    case 'denied':
+      return ToolReply.failed(
+        [
+          {
+            code: 'approval_denied',
+            message: `A person chose Cancel on the approval page: ${name} did not run. Do not retry.`,
+            retryable: false,
+          },
+        ],
+        { id: outcome.approvalId },
+      );
+    case 'expired':
+      return ToolReply.failed(
+        [
+          {
+            code: 'approval_expired',
+            message: `Nobody approved ${name} in time, so it did not run. Call it again to get a new approval link if the user still wants it.`,
+            retryable: true,
+          },
+        ],
+        { id: outcome.approvalId },
+      );
+  }
+}

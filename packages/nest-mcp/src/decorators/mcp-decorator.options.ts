@@ -1,0 +1,90 @@
+import type { Icon } from '@modelcontextprotocol/server';
+import type { Type } from '@nestjs/common';
+
+/** An icon clients may show beside the entry (2025-11-25): `src` is an `https:` URL or a `data:image/…;base64,` URI. */
+export type McpIcon = Icon;
+
+/** Tool behaviour hints (MCP `ToolAnnotations`). Clients use them to decide when to ask the user. */
+export interface McpToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  /** Defaults to false: tools reach nothing outside this backend. */
+  openWorldHint?: boolean;
+}
+
+/**
+ * How a person confirms a destructive tool (docs/contract.md §4.1). `elicitation-or-link`: in the chat when the
+ * client can ask (2026 era, form elicitation), else by approval link. `link`: always by approval
+ * link, signed in to the admin pages, whatever the client declares.
+ */
+export type McpConfirmationMode = 'elicitation-or-link' | 'link';
+
+export interface McpToolOptions {
+  /** Tool name; defaults to the method name. 1–128 characters of `A-Z a-z 0-9 _ - .` (SEP-986). */
+  name?: string;
+  title?: string;
+  /** Icons for client UIs (2025-11-25); checked when the decorator is applied. */
+  icons?: McpIcon[];
+  /** Written as a prompt for the model: when to use, never use for, side effects, success, fallback. */
+  description: string;
+  /**
+   * Scopes a caller needs to see and call the tool. On a controller route they are also the
+   * route's `@RequiredScopes()`: one declaration protects REST and MCP (the boot fails when an
+   * explicit `@RequiredScopes()` on the method says otherwise). Default: the method's or class's
+   * `@RequiredScopes()`, else none.
+   */
+  scopes?: string[];
+  /** Behaviour hints; every one defaults to false and all four are always sent. */
+  annotations?: McpToolAnnotations;
+  /**
+   * Destructive tools only: `link` requires the approval page even from clients that could confirm
+   * in the chat (money-moving tools). Default `elicitation-or-link`; the McpModule option
+   * `destructiveConfirmation` can make every destructive tool `link`, never the reverse.
+   */
+  confirmation?: McpConfirmationMode;
+  /**
+   * Input DTO: the tool's `inputSchema` and validator. Default: on a controller route, its
+   * `@Body()`, `@Query()` and `@Param()` DTOs and named `@Param('id')` / `@Query('q')` parameters
+   * together (a name claimed twice fails the boot); on a provider method, its first parameter's
+   * type. Given explicitly, it must carry every parameter the handler reads by name.
+   */
+  input?: Type<unknown>;
+  /** Output DTO: gives the tool an `outputSchema` and its results `structuredContent`. */
+  output?: Type<unknown>;
+}
+
+export interface McpResourceOptions {
+  /** A fixed URI (`billing://status`) or an RFC 6570 template (`billing://invoices/{id}`). */
+  uri: string;
+  /** Resource name; defaults to the method name. */
+  name?: string;
+  title?: string;
+  /** Icons for client UIs (2025-11-25); checked when the decorator is applied. */
+  icons?: McpIcon[];
+  description?: string;
+  mimeType?: string;
+  /** As `McpToolOptions.scopes`: also the route's `@RequiredScopes()`. */
+  scopes?: string[];
+}
+
+export interface McpPromptOptions {
+  /** Prompt name; defaults to the method name. */
+  name?: string;
+  title?: string;
+  /** Icons for client UIs (2025-11-25); checked when the decorator is applied. */
+  icons?: McpIcon[];
+  description?: string;
+  /** As `McpToolOptions.scopes`: also the route's `@RequiredScopes()`. */
+  scopes?: string[];
+  /** Arguments DTO (its properties are the prompt's arguments); defaults as `McpToolOptions.input`. */
+  args?: Type<unknown>;
+}
+
+/** Declares a method as the completion source of one prompt argument or one template variable. */
+export type McpCompletionOptions = { prompt: string; argument: string } | { resourceTemplate: string; argument: string };
+
+/** What the decorators store: the options with the name resolved. */
+export type McpToolMetadata = McpToolOptions & { name: string };
+export type McpResourceMetadata = McpResourceOptions & { name: string };
+export type McpPromptMetadata = McpPromptOptions & { name: string };

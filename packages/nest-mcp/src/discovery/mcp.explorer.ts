@@ -1,0 +1,201 @@
+import { Inject, Injectable, Optional, type OnModuleInit, type Type } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
+import { UriTemplate, type Tool } from '@modelcontextprotocol/server';
+import type { McpCompletionOptions, McpPromptMetadata, McpResourceMetadata, McpToolMetadata } from '../decorators/mcp-decorator.options.js';
+import {
+  MCP_COMPLETION_METADATA,
+  MCP_OPTIONS,
+  MCP_PROMPT_METADATA,
+  MCP_RESOURCE_METADATA,
+  MCP_SCOPES_METADATA,
+  MCP_TOOL_METADATA,
+} from '../mcp.constants.js';
+import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { dtoToJsonSchema, type DtoSchemaOptions } from '../schema/dto-json-schema.factory.js';
+import type { JsonSchema } from '../schema/json-schema.types.js';
+import { MCP_ACCESS_POLICY, type McpAccessPolicy } from '../contracts/access-policy.js';
+import { envelopeSchema } from '../server/tool-result.envelope.js';
+import { McpHandlerFactory } from './mcp-handler.factory.js';
+import { completionKey, McpRegistry } from './mcp.registry.js';
+import type { ToolEntry } from './mcp-registry.types.js';
+import { RawJson } from '../server/raw-json.js';
+import { McpConfirmationInterceptor } from '../confirmation/confirmation.interceptor.js';
+import { McpIdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
+import { resolveToolInput, type ToolInput } from './route-input.js';
+import { assertScopesAgree, checkScopeNames, type ScopeUsage } from './scope-declarations.check.js';
+
+/**
+ * Finds every `@McpTool`, `@McpResource`, `@McpPrompt` and `@McpCompletion` method once, at
+ * bootstrap, builds its schema and bound handler, and fills the registry. Whatever would make a
+ * capability uncallable or unprotected fails the boot with the offending `Class.method`:
+ * duplicate names, DTOs that cannot be described or validated, route parameters the input does
+ * not carry, scopes that disagree with `@RequiredScopes()` or that the access policy never declared.
+ */
+@Injectable()
+export class McpExplorer implements OnModuleInit {
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly handlers: McpHandlerFactory,
+    private readonly registry: McpRegistry,
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly idempotency: McpIdempotencyInterceptor,
+    private readonly confirmation: McpConfirmationInterceptor,
+    @Optional() @Inject(MCP_ACCESS_POLICY) private readonly policy?: McpAccessPolicy,
+  ) {}
+
+  onModuleInit(): void {
+    const wrappers = [...this.discovery.getControllers(), ...this.discovery.getProviders()];
+    const scopeUsages: ScopeUsage[] = [];
+    for (const wrapper of wrappers) {
+      const instance = wrapper.instance as object | undefined;
+      if (!instance || typeof instance !== 'object' || wrapper.isAlias) continue;
+      const prototype = Object.getPrototypeOf(instance);
+      const classScopes: string[] | undefined = Reflect.getMetadata(MCP_SCOPES_METADATA, prototype.constructor);
+      if (classScopes) scopeUsages.push({ source: prototype.constructor.name, scopes: classScopes });
+      for (const methodName of this.scanner.getAllMethodNames(prototype)) {
+        const methodScopes: string[] | undefined = Reflect.getMetadata(MCP_SCOPES_METADATA, prototype[methodName]);
+        if (methodScopes) scopeUsages.push({ source: `${prototype.constructor.name}.${methodName}`, scopes: methodScopes });
+        this.exploreMethod(wrapper, prototype, methodName);
+      }
+    }
+    checkScopeNames(this.policy?.declaredScopes?.(), scopeUsages);
+  }
+
+  private exploreMethod(wrapper: InstanceWrapper, prototype: Record<string, object>, methodName: string): void {
+    const method = prototype[methodName];
+    const tool: McpToolMetadata | undefined = Reflect.getMetadata(MCP_TOOL_METADATA, method);
+    const resource: McpResourceMetadata | undefined = Reflect.getMetadata(MCP_RESOURCE_METADATA, method);
+    const prompt: McpPromptMetadata | undefined = Reflect.getMetadata(MCP_PROMPT_METADATA, method);
+    const completion: McpCompletionOptions | undefined = Reflect.getMetadata(MCP_COMPLETION_METADATA, method);
+    if (!tool && !resource && !prompt && !completion) return;
+
+    const source = `${prototype.constructor.name}.${methodName}`;
+    if (!wrapper.isDependencyTreeStatic()) {
+      throw new Error(`${source}: MCP handlers must live on singleton providers or controllers, not request-scoped ones`);
+    }
+    // The layer's own interceptors wrap only the tools they can act on (a method's one handler
+    // serves all its kinds; they pass other kinds through): idempotency outside confirmation.
+    const around = tool ? [this.idempotency, this.confirmation].filter((interceptor) => interceptor.appliesTo(tool.annotations ?? {})) : [];
+    const target = prototype.constructor as Type<unknown>;
+    const toolInput = tool ? resolveToolInput(target, methodName, source, tool.input) : undefined;
+    const promptInput = prompt ? resolveToolInput(target, methodName, source, prompt.args) : undefined;
+    const handler = this.handlers.create(wrapper, methodName, around, (toolInput ?? promptInput)?.slices);
+    const origin = { class: target, method: method as Function };
+    const routeScopes: string[] | undefined = Reflect.getMetadata(MCP_SCOPES_METADATA, method);
+    assertScopesAgree(source, routeScopes, { McpTool: tool?.scopes, McpResource: resource?.scopes, McpPrompt: prompt?.scopes });
+    const declaredScopes: string[] = routeScopes ?? Reflect.getMetadata(MCP_SCOPES_METADATA, target) ?? [];
+    if (tool) this.addTool({ ...tool, scopes: tool.scopes ?? declaredScopes }, toolInput!, { source, origin, handler });
+    if (resource) this.addResource({ ...resource, scopes: resource.scopes ?? declaredScopes }, { source, origin, handler });
+    if (prompt) this.addPrompt({ ...prompt, scopes: prompt.scopes ?? declaredScopes }, promptInput!, { source, origin, handler });
+    if (completion) {
+      const ref =
+        'prompt' in completion
+          ? { type: 'prompt' as const, name: completion.prompt }
+          : { type: 'template' as const, name: completion.resourceTemplate };
+      this.registry.addCompletion(completionKey(ref, completion.argument), { handler, source });
+    }
+  }
+
+  private addTool(meta: McpToolMetadata, { dto: input }: ToolInput, bound: BoundMethod): void {
+    const { source } = bound;
+    const closed = this.options.forbidUnknownArguments;
+    const inputSchema = input
+      ? schemaOf(source, input, { mode: 'input', closed })
+      : { type: 'object' as const, properties: {}, ...(closed ? { additionalProperties: false } : {}) };
+    const annotations = {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+      ...meta.annotations,
+    };
+    if (meta.confirmation !== undefined) {
+      if (!annotations.destructiveHint) {
+        throw new Error(`${source}: confirmation applies to destructive tools only (annotations.destructiveHint: true)`);
+      }
+      if (meta.confirmation !== 'link' && meta.confirmation !== 'elicitation-or-link') {
+        throw new Error(`${source}: confirmation must be 'elicitation-or-link' or 'link', got ${JSON.stringify(meta.confirmation)}`);
+      }
+    }
+    const definition: Tool = {
+      name: meta.name,
+      ...(meta.title ? { title: meta.title } : {}),
+      description: meta.description,
+      ...(meta.icons ? { icons: meta.icons } : {}),
+      inputSchema: inputSchema as Tool['inputSchema'],
+      ...(meta.output
+        ? {
+            outputSchema: envelopeSchema(
+              schemaOf(source, meta.output, { mode: 'output' }),
+              this.options.toolErrorFields,
+            ) as Tool['outputSchema'],
+          }
+        : {}),
+      annotations: { ...(meta.title ? { title: meta.title } : {}), ...annotations },
+    };
+    this.registry.addTool({
+      name: meta.name,
+      scopes: meta.scopes ?? [],
+      ...bound,
+      definition,
+      encodedDefinition: RawJson.of(definition),
+      annotations,
+      input: input,
+      structured: !!meta.output,
+      ...(meta.confirmation ? { confirmation: meta.confirmation } : {}),
+    });
+  }
+
+  private addResource(meta: McpResourceMetadata, bound: BoundMethod): void {
+    const common = {
+      name: meta.name,
+      ...(meta.title ? { title: meta.title } : {}),
+      ...(meta.description ? { description: meta.description } : {}),
+      ...(meta.mimeType ? { mimeType: meta.mimeType } : {}),
+      ...(meta.icons ? { icons: meta.icons } : {}),
+    };
+    const entry = { name: meta.name, scopes: meta.scopes ?? [], ...bound };
+    if (UriTemplate.isTemplate(meta.uri)) {
+      this.registry.addTemplate({ ...entry, template: new UriTemplate(meta.uri), definition: { uriTemplate: meta.uri, ...common } });
+    } else {
+      this.registry.addResource({ ...entry, definition: { uri: meta.uri, ...common } });
+    }
+  }
+
+  private addPrompt(meta: McpPromptMetadata, { dto: args }: ToolInput, bound: BoundMethod): void {
+    const schema = args ? schemaOf(bound.source, args, { mode: 'input', closed: this.options.forbidUnknownArguments }) : undefined;
+    const required = new Set(schema?.required ?? []);
+    const promptArguments = Object.entries(schema?.properties ?? {}).map(([name, property]) => ({
+      name,
+      ...(property.description ? { description: property.description } : {}),
+      required: required.has(name),
+    }));
+    this.registry.addPrompt({
+      name: meta.name,
+      scopes: meta.scopes ?? [],
+      ...bound,
+      args: args,
+      definition: {
+        name: meta.name,
+        ...(meta.title ? { title: meta.title } : {}),
+        ...(meta.description ? { description: meta.description } : {}),
+        ...(meta.icons ? { icons: meta.icons } : {}),
+        ...(promptArguments.length ? { arguments: promptArguments } : {}),
+      },
+    });
+  }
+}
+
+/** What every registry entry of one decorated method shares. */
+type BoundMethod = Pick<ToolEntry, 'source' | 'origin' | 'handler'>;
+
+/** A DTO's schema; an error names the method it was built for. */
+function schemaOf(source: string, dto: Type<unknown>, options: DtoSchemaOptions): JsonSchema {
+  try {
+    return dtoToJsonSchema(dto, options);
+  } catch (error) {
+    throw new Error(`${source}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,55 @@
+import type { DiscoverResult, InitializeResult } from '@modelcontextprotocol/server';
+import { Inject, Injectable } from '@nestjs/common';
+import { MCP_OPTIONS } from '../mcp.constants.js';
+import type { McpRequestContext } from '../mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { parseClientInfo } from '../protocol/client-info.js';
+import { handshakeVersions, newestHandshakeVersion } from '../protocol/protocol-version.js';
+
+/** `server/discover` (2026-07-28), `initialize` and `ping` (handshake era). */
+@Injectable()
+export class LifecycleHandler {
+  constructor(@Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions) {}
+
+  discover(): DiscoverResult {
+    return {
+      supportedVersions: this.options.supportedVersions,
+      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
+      instructions: this.options.instructions,
+    };
+  }
+
+  /**
+   * Negotiation, not an error: a version outside the handshake era (2026-07-28, or one this
+   * server does not speak) is answered with the newest handshake version enabled (docs/contract.md §2.4); the
+   * client decides whether to go on.
+   */
+  initialize(params: Record<string, unknown>, context: McpRequestContext): InitializeResult {
+    // Nothing keeps it (no sessions), but a client that describes itself must do so within bounds,
+    // as in the 2026 envelope.
+    parseClientInfo(params.clientInfo, 'params.clientInfo');
+    const requested = params.protocolVersion;
+    const versions = handshakeVersions(this.options);
+    const protocolVersion =
+      typeof requested === 'string' && versions.includes(requested) ? requested : (newestHandshakeVersion(this.options) ?? versions[0]);
+    context.protocolVersion = protocolVersion;
+    return {
+      protocolVersion,
+      capabilities: {
+        tools: { listChanged: false },
+        // Stream mode: subscriptions and log messages. No list changes: tools, resources and
+        // prompts are found once, at bootstrap, and never change while the server runs.
+        resources: { subscribe: !!this.options.streams, listChanged: false },
+        prompts: { listChanged: false },
+        completions: {},
+        ...(this.options.streams ? { logging: {} } : {}),
+      },
+      serverInfo: this.options.serverInfo,
+      instructions: this.options.instructions,
+    };
+  }
+
+  ping(): Record<string, never> {
+    return {};
+  }
+}

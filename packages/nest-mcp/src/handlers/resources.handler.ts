@@ -1,0 +1,66 @@
+import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from '@modelcontextprotocol/server';
+import { Injectable } from '@nestjs/common';
+import { McpRegistry } from '../discovery/mcp.registry.js';
+import type { McpRequestContext } from '../mcp-invocation.js';
+import { InvocationBuilder } from '../multi-round/invocation.builder.js';
+import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { CapabilityAccess } from './capability-access.js';
+import { toolErrorsFromException } from './tool-error.mapper.js';
+
+/** `resources/list`, `resources/templates/list` and `resources/read` (docs/contract.md §5). */
+@Injectable()
+export class ResourcesHandler {
+  constructor(
+    private readonly registry: McpRegistry,
+    private readonly access: CapabilityAccess,
+    private readonly invocations: InvocationBuilder,
+  ) {}
+
+  list(params: Record<string, unknown>, context: McpRequestContext): ListResourcesResult {
+    const { page, nextCursor } = this.access.page('resource', this.registry.resources, params.cursor, context);
+    return { resources: page.map((e) => e.definition), ...(nextCursor ? { nextCursor } : {}) };
+  }
+
+  listTemplates(params: Record<string, unknown>, context: McpRequestContext): ListResourceTemplatesResult {
+    const { page, nextCursor } = this.access.page('resource', this.registry.templates, params.cursor, context);
+    return { resourceTemplates: page.map((e) => e.definition), ...(nextCursor ? { nextCursor } : {}) };
+  }
+
+  async read(params: Record<string, unknown>, context: McpRequestContext): Promise<ReadResourceResult> {
+    const uri = params.uri;
+    if (typeof uri !== 'string' || !uri) throw McpProtocolError.invalidParams('Invalid params: "uri" is required');
+    const fixed = this.registry.resource(uri);
+    const matched = fixed ? undefined : this.registry.matchTemplate(uri);
+    const entry = fixed ?? matched?.entry;
+    if (!entry) throw McpProtocolError.invalidParams(`Unknown resource: ${uri}`, { uri });
+    this.access.assert('resource', entry, context);
+
+    let output: unknown;
+    try {
+      const invocation = await this.invocations.build('resource', entry.name, {}, context, matched?.variables ?? {});
+      invocation.uri = uri;
+      output = await entry.handler(invocation);
+    } catch (exception) {
+      // A template that matched but names nothing that exists is an unknown resource, not a fault.
+      const errors = toolErrorsFromException(exception);
+      if (!errors) throw exception;
+      throw McpProtocolError.invalidParams(`Resource ${uri}: ${errors.map((e) => e.message).join('; ')}`, { uri });
+    }
+    return { contents: toContents(uri, output, entry.definition.mimeType) };
+  }
+}
+
+/**
+ * What a resource method may return: a full `{ contents }`, a string (text), bytes (blob), or
+ * any other value (served as JSON).
+ */
+function toContents(uri: string, output: unknown, mimeType: string | undefined): ReadResourceResult['contents'] {
+  if (typeof output === 'object' && output !== null && Array.isArray((output as ReadResourceResult).contents)) {
+    return (output as ReadResourceResult).contents;
+  }
+  if (typeof output === 'string') return [{ uri, mimeType: mimeType ?? 'text/plain', text: output }];
+  if (output instanceof Uint8Array) {
+    return [{ uri, mimeType: mimeType ?? 'application/octet-stream', blob: Buffer.from(output).toString('base64') }];
+  }
+  return [{ uri, mimeType: mimeType ?? 'application/json', text: JSON.stringify(output) }];
+}

@@ -1,0 +1,52 @@
+export * from './decorators/mcp-tool.decorator.js';
+export * from './decorators/mcp-resource.decorator.js';
+export * from './decorators/mcp-prompt.decorator.js';
+export * from './decorators/mcp-completion.decorator.js';
+export * from './decorators/mcp-ctx.decorator.js';
+export * from './decorators/required-scopes.decorator.js';
+export type * from './decorators/mcp-decorator.options.js';
+export type { McpCompletionRequest } from './handlers/completion.handler.js';
+export * from './mcp.constants.js';
+export * from './mcp.module.js';
+export type { McpExtension, McpExtensionOptions, McpExtensionPointName } from './extension-points/mcp-extension.types.js';
+export * from './mcp-execution-context.js';
+export type * from './mcp-invocation.js';
+export type * from './mcp-options.interface.js';
+export { McpErrorCode } from './protocol/mcp-error-codes.js';
+export { McpProtocolError } from './protocol/mcp-protocol.error.js';
+export { McpRegistry } from './discovery/mcp.registry.js';
+export { MCP_CALL_HOOK, PassThroughCallHook, type McpCall, type McpCallHook } from './contracts/call-hook.js';
+export { MCP_ACCESS_POLICY, AllowAllAccessPolicy, type McpAccessPolicy, type McpCapability } from './contracts/access-policy.js';
+export type * from './server/tool-result.envelope.js';
+export { ToolReply } from './server/tool-reply.js';
+export { dtoToJsonSchema } from './schema/dto-json-schema.factory.js';
+export type { JsonSchema } from './schema/json-schema.types.js';
+export { useMcpTransport, type McpTransportHooks } from './transport/use-mcp-transport.js';
+export { createHostCheck, type HostCheckSettings } from './transport/request-origin.check.js';
+export { createRestBodyReader, type RestBodyRules } from './transport/rest-body.reader.js';
+export { attachMcpMessage, mcpMessageOf, mcpTargetOf, type McpRequestMessage } from './transport/mcp-request-message.js';
+export type { InboundMessage } from './protocol/json-rpc-message.js';
+export { MAX_JSON_DEPTH, type AuthenticateBeforeRead } from './transport/json-body.reader.js';
+export { McpRequestState } from './multi-round/request-state.js';
+export { MCP_REQUEST_STATE_STORE, InMemoryRequestStateStore, type McpRequestStateStore } from './contracts/request-state-store.js';
+export { acceptedContent, canElicitForm, inputRequired, inputResponse, isInputRequiredResult } from './multi-round/input-required.js';
+export { InMemoryIdempotencyStore } from './idempotency/in-memory-idempotency.store.js';
+export {
+  MCP_IDEMPOTENCY_STORE,
+  type IdempotencyClaim,
+  type IdempotentCall,
+  type McpIdempotencyStore,
+} from './contracts/idempotency-store.js';
+export { MCP_APPROVAL_LINKS, type ApprovalOutcome, type ApprovalRequest, type McpApprovalLinks } from './contracts/approval-links.js';
+export { McpConfirmationInterceptor, CONFIRM_INPUT } from './confirmation/confirmation.interceptor.js';
+export { argumentsHash, canonicalJson } from './calls/arguments-hash.js';
+export { McpDispatcher } from './server/mcp.dispatcher.js';
+export * from './contracts/stream-backends.js';
+export { sessionOfStream } from './streams/stream-ids.js';
+export { InMemorySessionStore } from './streams/in-process/in-memory-session.store.js';
+export { InMemoryEventStore } from './streams/in-process/in-memory-event.store.js';
+export { InProcessMessageBus } from './streams/in-process/in-process-message.bus.js';
+export { MessageBusListeners } from './streams/message-bus-listeners.js';
+export { McpResourceUpdates } from './streams/mcp-resource-updates.js';
+export { McpSpanAttribute, mcpSpanContextOf, setMcpSpanAttributes } from './server/mcp-tracing.js';
+export type { McpApprovedCall } from './server/mcp-approved-call.js';

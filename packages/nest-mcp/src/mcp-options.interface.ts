@@ -1,0 +1,130 @@
+import type { Implementation } from '@modelcontextprotocol/server';
+import type { Request } from 'express';
+import type { McpConfirmationMode } from './decorators/mcp-decorator.options.js';
+import type { JsonSchema } from './schema/json-schema.types.js';
+
+/** What a host application passes to `McpModule.forRoot()` / `forRootAsync()`. Every field has a default. */
+export interface McpModuleOptions {
+  /** Endpoint path of the JSON-RPC controller. Default `/mcp`. */
+  path?: string;
+  /** `serverInfo`: name, title and version shown to clients. */
+  serverInfo?: Partial<Pick<Implementation, 'name' | 'title' | 'version'>>;
+  /** Text for the model, sent by `initialize` and `server/discover`. */
+  instructions?: string;
+  /** Protocol revisions this endpoint speaks, newest first. Default 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26. */
+  supportedVersions?: string[];
+  /** Largest accepted request body in bytes. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** How long the whole body may take to arrive once the headers are in, before `408` (slow-body guard). Default 30 000 ms. */
+  bodyTimeoutMs?: number;
+  /**
+   * A body larger than this (declared, or once this much has streamed) is read only after the
+   * `authenticateLargeBody` hook given to `useMcpTransport` accepted the request's credentials,
+   * so an anonymous caller cannot make the server buffer and parse megabytes. Default 64 KiB.
+   */
+  largeBodyBytes?: number;
+  /**
+   * Origins allowed to call the endpoint (browser clients send `Origin`). Default: the server's
+   * own origin and any localhost origin. `['*']` disables the check.
+   */
+  allowedOrigins?: string[];
+  /**
+   * Host names accepted in the `Host` header when the server is bound to a loopback address
+   * (DNS-rebinding protection). Default: localhost, 127.0.0.1 and [::1].
+   */
+  allowedHosts?: string[];
+  /** Page size of `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list`. Default 100. */
+  pageSize?: number;
+  /** Refuse tool arguments that the input DTO does not declare (and say so in the schema). Default true. */
+  forbidUnknownArguments?: boolean;
+  /**
+   * Fields of the client contract an app speaks beyond the layer's own (`code`, `message`, `field`,
+   * `retryable`) in each entry of a tool result's `errors`: copied from the response body of a 4xx
+   * `HttpException` when they are strings, and declared in every `outputSchema`. E.g.
+   * `{ message_es: { type: 'string', description: 'The message in Spanish, for the user.' } }`. Default none.
+   */
+  toolErrorFields?: Record<string, JsonSchema>;
+  /**
+   * What happens to a tool annotated `destructiveHint: true` (docs/contract.md §4.1). It never runs without a
+   * person's yes: a 2026-era client that declared form `elicitation` is asked in the chat (multi
+   * round-trip). Any other client: `confirm` (default) answers `pending_confirmation` with an
+   * approval link from the application's `MCP_APPROVAL_LINKS` (refused when none is provided);
+   * `refuse` refuses the call outright.
+   */
+  destructiveTools?: 'confirm' | 'refuse';
+  /**
+   * The least a destructive tool's confirmation requires (docs/contract.md §4.1). `elicitation-or-link`
+   * (default): each tool's own `confirmation` decides. `link`: every destructive tool needs the
+   * approval page, even from clients that could confirm in the chat. With `destructiveTools:
+   * 'refuse'` (no links) a `link` tool cannot be confirmed over MCP at all: it is refused.
+   */
+  destructiveConfirmation?: McpConfirmationMode;
+  /** Multi round-trip `requestState` sealing. */
+  requestState?: {
+    /**
+     * HMAC key, at least 32 bytes, shared by every replica. Default: random per process (a
+     * warning is logged; a retry landing on another replica would then be refused).
+     */
+    secret?: string | Uint8Array;
+    /** How long a state stays valid. Default 600 s. */
+    ttlSeconds?: number;
+  };
+  /**
+   * Name of the argument that carries an idempotency key (docs/contract.md §3.5). A tool that is not read-only
+   * and declares this argument gets its first answer stored per key through the application's
+   * `MCP_IDEMPOTENCY_STORE`. Default `idempotency_key`.
+   */
+  idempotencyKeyArgument?: string;
+  /**
+   * Who is calling, as a stable string: binds `requestState` to the caller. Default: a hash of
+   * the credentials the request carried (`Authorization`, `X-API-Key`).
+   */
+  callerKey?: (request: Request) => string | undefined;
+  /**
+   * Stream mode (off by default; `true` = the defaults below): SSE answers carrying progress and
+   * log notifications, handshake-era sessions (`Mcp-Session-Id`), server→client requests
+   * (elicitation, sampling, roots), `GET` streams, resource subscriptions and resumable streams.
+   * Several replicas need the shared backends (`MCP_SESSION_STORE`, `MCP_EVENT_STORE`,
+   * `MCP_MESSAGE_BUS`); see docs/streams.md.
+   */
+  streams?: boolean | McpStreamOptions;
+}
+
+/** Limits of stream mode. Every field has a default. */
+export interface McpStreamOptions {
+  /** A session not used for this long expires (sliding). Default 3600 s. */
+  sessionTtlSeconds?: number;
+  /** How long a server→client request (elicitation, sampling, roots) waits for the client's answer. Default 120 000 ms. */
+  clientRequestTimeoutMs?: number;
+  /** Open SSE streams (POST answers and GET streams) one caller may hold at once. Default 8. */
+  maxStreamsPerCaller?: number;
+  /** Open SSE streams this process holds at once. Default 1000. */
+  maxStreams?: number;
+  /** A `GET` stream that carried nothing for this long is closed (the client reconnects). Default 300 000 ms. */
+  idleStreamMs?: number;
+}
+
+export type ResolvedStreamOptions = Required<McpStreamOptions>;
+
+/** The options with every default applied; the only shape the rest of the layer reads. */
+export interface ResolvedMcpOptions {
+  path: string;
+  serverInfo: { name: string; title: string; version: string };
+  instructions: string;
+  supportedVersions: string[];
+  maxBodyBytes: number;
+  bodyTimeoutMs: number;
+  largeBodyBytes: number;
+  allowedOrigins: string[];
+  allowedHosts: string[];
+  pageSize: number;
+  forbidUnknownArguments: boolean;
+  toolErrorFields: Record<string, JsonSchema>;
+  destructiveTools: 'confirm' | 'refuse';
+  destructiveConfirmation: McpConfirmationMode;
+  requestState: { secret?: string | Uint8Array; ttlSeconds: number };
+  idempotencyKeyArgument: string;
+  callerKey: (request: Request) => string | undefined;
+  /** Undefined when stream mode is off (the default). */
+  streams?: ResolvedStreamOptions;
+}

@@ -1,0 +1,103 @@
+import { Inject, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { PATH_METADATA } from '@nestjs/common/internal';
+import { DiscoveryModule } from '@nestjs/core';
+import { McpConfirmationInterceptor } from './confirmation/confirmation.interceptor.js';
+import { McpExplorer } from './discovery/mcp.explorer.js';
+import { McpExtensionPointsReport } from './extension-points/mcp-extension-points.report.js';
+import { McpIdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
+import { McpHandlerFactory } from './discovery/mcp-handler.factory.js';
+import { McpRegistry } from './discovery/mcp.registry.js';
+import { CapabilityAccess } from './handlers/capability-access.js';
+import { CompletionHandler } from './handlers/completion.handler.js';
+import { LifecycleHandler } from './handlers/lifecycle.handler.js';
+import { PromptsHandler } from './handlers/prompts.handler.js';
+import { ResourcesHandler } from './handlers/resources.handler.js';
+import { ToolsHandler } from './handlers/tools.handler.js';
+import { MCP_OPTIONS } from './mcp.constants.js';
+import { MCP_MODULE_OPTIONS, McpConfigurableModule } from './mcp.module-definition.js';
+import type { McpModuleOptions, ResolvedMcpOptions } from './mcp-options.interface.js';
+import { resolveMcpOptions } from './mcp-options.resolver.js';
+import { InvocationBuilder } from './multi-round/invocation.builder.js';
+import { McpRequestState } from './multi-round/request-state.js';
+import { McpController } from './server/mcp.controller.js';
+import { McpDispatcher } from './server/mcp.dispatcher.js';
+import { CallCancellations } from './streams/call-cancellations.js';
+import { ClientRequests } from './streams/client-requests.js';
+import { McpResourceUpdates } from './streams/mcp-resource-updates.js';
+import { McpSessions } from './streams/mcp-sessions.js';
+import { StandaloneStreams } from './streams/standalone-streams.js';
+import { McpStreamBackends } from './streams/stream-backends.provider.js';
+import { StreamLimits } from './streams/stream-limits.js';
+import { StreamMethodsHandler } from './streams/stream-methods.handler.js';
+import { StreamingEndpoint } from './streams/streaming-endpoint.js';
+import { McpTransportState } from './transport/mcp-transport.state.js';
+
+/**
+ * The MCP layer: `McpModule.forRoot(options)` (or `forRootAsync`) in the root module, then
+ * `useMcpTransport(app)` in `main.ts`. Decorated methods anywhere in the application are found
+ * at bootstrap. The application's implementations of the extension points (access policy, call
+ * hook, stores, approval links) are options too, with their modules in `imports`; each has an
+ * in-process default, and the boot log says which fills each.
+ */
+@Module({
+  imports: [DiscoveryModule],
+  controllers: [McpController],
+  providers: [
+    {
+      provide: MCP_OPTIONS,
+      inject: [MCP_MODULE_OPTIONS],
+      useFactory: (options: McpModuleOptions): ResolvedMcpOptions => {
+        const resolved = resolveMcpOptions(options);
+        // Routes are registered during init, after providers exist: the path can still be set here.
+        Reflect.defineMetadata(PATH_METADATA, resolved.path, McpController);
+        return resolved;
+      },
+    },
+    McpRegistry,
+    McpHandlerFactory,
+    McpExplorer,
+    CapabilityAccess,
+    LifecycleHandler,
+    ToolsHandler,
+    ResourcesHandler,
+    PromptsHandler,
+    CompletionHandler,
+    McpDispatcher,
+    McpTransportState,
+    McpRequestState,
+    InvocationBuilder,
+    // Idempotency keys (claimed after the guards) and the confirmation of destructive tools (docs/contract.md §3.5, §4),
+    // whatever module declares the tool. Not APP_INTERCEPTORs: McpHandlerFactory puts them first in
+    // the interceptor chain of the tools they apply to only, so other tools, REST routes and the
+    // endpoint's own route do not pay for an interceptor chain (RxJS) that would pass through.
+    McpIdempotencyInterceptor,
+    McpConfirmationInterceptor,
+    // Stream mode (`streams` option); idle when it is off.
+    McpStreamBackends,
+    McpSessions,
+    ClientRequests,
+    CallCancellations,
+    StreamLimits,
+    StandaloneStreams,
+    StreamMethodsHandler,
+    StreamingEndpoint,
+    McpResourceUpdates,
+    McpExtensionPointsReport,
+  ],
+  exports: [MCP_OPTIONS, McpRegistry, McpRequestState, McpDispatcher, McpResourceUpdates],
+})
+export class McpModule extends McpConfigurableModule implements OnApplicationBootstrap {
+  constructor(
+    @Inject(McpTransportState) private readonly transport: McpTransportState,
+    @Inject(McpExtensionPointsReport) private readonly extensionPoints: McpExtensionPointsReport,
+  ) {
+    super();
+  }
+
+  onApplicationBootstrap(): void {
+    this.extensionPoints.check();
+    if (!this.transport.mounted) {
+      throw new Error('McpModule: call useMcpTransport(app) after NestFactory.create() and before app.listen()');
+    }
+  }
+}

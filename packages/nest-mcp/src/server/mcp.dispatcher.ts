@@ -1,0 +1,187 @@
+import { isInputRequiredResult, SERVER_INFO_META_KEY, type CallToolResult } from '@modelcontextprotocol/server';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { McpRegistry } from '../discovery/mcp.registry.js';
+import { CompletionHandler } from '../handlers/completion.handler.js';
+import { LifecycleHandler } from '../handlers/lifecycle.handler.js';
+import { PromptsHandler } from '../handlers/prompts.handler.js';
+import { ResourcesHandler } from '../handlers/resources.handler.js';
+import { ToolsHandler } from '../handlers/tools.handler.js';
+import { MCP_OPTIONS, STATELESS_VERSIONS } from '../mcp.constants.js';
+import type { McpRequestContext } from '../mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { isPlainObject, type InboundMessage } from '../protocol/json-rpc-message.js';
+import { McpErrorCode } from '../protocol/mcp-error-codes.js';
+import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { StreamMethodsHandler } from '../streams/stream-methods.handler.js';
+import type { ProtocolEra } from '../protocol/protocol-version.js';
+import type { McpApprovedCall } from './mcp-approved-call.js';
+import { MCP_CALL_HOOK, type McpCall, type McpCallHook } from '../contracts/call-hook.js';
+
+type Params = Record<string, unknown>;
+type Result = Record<string, unknown>;
+
+interface MethodRoute {
+  eras: readonly ProtocolEra[];
+  /** Results filtered per caller: the 2026 era marks them `ttlMs: 0`, `cacheScope: "private"`. */
+  perCaller?: boolean;
+  /** A capability call: runs inside the application's `McpCallHook` (transaction, audit). */
+  call?: McpCall['method'];
+  handle(params: Params, context: McpRequestContext): Result | Promise<Result>;
+}
+
+const BOTH: readonly ProtocolEra[] = ['stateless', 'handshake'];
+
+/** Routes one JSON-RPC request to its handler and shapes the result for the caller's era. */
+@Injectable()
+export class McpDispatcher {
+  private readonly routes: Record<string, MethodRoute>;
+
+  constructor(
+    lifecycle: LifecycleHandler,
+    tools: ToolsHandler,
+    resources: ResourcesHandler,
+    prompts: PromptsHandler,
+    completion: CompletionHandler,
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly registry: McpRegistry,
+    streamMethods: StreamMethodsHandler,
+    @Inject(MCP_CALL_HOOK) private readonly hook: McpCallHook,
+  ) {
+    this.routes = {
+      'server/discover': { eras: ['stateless'], perCaller: true, handle: () => lifecycle.discover() },
+      initialize: { eras: ['handshake'], handle: (p, c) => lifecycle.initialize(p, c) },
+      ping: { eras: ['handshake'], handle: () => lifecycle.ping() },
+      'tools/list': { eras: BOTH, perCaller: true, handle: (p, c) => tools.list(p, c) },
+      'tools/call': { eras: BOTH, call: 'tools/call', handle: (p, c) => tools.call(p, c) },
+      'resources/list': { eras: BOTH, perCaller: true, handle: (p, c) => resources.list(p, c) },
+      'resources/templates/list': { eras: BOTH, perCaller: true, handle: (p, c) => resources.listTemplates(p, c) },
+      'resources/read': { eras: BOTH, perCaller: true, call: 'resources/read', handle: (p, c) => resources.read(p, c) },
+      'prompts/list': { eras: BOTH, perCaller: true, handle: (p, c) => prompts.list(p, c) },
+      'prompts/get': { eras: BOTH, call: 'prompts/get', handle: (p, c) => prompts.get(p, c) },
+      // A capability call too: completions return the caller's data (customer emails, ids).
+      'completion/complete': { eras: BOTH, call: 'completion/complete', handle: (p, c) => completion.complete(p, c) },
+    };
+    if (options.streams) {
+      // Methods that change a session: handshake era, stream mode only (2026-07-28 has neither).
+      this.routes['logging/setLevel'] = { eras: ['handshake'], handle: (p, c) => streamMethods.setLevel(p, c) };
+      this.routes['resources/subscribe'] = { eras: ['handshake'], handle: (p, c) => streamMethods.subscribe(p, c, true) };
+      this.routes['resources/unsubscribe'] = { eras: ['handshake'], handle: (p, c) => streamMethods.subscribe(p, c, false) };
+    }
+  }
+
+  async dispatch(message: InboundMessage, context: McpRequestContext): Promise<Result> {
+    const route = Object.hasOwn(this.routes, message.method) ? this.routes[message.method] : undefined;
+    if (!route || !route.eras.includes(context.era)) {
+      // The 2026 era answers an unknown method with HTTP 404; the handshake era inside a 200 (docs/contract.md §2.5).
+      throw new McpProtocolError(
+        McpErrorCode.MethodNotFound,
+        `Method not found: ${message.method}`,
+        context.era === 'stateless' ? HttpStatus.NOT_FOUND : HttpStatus.OK,
+      );
+    }
+    const result = await this.run(route, message, context);
+    return context.era === 'stateless' ? this.statelessResult(result, route) : result;
+  }
+
+  /**
+   * Runs a tool call a person approved (an approval page's Continue), in-process, through the same
+   * pipeline as an agent's call (validation, guards, policy, interceptors, call hook), as whoever
+   * `actingRequest` authenticates, without asking for confirmation again. Answers the tool result
+   * as the agent would get it, without any era's decorations, so it can be stored and replayed.
+   */
+  async runApprovedCall(call: McpApprovedCall): Promise<CallToolResult> {
+    const requestId = `approval:${call.approvalId}`;
+    const context: McpRequestContext = {
+      // No client is on the line: the sessionless era fits a one-shot call, and with no declared
+      // capabilities nothing can be asked of anyone.
+      era: 'stateless',
+      protocolVersion: this.options.supportedVersions.find((version) => STATELESS_VERSIONS.includes(version)) ?? STATELESS_VERSIONS[0],
+      method: 'tools/call',
+      requestId,
+      clientCapabilities: {},
+      ...(call.clientInfo ? { clientInfo: call.clientInfo } : {}),
+      meta: {},
+      httpRequest: call.actingRequest,
+      approved: { approvalId: call.approvalId },
+    };
+    const message = { id: requestId, method: 'tools/call', params: { name: call.tool, arguments: call.arguments } };
+    const result = await this.run(this.routes['tools/call'], message, context);
+    if (isInputRequiredResult(result)) {
+      return {
+        isError: true,
+        content: [
+          {
+            type: 'text',
+            text: `${call.tool} asked for more input, which an approved call cannot give: nothing was done. Run it again from the client.`,
+          },
+        ],
+      };
+    }
+    return result as CallToolResult;
+  }
+
+  private async run(route: MethodRoute, message: InboundMessage, context: McpRequestContext): Promise<Result> {
+    const signal = context.signal;
+    // Stream mode: a call whose client left is failed, even if its handler ignored the signal, so
+    // that the application's hook rolls its writes back.
+    const proceed = signal
+      ? async () => {
+          const result = await route.handle(message.params, context);
+          if (signal.aborted) throw signal.reason instanceof McpProtocolError ? signal.reason : abandoned();
+          return result;
+        }
+      : async () => route.handle(message.params, context);
+    return route.call ? this.hook.around(this.callOf(route.call, message, context), proceed) : proceed();
+  }
+
+  private callOf(method: McpCall['method'], message: InboundMessage, context: McpRequestContext): McpCall {
+    if (method === 'completion/complete') return completionCall(message.params, context);
+    const { name, uri, arguments: args } = message.params;
+    const target = method === 'resources/read' ? uri : name;
+    const readOnly = method !== 'tools/call' || (typeof name === 'string' && !!this.registry.tool(name)?.annotations.readOnlyHint);
+    return {
+      context,
+      method,
+      readOnly,
+      target: typeof target === 'string' ? target : undefined,
+      arguments: args !== null && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : undefined,
+    };
+  }
+
+  private statelessResult(result: Result, route: MethodRoute): Result {
+    const meta = (result._meta as Result | undefined) ?? {};
+    return {
+      resultType: 'complete',
+      ...result,
+      ...(route.perCaller ? { ttlMs: 0, cacheScope: 'private' } : {}),
+      _meta: { ...meta, [SERVER_INFO_META_KEY]: this.options.serverInfo },
+    };
+  }
+}
+
+function abandoned(): McpProtocolError {
+  return new McpProtocolError(
+    McpErrorCode.InternalError,
+    'The client disconnected before the answer was complete: the call was rolled back',
+    HttpStatus.OK,
+  );
+}
+
+/** `completion/complete`: target `<prompt name or template URI>#<argument>`; a read. */
+function completionCall(params: Params, context: McpRequestContext): McpCall {
+  const { ref, argument } = params;
+  const refName = isPlainObject(ref) ? (ref.type === 'ref/resource' ? ref.uri : ref.name) : undefined;
+  const argumentName = isPlainObject(argument) ? argument.name : undefined;
+  return {
+    context,
+    method: 'completion/complete',
+    readOnly: true,
+    target: typeof refName === 'string' ? `${refName}#${typeof argumentName === 'string' ? argumentName : ''}` : undefined,
+    arguments: isPlainObject(argument)
+      ? {
+          argument,
+          ...(isPlainObject(params.context) && params.context.arguments !== undefined ? { context: params.context.arguments } : {}),
+        }
+      : undefined,
+  };
+}

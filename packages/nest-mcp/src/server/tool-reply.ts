@@ -1,0 +1,39 @@
+import type { ToolApproval, ToolError, ToolStatus } from './tool-result.envelope.js';
+
+/**
+ * What a tool returns when the answer is not plain success: the layer puts it in the JSON
+ * envelope (docs/contract.md §3.3). Plain data returned by a handler is `success`.
+ */
+export class ToolReply {
+  private constructor(
+    readonly status: Exclude<ToolStatus, 'success'>,
+    readonly ok: boolean,
+    readonly data: unknown,
+    readonly errors: ToolError[],
+    readonly nextQuestion?: string,
+    readonly approval?: ToolApproval,
+  ) {}
+
+  /** The user must supply something first: `ok: false`, `isError: true`, and the question to ask. */
+  static needsMoreInfo(nextQuestion: string, errors: ToolError[], data?: unknown): ToolReply {
+    return new ToolReply('needs_more_info', false, data, errors, nextQuestion);
+  }
+
+  /** Accepted, finishing later: `ok: true` with what identifies the pending work. */
+  static queued(data: unknown): ToolReply {
+    return new ToolReply('queued', true, data, []);
+  }
+
+  /** The tool did not do what was asked, and says why (a refusal, a declined confirmation). */
+  static failed(errors: ToolError[], approval?: ToolApproval): ToolReply {
+    return new ToolReply('failed', false, undefined, errors, undefined, approval);
+  }
+
+  /**
+   * Nothing ran: a person must confirm first (see the confirmation flow). Not an error
+   * (`isError` stays off): the request stands and its approval is on record.
+   */
+  static pendingConfirmation(approval: ToolApproval, nextQuestion?: string): ToolReply {
+    return new ToolReply('pending_confirmation', false, undefined, [], nextQuestion, approval);
+  }
+}

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import type { McpRequestContext } from '../mcp-invocation.js';
+import { McpRegistry } from '../discovery/mcp.registry.js';
+import { CapabilityAccess } from '../handlers/capability-access.js';
+import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { isLoggingLevel } from './call-stream.js';
+import { McpSessions } from './mcp-sessions.js';
+import type { McpSession } from '../contracts/stream-backends.js';
+
+/**
+ * The handshake-era methods that only exist in stream mode, because they change the session:
+ * `logging/setLevel` (the least severe level the client wants) and `resources/subscribe` /
+ * `resources/unsubscribe` (which URIs get `notifications/resources/updated` on the GET stream).
+ */
+@Injectable()
+export class StreamMethodsHandler {
+  constructor(
+    private readonly sessions: McpSessions,
+    private readonly registry: McpRegistry,
+    private readonly access: CapabilityAccess,
+  ) {}
+
+  async setLevel(params: Record<string, unknown>, context: McpRequestContext): Promise<Record<string, never>> {
+    if (!isLoggingLevel(params.level)) {
+      throw McpProtocolError.invalidParams(
+        'Invalid params: "level" must be one of debug, info, notice, warning, error, critical, alert, emergency',
+      );
+    }
+    await this.sessions.setLogLevel(sessionOf(context), params.level);
+    return {};
+  }
+
+  async subscribe(params: Record<string, unknown>, context: McpRequestContext, subscribed: boolean): Promise<Record<string, never>> {
+    const uri = params.uri;
+    if (typeof uri !== 'string' || !uri) throw McpProtocolError.invalidParams('Invalid params: "uri" is required');
+    if (subscribed) {
+      // Only what the caller could read: a subscription must not reveal updates of a hidden resource.
+      const entry = this.registry.resource(uri) ?? this.registry.matchTemplate(uri)?.entry;
+      if (!entry) throw McpProtocolError.invalidParams(`Unknown resource: ${uri}`, { uri });
+      this.access.assert('resource', entry, context);
+    }
+    await this.sessions.setSubscribed(sessionOf(context), uri, subscribed);
+    return {};
+  }
+}
+
+function sessionOf(context: McpRequestContext): McpSession {
+  // The controller resolves the session of every handshake-era request in stream mode.
+  if (!context.session) throw McpProtocolError.invalidRequest('Bad request: this method needs a session (Mcp-Session-Id)');
+  return context.session;
+}

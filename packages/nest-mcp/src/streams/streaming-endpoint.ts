@@ -1,0 +1,146 @@
+import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { MCP_OPTIONS } from '../mcp.constants.js';
+import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { parseClientInfo } from '../protocol/client-info.js';
+import { isPlainObject } from '../protocol/json-rpc-message.js';
+import { McpErrorCode } from '../protocol/mcp-error-codes.js';
+import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { negotiateProtocol } from '../protocol/protocol-negotiation.js';
+import { responseVersion } from '../protocol/protocol-version.js';
+import { McpDispatcher } from '../server/mcp.dispatcher.js';
+import { jsonRpcErrorOf } from '../server/mcp-exception.filter.js';
+import type { McpRequestOutcome } from '../server/mcp-tracing.js';
+import { setResponseVersion } from '../server/response-version.js';
+import { setMcpResponseHeaders } from '../transport/json-rpc-response.js';
+import { servedMessage, type McpRequestMessage } from '../transport/mcp-request-message.js';
+import { CallCancellations } from './call-cancellations.js';
+import { CallStream } from './call-stream.js';
+import { ClientRequests } from './client-requests.js';
+import { McpSessions } from './mcp-sessions.js';
+import { acceptsEventStream, ResponseChannel } from './response-channel.js';
+import { StandaloneStreams } from './standalone-streams.js';
+import { McpStreamBackends } from './stream-backends.provider.js';
+import type { McpSession } from '../contracts/stream-backends.js';
+import { StreamLimits } from './stream-limits.js';
+import { requestContextOf } from '../server/request-context.builder.js';
+
+/**
+ * The endpoint in stream mode (`streams` option): POST answers that may become SSE streams,
+ * handshake-era sessions, clients' answers to server→client requests, `GET` streams and
+ * `DELETE`. The stateless default never comes here.
+ */
+@Injectable()
+export class StreamingEndpoint {
+  private readonly logger = new Logger('McpEndpoint');
+
+  constructor(
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly dispatcher: McpDispatcher,
+    private readonly sessions: McpSessions,
+    private readonly clientRequests: ClientRequests,
+    private readonly standalone: StandaloneStreams,
+    private readonly limits: StreamLimits,
+    private readonly backends: McpStreamBackends,
+    private readonly cancellations: CallCancellations,
+  ) {}
+
+  async post(req: Request, res: Response, read: McpRequestMessage): Promise<McpRequestOutcome> {
+    const callerKey = this.options.callerKey(req) ?? '';
+    if (read.answer) {
+      // A client's answer to a server→client request: to the handler waiting for it, on whichever replica.
+      const session = await this.sessions.require(req, callerKey);
+      await this.clientRequests.deliver(read.answer, session.id);
+      setMcpResponseHeaders(res, session.protocolVersion);
+      res.status(HttpStatus.ACCEPTED).end();
+      return undefined;
+    }
+    const message = servedMessage(read);
+    const protocol = negotiateProtocol(message, req.headers, this.options);
+    setResponseVersion(req, protocol.version);
+    const session =
+      protocol.era === 'handshake' && message.method !== 'initialize' ? await this.sessions.require(req, callerKey) : undefined;
+    if (message.id === undefined) {
+      if (session && message.method === 'notifications/cancelled') await this.cancellations.cancel(session.id, message.params);
+      setMcpResponseHeaders(res, protocol.version);
+      res.status(HttpStatus.ACCEPTED).end();
+      return undefined;
+    }
+    const context = requestContextOf(message, protocol, req, session);
+    const channel = new ResponseChannel(req, res, () => context.protocolVersion, session?.id, {
+      events: this.backends.events,
+      acquireStream: () => this.limits.acquire(callerKey),
+    });
+    context.signal = channel.signal;
+    context.stream = new CallStream(channel, protocol.era, context.meta, session, this.clientRequests);
+    const untrack = session ? this.cancellations.track(session.id, message.id, (reason) => channel.cancel(reason)) : undefined;
+    try {
+      const result = await this.dispatcher.dispatch(message, context);
+      if (message.method === 'initialize') {
+        const created = await this.sessions.create({
+          callerKey,
+          protocolVersion: context.protocolVersion,
+          clientCapabilities: isPlainObject(message.params.capabilities) ? message.params.capabilities : {},
+          ...optionalClientInfo(message.params.clientInfo),
+        });
+        res.setHeader('Mcp-Session-Id', created.id);
+      }
+      setResponseVersion(req, context.protocolVersion);
+      if (!channel.streaming) setMcpResponseHeaders(res, context.protocolVersion);
+      await channel.respond({ jsonrpc: '2.0', id: message.id, result });
+      return result;
+    } catch (exception) {
+      // Before the stream opened, the exception filter answers with the right HTTP status.
+      if (!channel.streaming) throw exception;
+      await channel.respond(jsonRpcErrorOf(exception, message.id, this.logger).body);
+      return undefined;
+    } finally {
+      untrack?.();
+    }
+  }
+
+  /** `GET`: the session's standalone stream (Streamable HTTP, "Listening for Messages from the Server"). */
+  async get(req: Request, res: Response): Promise<void> {
+    const callerKey = this.options.callerKey(req) ?? '';
+    const session = await this.sessions.require(req, callerKey);
+    if (!acceptsEventStream(req.headers.accept)) {
+      throw new McpProtocolError(
+        McpErrorCode.InvalidRequest,
+        'Not acceptable: a GET stream needs Accept: text/event-stream',
+        HttpStatus.NOT_ACCEPTABLE,
+      );
+    }
+    const release = this.limits.acquire(callerKey);
+    if (!release) {
+      throw new McpProtocolError(
+        McpErrorCode.InvalidRequest,
+        'Too many open streams: close one (or wait for one to end) before opening another',
+        HttpStatus.TOO_MANY_REQUESTS,
+        undefined,
+        { 'Retry-After': '30' },
+      );
+    }
+    setResponseVersion(req, session.protocolVersion);
+    try {
+      await this.standalone.serve(req, res, session, session.protocolVersion, release);
+    } catch (error) {
+      // The replay failed (event store down): the slot is not held by a stream.
+      release();
+      throw error;
+    }
+  }
+
+  /** `DELETE`: ends the session; its id is `404` from then on, on every replica. */
+  async delete(req: Request, res: Response): Promise<void> {
+    const session: McpSession = await this.sessions.require(req, this.options.callerKey(req) ?? '');
+    await this.sessions.end(session);
+    this.standalone.closeSession(session.id);
+    setMcpResponseHeaders(res, responseVersion(req.headers, this.options));
+    res.status(HttpStatus.NO_CONTENT).end();
+  }
+}
+
+function optionalClientInfo(value: unknown) {
+  const clientInfo = parseClientInfo(value, 'params.clientInfo');
+  return clientInfo ? { clientInfo } : {};
+}
