@@ -19,6 +19,17 @@ export interface IdentityConfig {
   readonly jwtAudience?: string;
   /** Longest lifetime accepted for a JWT, `exp` minus `iat` (or minus now): AUTH_JWT_MAX_AGE, default 24 h. */
   readonly jwtMaxAgeMs: number;
+  /**
+   * AUTH_JWT_LINK_VERIFIED_EMAIL (default false): a subject of the issuer seen for the first time is
+   * linked to the existing user whose email its token carries, only with `email_verified: true` and
+   * only when that user has no subject at the issuer yet. Off: only linked subjects are accepted.
+   */
+  readonly jwtLinkVerifiedEmail: boolean;
+  /**
+   * AUTH_JWT_PROVISION_USERS (default false): a subject nobody linked becomes a new user of its own
+   * (no workspace until an admin adds one), never an existing user.
+   */
+  readonly jwtProvisionUsers: boolean;
 }
 
 export const IDENTITY_CONFIG = Symbol('IDENTITY_CONFIG');
@@ -51,7 +62,17 @@ export function identityConfigFromEnv(env: NodeJS.ProcessEnv = rawEnvironment(),
     jwksUrl,
     jwtAudience,
     jwtMaxAgeMs: env.AUTH_JWT_MAX_AGE ? parseMaxAge(env.AUTH_JWT_MAX_AGE) : DEFAULT_JWT_MAX_AGE_MS,
+    jwtLinkVerifiedEmail: flag(env, 'AUTH_JWT_LINK_VERIFIED_EMAIL'),
+    jwtProvisionUsers: flag(env, 'AUTH_JWT_PROVISION_USERS'),
   };
+}
+
+/** A true/false setting; anything else stops the boot (a typo must not leave a safety switch in an unknown state). */
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const value = env[name]?.trim().toLowerCase();
+  if (!value || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new Error(`${name} must be true or false, got "${env[name]}"`);
 }
 
 /** PUBLIC_URL, validated, without trailing slashes; undefined when unset. */

@@ -4,6 +4,7 @@ import { AuthenticationGuard } from './authentication.guard.js';
 import { AuthenticationService } from './authentication.service.js';
 import { boundBaseUrl } from './bound-url.js';
 import { IDENTITY_CONFIG, identityConfigFromEnv } from './identity.config.js';
+import { ExternalIdentityService } from './external-identity.service.js';
 import { JwtTokenVerifier } from './jwt-token.verifier.js';
 import { IdentityChangeListener } from './identity-change.listener.js';
 import { PersonalTokenService } from './personal-token.service.js';
@@ -35,6 +36,7 @@ const PROVIDERS: Provider[] = [
   IdentityChangeListener,
   PersonalTokenService,
   JwtTokenVerifier,
+  ExternalIdentityService,
   AuthenticationService,
   WorkspaceResolver,
   ScopePolicy,

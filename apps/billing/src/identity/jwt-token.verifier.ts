@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
-import { PrismaService } from '../database/prisma.service.js';
+import { ExternalIdentityService } from './external-identity.service.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from './identity.config.js';
 import type { TokenCheck } from './personal-token.service.js';
 import { readEnvironment } from '../config/environment.js';
@@ -9,7 +9,8 @@ import { readEnvironment } from '../config/environment.js';
  * Access tokens issued by an external OAuth 2.1 authorization server (this server is only a
  * resource server): signature checked against the issuer's JWKS (refetched when a new key id
  * appears, so key rotation needs no restart), plus issuer, audience, a required expiry no further
- * than AUTH_JWT_MAX_AGE from issuance, and a required subject: the token's identity is iss + sub.
+ * than AUTH_JWT_MAX_AGE from issuance, and a required subject: the token's identity is iss + sub,
+ * mapped to a user by ExternalIdentityService (an email claim never names a user by itself).
  */
 @Injectable()
 export class JwtTokenVerifier {
@@ -17,7 +18,7 @@ export class JwtTokenVerifier {
 
   constructor(
     @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
-    private readonly prisma: PrismaService,
+    private readonly identities: ExternalIdentityService,
   ) {
     if (config.jwksUrl) {
       this.jwks = createRemoteJWKSet(new URL(config.jwksUrl), {
@@ -47,14 +48,9 @@ export class JwtTokenVerifier {
     }
     const tooLong = lifetimeBeyond(payload, this.config.jwtMaxAgeMs);
     if (tooLong) return { ok: false, reason: tooLong };
-    const email = typeof payload.email === 'string' ? payload.email : payload.sub;
-    const user = email
-      ? await this.prisma.client.user.findUnique({
-          where: { email: email.toLowerCase() },
-          include: { memberships: { include: { workspace: true } } },
-        })
-      : null;
-    if (!user) return { ok: false, reason: 'The access token names no known user' };
+    const identity = await this.identities.resolve(payload.iss!, payload.sub, payload);
+    if (!identity.ok) return identity;
+    const { user } = identity;
     const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
     return {
       ok: true,

@@ -6,6 +6,7 @@ import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { AppModule } from '../../src/app.module.js';
 import { callStateless, rawRequest } from '@nest-mcp/core/testing';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
+import { identityConfigFromEnv } from '../../src/identity/identity.config.js';
 import { createTestDatabase } from '../support/test-database.js';
 
 interface SigningKey {
@@ -61,6 +62,8 @@ describe('JWT access tokens from an external authorization server (JWKS)', () =>
     process.env.PUBLIC_URL = PUBLIC_URL;
     t = await startBillingApp();
     audience = `${PUBLIC_URL}/mcp`;
+    // The subjects these tests sign for, linked by an operator (npm run identity:link) to the accountant.
+    await linkSubjects(t, issuer, 'accountant@demo.test', ['user-123', 'subject-a', 'subject-b']);
   });
   after(async () => {
     await t.close();
@@ -99,7 +102,7 @@ describe('JWT access tokens from an external authorization server (JWKS)', () =>
       },
       /signature/,
     ],
-    ['a token for an unknown user', () => sign(keyA, { email: 'nobody@nowhere.test' }), /no known user/],
+    ['a token whose subject nobody linked', () => sign(keyA, {}, { subject: 'stranger' }), /subject is not linked to a user/],
     ['a token that is not a JWT', async () => 'not-a-jwt', /not valid/],
     ['a token without an expiry (exp)', () => sign(keyA, {}, { expiresIn: null }), /no expiry \(exp claim\)/],
     ['a token that lives longer than AUTH_JWT_MAX_AGE (default 24 h)', () => sign(keyA, {}, { expiresIn: '25h' }), /lifetime.*24 h/],
@@ -119,6 +122,38 @@ describe('JWT access tokens from an external authorization server (JWKS)', () =>
       assert.ok(headers.get('www-authenticate')!.includes(`error_description="${body.error.message}"`));
     });
   }
+
+  it('acts as the linked user whatever the email claim says: an email never names a user', async () => {
+    const answer = await callStateless(
+      t.mcpUrl,
+      'tools/call',
+      { name: 'server_status', arguments: {} },
+      { token: await sign(keyA, { email: 'admin@demo.test', email_verified: true }) },
+    );
+    assert.equal(answer.status, 200);
+    const row = await t.prisma.client.auditEvent.findFirstOrThrow({
+      where: { target: 'server_status', tokenId: `jwt:${issuer}#user-123` },
+      orderBy: { occurredAt: 'desc' },
+    });
+    const accountant = await t.prisma.client.user.findUniqueOrThrow({ where: { email: 'accountant@demo.test' } });
+    assert.equal(row.userId, accountant.id);
+  });
+
+  it('refuses unlinked subjects that name an existing user by email or as sub, even with email_verified (linking is off)', async () => {
+    for (const token of [
+      await sign(keyA, { email: 'admin@demo.test' }, { subject: 'attacker-1' }),
+      await sign(keyA, { email: 'ADMIN@demo.test', email_verified: true }, { subject: 'attacker-2' }),
+      await sign(keyA, { email: undefined }, { subject: 'admin@demo.test' }),
+    ]) {
+      const { status, body } = await listTools(token);
+      assert.equal(status, 401);
+      assert.match(body.error.message, /subject is not linked to a user of this server: an administrator links it/);
+    }
+    assert.equal(
+      await t.prisma.client.externalIdentity.count({ where: { subject: { in: ['attacker-1', 'attacker-2', 'admin@demo.test'] } } }),
+      0,
+    );
+  });
 
   it('accepts a token that lives up to AUTH_JWT_MAX_AGE', async () => {
     assert.equal((await listTools(await sign(keyA, {}, { expiresIn: '23h' }))).status, 200);
@@ -180,6 +215,119 @@ describe('JWT access tokens from an external authorization server (JWKS)', () =>
     assert.equal((await listTools(await t.token())).status, 200);
   });
 });
+
+describe('first-seen JWT subjects, where the operator allows them', () => {
+  const issuer = 'https://idp.example.test';
+  const settings = [
+    'AUTH_JWT_ISSUER',
+    'AUTH_JWKS_URL',
+    'AUTH_JWKS_COOLDOWN_MS',
+    'PUBLIC_URL',
+    'AUTH_JWT_LINK_VERIFIED_EMAIL',
+    'AUTH_JWT_PROVISION_USERS',
+  ];
+  const saved = Object.fromEntries(settings.map((key) => [key, process.env[key]]));
+  let jwksServer: Server;
+  let key: SigningKey;
+  let t: BillingTestApp;
+
+  const sign = (subject: string, claims: Record<string, unknown>) =>
+    new SignJWT({ scope: 'billing:read', ...claims })
+      .setProtectedHeader({ alg: 'RS256', kid: key.kid })
+      .setIssuer(issuer)
+      .setAudience(`${PUBLIC_URL}/mcp`)
+      .setSubject(subject)
+      .setExpirationTime('5m')
+      .sign(key.privateKey);
+  const listTools = async (subject: string, claims: Record<string, unknown>) =>
+    callStateless(t.mcpUrl, 'tools/list', {}, { token: await sign(subject, claims) });
+  const linkOf = (subject: string) =>
+    t.prisma.client.externalIdentity.findUnique({ where: { issuer_subject: { issuer, subject } }, include: { user: true } });
+
+  before(async () => {
+    key = await newKey('key-link');
+    jwksServer = createServer((_req, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [key.jwk] })));
+    await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
+    process.env.AUTH_JWT_ISSUER = issuer;
+    process.env.AUTH_JWKS_URL = `http://127.0.0.1:${(jwksServer.address() as { port: number }).port}/jwks.json`;
+    process.env.AUTH_JWKS_COOLDOWN_MS = '0';
+    process.env.PUBLIC_URL = PUBLIC_URL;
+    process.env.AUTH_JWT_LINK_VERIFIED_EMAIL = 'true';
+    process.env.AUTH_JWT_PROVISION_USERS = 'false';
+    t = await startBillingApp();
+  });
+  after(async () => {
+    await t.close();
+    jwksServer.close();
+    for (const name of settings) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
+
+  it('AUTH_JWT_LINK_VERIFIED_EMAIL: an unverified email links nothing', async () => {
+    for (const claims of [
+      { email: 'viewer@demo.test' },
+      { email: 'viewer@demo.test', email_verified: 'true' },
+      { email: 'viewer@demo.test', email_verified: false },
+    ]) {
+      const { status, body } = await listTools('viewer-sub', claims);
+      assert.equal(status, 401);
+      assert.match(body.error.message, /not linked/);
+    }
+    assert.equal(await linkOf('viewer-sub'), null);
+  });
+
+  it('AUTH_JWT_LINK_VERIFIED_EMAIL: a verified email links the subject once; later tokens of it act as that user whatever their email', async () => {
+    assert.equal((await listTools('viewer-sub', { email: 'Viewer@demo.test', email_verified: true })).status, 200);
+    const link = await linkOf('viewer-sub');
+    assert.equal(link?.user.email, 'viewer@demo.test');
+    assert.equal(link?.linkedBy, 'verified-email');
+    assert.equal((await listTools('viewer-sub', { email: 'admin@demo.test', email_verified: true })).status, 200);
+    assert.equal((await linkOf('viewer-sub'))?.user.email, 'viewer@demo.test');
+  });
+
+  it('AUTH_JWT_LINK_VERIFIED_EMAIL: another subject with the same verified email is refused (the user already has a subject here)', async () => {
+    const { status, body } = await listTools('second-viewer-sub', { email: 'viewer@demo.test', email_verified: true });
+    assert.equal(status, 401);
+    assert.match(body.error.message, /already linked to another subject of this issuer/);
+    assert.equal(await linkOf('second-viewer-sub'), null);
+  });
+
+  it('AUTH_JWT_PROVISION_USERS: an unknown subject becomes a new user with no workspace, never an existing one', async () => {
+    await t.close();
+    process.env.AUTH_JWT_LINK_VERIFIED_EMAIL = 'false';
+    process.env.AUTH_JWT_PROVISION_USERS = 'true';
+    t = await startBillingApp();
+    const admin = await t.prisma.client.user.findUniqueOrThrow({ where: { email: 'admin@demo.test' } });
+    const { status } = await listTools('newcomer-sub', { email: 'admin@demo.test', email_verified: true, name: 'New Person' });
+    assert.equal(status, 200);
+    const link = await linkOf('newcomer-sub');
+    assert.equal(link?.linkedBy, 'provisioned');
+    assert.notEqual(link?.userId, admin.id);
+    assert.equal(link?.user.name, 'New Person');
+    assert.match(link.user.email, /@provisioned\.invalid$/);
+    assert.equal(await t.prisma.client.membership.count({ where: { userId: link.userId } }), 0);
+    // The same subject next time: the same user, not another one.
+    assert.equal((await listTools('newcomer-sub', {})).status, 200);
+    assert.equal(await t.prisma.client.externalIdentity.count({ where: { issuer } }), 1);
+  });
+
+  it('refuses a setting that is neither true nor false at boot', () => {
+    assert.throws(
+      () => identityConfigFromEnv({ AUTH_JWT_LINK_VERIFIED_EMAIL: 'yes' }),
+      /AUTH_JWT_LINK_VERIFIED_EMAIL must be true or false/,
+    );
+  });
+});
+
+/** What `npm run identity:link` writes: each subject of the issuer acts as the user of that email. */
+async function linkSubjects(t: BillingTestApp, issuer: string, email: string, subjects: string[]): Promise<void> {
+  const user = await t.prisma.client.user.findUniqueOrThrow({ where: { email } });
+  await t.prisma.client.externalIdentity.createMany({
+    data: subjects.map((subject) => ({ issuer, subject, userId: user.id, linkedBy: 'operator' })),
+  });
+}
 
 describe('JWT mode needs a fixed audience', () => {
   const keys = ['AUTH_JWT_ISSUER', 'AUTH_JWKS_URL', 'AUTH_JWT_AUDIENCE', 'PUBLIC_URL'] as const;

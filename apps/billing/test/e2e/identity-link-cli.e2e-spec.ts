@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { RequestContext } from '../../src/context/request-context.js';
+import { PrismaService } from '../../src/database/prisma.service.js';
+import { seedDemo } from '../../src/demo/demo-seed.js';
+import { createTestDatabase, queryRows, type TestDatabase } from '../support/test-database.js';
+
+/** `npm run identity:link`: how an operator says which user a JWT subject acts as. */
+const CLI = fileURLToPath(new URL('../../src/identity/cli/link-identity.cli.js', import.meta.url));
+const ISSUER = 'https://idp.example.test';
+
+describe('npm run identity:link', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase();
+    process.env.DATABASE_URL = database.url;
+    const prisma = new PrismaService();
+    await RequestContext.run({ channel: 'system' }, () => seedDemo(prisma));
+    await prisma.onModuleDestroy();
+  });
+  after(() => database?.close());
+
+  const link = (...args: string[]) =>
+    spawnSync(process.execPath, [CLI, '--issuer', ISSUER, ...args], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: database.url } });
+  const linkedEmail = async (subject: string) =>
+    (
+      await queryRows<{ email: string; linked_by: string }>(
+        database.url,
+        'SELECT u.email, e.linked_by FROM external_identities e JOIN users u ON u.id = e.user_id WHERE e.issuer = $1 AND e.subject = $2',
+        [ISSUER, subject],
+      )
+    )[0];
+
+  it('links a subject to the user of an email, as the operator', async () => {
+    const result = link('--subject', '00u-ana', '--email', 'Accountant@demo.test');
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(await linkedEmail('00u-ana'), { email: 'accountant@demo.test', linked_by: 'operator' });
+  });
+
+  it('refuses to move a subject linked to someone else without --replace, and moves it with it', async () => {
+    const refused = link('--subject', '00u-ana', '--email', 'viewer@demo.test');
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /linked to another user .*--replace/);
+    assert.equal((await linkedEmail('00u-ana'))?.email, 'accountant@demo.test');
+    const moved = link('--subject', '00u-ana', '--email', 'viewer@demo.test', '--replace');
+    assert.equal(moved.status, 0, moved.stderr);
+    assert.equal((await linkedEmail('00u-ana'))?.email, 'viewer@demo.test');
+  });
+
+  it('names what is missing: an unknown email, or an argument', async () => {
+    const unknown = link('--subject', '00u-x', '--email', 'nobody@demo.test');
+    assert.equal(unknown.status, 1);
+    assert.match(unknown.stderr, /No user has the email nobody@demo\.test/);
+    const usage = link('--subject', '00u-x');
+    assert.equal(usage.status, 1);
+    assert.match(usage.stderr, /usage: npm run identity:link/);
+    assert.equal(await linkedEmail('00u-x'), undefined);
+  });
+});
