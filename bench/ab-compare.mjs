@@ -25,7 +25,8 @@
 // handler over MCP with a change applied), which gives a change's effect on an MCP/REST ratio.
 // --node-args-a / --node-args-b start that side's server with extra Node.js flags (e.g. the same
 // checkout twice, B with `--max-semi-space-size=64`: a runtime setting's effect).
-// Each checkout must have been compiled with `tsc -p bench/tsconfig.json` (its .bench-dist/), e.g. a
+// Each checkout must have been built with `npm run build -w @nest-mcp/core` (the layer's dist/, which
+// the compiled servers import) and compiled with `tsc -p bench/tsconfig.json` (its .bench-dist/), e.g. a
 // copy of the repository with the change applied. Presets: echo, tools-10, tools-500,
 // summary-rest, summary-mcp-2026, summary-mcp-2025, invoices-rest, invoices-mcp-2026,
 // invoices-mcp-2025 (the invoice list of case 6: GET /v1/invoices?limit=10 and

@@ -61,7 +61,7 @@ async function bootstrap(): Promise<void> {
     format: installObservabilityLogger().format,
     lines: [
       ['Database', database.embedded ? 'embedded PostgreSQL (PGlite, .data/pglite)' : 'DATABASE_URL'],
-      ['REST API docs', `${base}/docs`],
+      ['REST API docs', environment.apiDocs === 'off' ? 'off (API_DOCS=public or authenticated to serve them)' : `${base}/docs`],
       ['Admin pages', `${base}/admin${demo ? ` ${demo.signInHint}` : ''}`],
       ['MCP endpoint', `${base}/mcp`],
     ],

@@ -1,13 +1,28 @@
-import type { INestApplication } from '@nestjs/common';
-import { DiscoveryService } from '@nestjs/core';
+import { HttpException, type INestApplication } from '@nestjs/common';
+import { DiscoveryService, ModuleRef } from '@nestjs/core';
+import type { NextFunction, Request, Response } from 'express';
+import { HttpExceptionWithHeaders } from './common/http-exception-with-headers.js';
+import { readEnvironment } from './config/environment.js';
+import { AuthenticationService } from './identity/authentication.service.js';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { MCP_TOOL_METADATA, type McpToolMetadata } from '@nest-mcp/core';
 
 /** Paths that are not the REST API a client integrates with: the MCP endpoint and the admin pages (HTML). */
 const HIDDEN_PATH = /^\/(mcp|admin)(\/|$)/;
 
-/** REST API documentation at `/docs`, generated from the same DTOs that describe the MCP tools. */
+/** Where Swagger serves the UI and the OpenAPI document (`/docs-json`, `/docs-yaml`). */
+const DOCS_PATHS = ['/docs', '/docs-json', '/docs-yaml'];
+
+/**
+ * REST API documentation at `/docs`, generated from the same DTOs that describe the MCP tools.
+ * `API_DOCS` says who may read it: nobody (`off`, the production default: the route map of the
+ * API is not published), anyone (`public`, the default elsewhere), or a caller with a token
+ * issued for the REST API (`authenticated`).
+ */
 export function setupSwagger(app: INestApplication): void {
+  const mode = readEnvironment().apiDocs;
+  if (mode === 'off') return;
+  if (mode === 'authenticated') app.use(DOCS_PATHS, docsAuthentication(app));
   const config = new DocumentBuilder()
     .setTitle('Billing API')
     .setDescription('The REST API whose handlers the MCP tools dispatch to in-process.')
@@ -18,11 +33,30 @@ export function setupSwagger(app: INestApplication): void {
       // Not Nest's default 'JWT': personal tokens are opaque; a JWT is only one kind accepted.
       bearerFormat: 'access token',
       description:
-        'An access token: a personal token (`mcp_pat_…`, from `npm run token` or printed by `npm start` in demo mode), ' +
-        "or the external authorization server's access token when AUTH_JWT_ISSUER is set.",
+        'An access token issued for the REST API: a personal token (`mcp_pat_…`) from `npm run token -- --for api` ' +
+        '(the demo token printed by `npm start` is for the MCP endpoint only), or, when AUTH_JWT_ISSUER is set, the ' +
+        "external authorization server's access token with this API's audience (AUTH_JWT_API_AUDIENCE, default <PUBLIC_URL>/v1).",
     })
     .build();
   SwaggerModule.setup('docs', app, () => describeTools(app, hideInternalPaths(SwaggerModule.createDocument(app, config))));
+}
+
+/** The app's own authentication (a token for the REST API) in front of the documentation. */
+function docsAuthentication(app: INestApplication) {
+  const authentication = app.get(ModuleRef).get(AuthenticationService, { strict: false });
+  return (req: Request, res: Response, next: NextFunction) => {
+    authentication.authenticate(req).then(
+      () => next(),
+      (error: unknown) => {
+        if (!(error instanceof HttpException)) return next(error);
+        const challenge = error instanceof HttpExceptionWithHeaders;
+        res
+          .status(error.getStatus())
+          .set({ ...(challenge ? error.headers : {}), 'cache-control': 'no-store' })
+          .json(challenge ? error.body() : error.getResponse());
+      },
+    );
+  };
 }
 
 function hideInternalPaths(document: OpenAPIObject): OpenAPIObject {

@@ -121,6 +121,8 @@ export class ApprovalService {
       email: user.email,
       tokenId: `panel:approval:${row.id}`,
       kind: 'panel',
+      onBehalfOf: row.requestedById,
+      surfaces: [],
       scopes: [...ALL_SCOPES],
       workspaceId: row.workspaceId,
       memberships: user.memberships.map((m) => ({ workspaceId: m.workspaceId, slug: m.workspace.slug, role: m.role })),

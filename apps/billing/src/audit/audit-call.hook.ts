@@ -55,7 +55,7 @@ export class AuditCallHook implements McpCallHook {
         await this.audit.record(event('failed', errorCodeOf(failure.result)));
         return failure.result as T;
       }
-      const [outcome, code] = classify(failure);
+      const [outcome, code] = classifyFailure(failure);
       await this.audit
         .record(event(outcome, code))
         .catch((error: Error) => this.logger.error(`Could not audit a failed ${call.method}: ${error.message}`));
@@ -99,7 +99,8 @@ function errorCodeOf(result: unknown): string | undefined {
   }
 }
 
-function classify(failure: unknown): [AuditOutcome, string] {
+/** The outcome and error code of a call that threw: a refusal (401/403) is `denied`, anything else an `error`. */
+export function classifyFailure(failure: unknown): [AuditOutcome, string] {
   if (failure instanceof McpProtocolError) return ['error', String(failure.code)];
   if (failure instanceof HttpException) {
     const status = failure.getStatus();

@@ -13,6 +13,13 @@ describe('readEnvironment', () => {
     assert.equal(environment.production, false);
   });
 
+  it('publishes the REST API documentation by default, except in production (API_DOCS)', () => {
+    assert.equal(readEnvironment({}).apiDocs, 'public');
+    assert.equal(readEnvironment({ NODE_ENV: 'production' }).apiDocs, 'off');
+    assert.equal(readEnvironment({ NODE_ENV: 'production', API_DOCS: 'authenticated' }).apiDocs, 'authenticated');
+    assert.throws(() => readEnvironment({ API_DOCS: 'yes' }), /API_DOCS must be off, public or authenticated/);
+  });
+
   it('reads typed values', () => {
     const environment = readEnvironment({ PORT: '0', DATABASE_POOL_SIZE: ' 25 ', DATABASE_MIGRATE: 'false', NODE_ENV: 'production' });
     assert.equal(environment.port, 0);

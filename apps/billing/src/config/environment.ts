@@ -27,6 +27,11 @@ export interface Environment {
   readonly mcpDestructiveConfirmation?: 'elicitation-or-link' | 'link';
   /** `MCP_STREAMS`: the MCP endpoint's opt-in stream mode (packages/nest-mcp/docs/streams.md). Default off. */
   readonly mcpStreams: boolean;
+  /**
+   * `API_DOCS`: who may read /docs and /docs-json: `off`, `public`, or `authenticated` (a token
+   * issued for the REST API). Default `off` in production (NODE_ENV=production), `public` otherwise.
+   */
+  readonly apiDocs: 'off' | 'public' | 'authenticated';
 }
 
 /** A variable with a value the server cannot use: the boot stops with this message. */
@@ -56,6 +61,7 @@ const NAMES: readonly string[] = [
   'MCP_STATE_SECRET',
   'MCP_DESTRUCTIVE_CONFIRMATION',
   'MCP_STREAMS',
+  'API_DOCS',
 ];
 
 let last: { source: NodeJS.ProcessEnv; fingerprint: string; environment: Environment } | undefined;
@@ -111,6 +117,7 @@ function validate(source: NodeJS.ProcessEnv): Environment {
     mcpStateSecret: variables.MCP_STATE_SECRET,
     mcpDestructiveConfirmation: variables.MCP_DESTRUCTIVE_CONFIRMATION,
     mcpStreams: variables.MCP_STREAMS ?? false,
+    apiDocs: variables.API_DOCS ?? (production ? 'off' : 'public'),
   };
 }
 

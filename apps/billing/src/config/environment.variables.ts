@@ -102,4 +102,10 @@ export class EnvironmentVariables {
   @blankIsUnset()
   @IsIn(['elicitation-or-link', 'link'], { message: 'MCP_DESTRUCTIVE_CONFIRMATION must be elicitation-or-link or link' })
   MCP_DESTRUCTIVE_CONFIRMATION?: 'elicitation-or-link' | 'link';
+
+  /** Who may read the REST API documentation (/docs, /docs-json). */
+  @IsOptional()
+  @blankIsUnset()
+  @IsIn(['off', 'public', 'authenticated'], { message: 'API_DOCS must be off, public or authenticated' })
+  API_DOCS?: 'off' | 'public' | 'authenticated';
 }

@@ -27,8 +27,9 @@ export interface IdempotentRequest {
 /** A keyed MCP tool call or REST request: one store, one table, one claim for both. */
 export type IdempotentOperation = IdempotentCall | IdempotentRequest;
 
-/** Scope of calls that act in no workspace (the schema's convention). */
+/** Scope of calls that act in no workspace, or by no known caller (the schema's convention). */
 const NO_WORKSPACE = '-';
+const NO_CALLER = '-';
 /** Look-agains of one claim: a row deleted by cleanup, or a first call that is not in a transaction. */
 const MAX_ATTEMPTS = 20;
 const RETRY_PAUSE_MS = 100;
@@ -128,13 +129,24 @@ export class PrismaIdempotencyStore implements McpIdempotencyStore {
    * outside the pipeline) it is resolved the same way (token, `workspace_id` argument, header,
    * query). Calls that resolve no workspace share the scope `-`.
    */
+  /**
+   * `<workspace id>:<user id>`: keys belong to one person in one workspace, as a payment API scopes
+   * them per account, so another member replaying a key runs their own call instead of reading
+   * someone else's answer. A call a person approved for someone else keeps the requester's keys.
+   */
   private scopeOf(call: IdempotentOperation): string {
     let scope = this.scopes.get(call);
     if (scope === undefined) {
-      scope = this.resolveWorkspace(call) ?? NO_WORKSPACE;
+      scope = `${this.resolveWorkspace(call) ?? NO_WORKSPACE}:${this.callerOf(call) ?? NO_CALLER}`;
       this.scopes.set(call, scope);
     }
     return scope;
+  }
+
+  private callerOf(call: IdempotentOperation): string | undefined {
+    const request = 'invocation' in call ? call.invocation.httpRequest : call.httpRequest;
+    const principal = RequestContext.current()?.principal ?? (request ? principalOf(request) : undefined);
+    return principal ? (principal.onBehalfOf ?? principal.userId) : undefined;
   }
 
   private resolveWorkspace(call: IdempotentOperation): string | undefined {

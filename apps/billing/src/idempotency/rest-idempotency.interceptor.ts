@@ -29,7 +29,7 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
  * claim until the first commits, then replays. Requests without a key pass straight through: no
  * transaction, no query.
  *
- * Keys are scoped by workspace and operation (`POST /v1/payments/:payment_id/refunds`), apart from
+ * Keys are scoped by workspace, caller and operation (`POST /v1/payments/:payment_id/refunds`), apart from
  * the MCP tool of the same handler: the two channels store different answers (a response body vs
  * a tool result envelope), so neither could replay the other's faithfully.
  */

@@ -13,10 +13,12 @@ export function resourceMetadataUrl(publicUrl: string): string {
  * token there is no error attribute.
  */
 export class AuthenticationRequiredException extends HttpExceptionWithHeaders {
-  constructor(message: string, metadataUrl: string, tokenSent = false) {
+  /** `scopes`: the baseline a client should ask for (the challenge's `scope`), when it has no token yet. */
+  constructor(message: string, metadataUrl: string, tokenSent = false, scopes: string[] = []) {
     const error = tokenSent ? `error="invalid_token", error_description="${quotable(message)}", ` : '';
+    const scope = scopes.length ? `scope="${scopes.join(' ')}", ` : '';
     super({ statusCode: HttpStatus.UNAUTHORIZED, error: 'Unauthorized', message }, HttpStatus.UNAUTHORIZED, {
-      'WWW-Authenticate': `Bearer ${error}resource_metadata="${metadataUrl}"`,
+      'WWW-Authenticate': `Bearer ${error}${scope}resource_metadata="${metadataUrl}"`,
     });
   }
 }

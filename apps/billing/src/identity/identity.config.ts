@@ -15,8 +15,10 @@ export interface IdentityConfig {
   readonly jwtIssuer?: string;
   /** JWKS URL of that authorization server. */
   readonly jwksUrl?: string;
-  /** Expected `aud` of JWTs (AUTH_JWT_AUDIENCE); defaults to `${publicUrl}${mcpPath}`. */
+  /** Expected `aud` of JWTs on the MCP endpoint (AUTH_JWT_AUDIENCE); defaults to `${publicUrl}${mcpPath}`. */
   readonly jwtAudience?: string;
+  /** Expected `aud` of JWTs on the REST API (AUTH_JWT_API_AUDIENCE); defaults to `${publicUrl}/v1`. */
+  readonly jwtApiAudience?: string;
   /** Longest lifetime accepted for a JWT, `exp` minus `iat` (or minus now): AUTH_JWT_MAX_AGE, default 24 h. */
   readonly jwtMaxAgeMs: number;
   /**
@@ -30,6 +32,22 @@ export interface IdentityConfig {
    * (no workspace until an admin adds one), never an existing user.
    */
   readonly jwtProvisionUsers: boolean;
+  /**
+   * The JWT claim that carries the granted scopes (AUTH_JWT_SCOPE_CLAIM, default `scope`; Okta and
+   * Entra ID use `scp`): a space-separated string or an array of strings.
+   */
+  readonly jwtScopeClaim: string;
+  /**
+   * `authorization_servers` of the protected-resource metadata (AUTH_AUTHORIZATION_SERVERS,
+   * comma-separated; default the JWT issuer): where clients get tokens, when that is not the issuer URL.
+   */
+  readonly authorizationServers: string[];
+  /**
+   * The scopes named in the 401 challenge of a request without a token (AUTH_CHALLENGE_SCOPE,
+   * space-separated; default `billing:read`, empty for none): what a client asks for on its first
+   * connect, instead of every scope the server supports. More is asked for by step-up (403).
+   */
+  readonly challengeScopes: string[];
 }
 
 export const IDENTITY_CONFIG = Symbol('IDENTITY_CONFIG');
@@ -61,11 +79,24 @@ export function identityConfigFromEnv(env: NodeJS.ProcessEnv = rawEnvironment(),
     jwtIssuer,
     jwksUrl,
     jwtAudience,
+    jwtApiAudience: env.AUTH_JWT_API_AUDIENCE || undefined,
     jwtMaxAgeMs: env.AUTH_JWT_MAX_AGE ? parseMaxAge(env.AUTH_JWT_MAX_AGE) : DEFAULT_JWT_MAX_AGE_MS,
     jwtLinkVerifiedEmail: flag(env, 'AUTH_JWT_LINK_VERIFIED_EMAIL'),
     jwtProvisionUsers: flag(env, 'AUTH_JWT_PROVISION_USERS'),
+    jwtScopeClaim: env.AUTH_JWT_SCOPE_CLAIM?.trim() || 'scope',
+    authorizationServers: env.AUTH_AUTHORIZATION_SERVERS?.trim()
+      ? env.AUTH_AUTHORIZATION_SERVERS.split(',')
+          .map((url) => url.trim())
+          .filter(Boolean)
+      : jwtIssuer
+        ? [jwtIssuer]
+        : [],
+    challengeScopes: (env.AUTH_CHALLENGE_SCOPE ?? DEFAULT_CHALLENGE_SCOPE).split(/\s+/).filter(Boolean),
   };
 }
+
+/** The baseline a client asks for first: reading. Writing and admin are asked for when a call needs them. */
+export const DEFAULT_CHALLENGE_SCOPE = 'billing:read';
 
 /** A true/false setting; anything else stops the boot (a typo must not leave a safety switch in an unknown state). */
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {

@@ -3,6 +3,7 @@ import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import { ExternalIdentityService } from './external-identity.service.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from './identity.config.js';
 import type { TokenCheck } from './personal-token.service.js';
+import type { Surface } from './principal.js';
 import { readEnvironment } from '../config/environment.js';
 
 /**
@@ -31,13 +32,17 @@ export class JwtTokenVerifier {
     return !!this.jwks && !!this.config.jwtIssuer;
   }
 
-  async check(token: string, expectedAudience: string): Promise<TokenCheck> {
+  /**
+   * `audiences`: the `aud` that makes the token valid on each surface (the MCP resource, the REST
+   * API). The principal's `surfaces` are the ones its `aud` names; the caller refuses the others.
+   */
+  async check(token: string, audiences: Record<Surface, string>): Promise<TokenCheck> {
     if (!this.jwks || !this.config.jwtIssuer) return { ok: false, reason: 'The access token is not valid' };
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, this.jwks, {
         issuer: this.config.jwtIssuer,
-        audience: expectedAudience,
+        audience: Object.values(audiences),
         requiredClaims: ['exp'],
       }));
     } catch (error) {
@@ -51,19 +56,33 @@ export class JwtTokenVerifier {
     const identity = await this.identities.resolve(payload.iss!, payload.sub, payload);
     if (!identity.ok) return identity;
     const { user } = identity;
-    const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
+    const scopes = scopesOf(payload[this.config.jwtScopeClaim]);
     return {
       ok: true,
       principal: {
         userId: user.id,
         email: user.email,
         tokenId: jwtTokenId(payload),
+        callerId: jwtTokenId({ iss: payload.iss, sub: payload.sub }),
         kind: 'jwt',
         scopes,
+        surfaces: surfacesNamed(payload.aud, audiences),
         memberships: user.memberships.map((m) => ({ workspaceId: m.workspaceId, slug: m.workspace.slug, role: m.role })),
       },
     };
   }
+}
+
+/** The granted scopes, from a space-separated string (`scope`, Entra's `scp`) or an array (Okta's `scp`). */
+function scopesOf(claim: unknown): string[] {
+  if (typeof claim === 'string') return claim.split(' ').filter(Boolean);
+  return Array.isArray(claim) ? claim.filter((scope): scope is string => typeof scope === 'string' && scope.length > 0) : [];
+}
+
+/** The surfaces whose audience the token's `aud` (one value or a list) names. */
+function surfacesNamed(aud: JWTPayload['aud'], audiences: Record<Surface, string>): Surface[] {
+  const named = new Set(typeof aud === 'string' ? [aud] : (aud ?? []));
+  return (Object.keys(audiences) as Surface[]).filter((surface) => named.has(audiences[surface]));
 }
 
 /**

@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { asDatabaseUnavailable } from '../database/database-unavailable.js';
 import { PrismaService } from '../database/prisma.service.js';
 import type { Role } from '../generated/prisma/client.js';
-import type { Principal, PrincipalMembership } from './principal.js';
+import { SURFACES, type Principal, type PrincipalMembership, type Surface } from './principal.js';
 import { declaredScopes, ROLE_SCOPES, type RoleScopes } from './role-scopes.js';
 import { TokenCache } from './token-cache.js';
 import { displayPrefix, generateTokenSecret, hashToken } from './token-secret.js';
@@ -13,6 +13,8 @@ export interface MintRequest {
   workspaceSlug?: string;
   expiresInMs?: number;
   label?: string;
+  /** Where the token is accepted (default `['mcp']`: a token for an agent). */
+  surfaces?: Surface[];
 }
 
 export type TokenCheck = { ok: true; principal: Principal } | { ok: false; reason: string };
@@ -23,6 +25,7 @@ interface TokenRow {
   userId: string;
   workspaceId: string | null;
   scopes: string[];
+  surfaces: Surface[];
   email: string;
   revoked: boolean;
   /** Epoch milliseconds (timestamps are stored in UTC), or null: no expiry. */
@@ -49,6 +52,11 @@ export class PersonalTokenService {
     const unknown = request.scopes.filter((scope) => !this.knownScopes.includes(scope));
     if (unknown.length) throw new Error(`Unknown scope(s): ${unknown.join(', ')}. Known: ${this.knownScopes.join(' ')}`);
     if (!request.scopes.length) throw new Error('A token needs at least one scope');
+    const surfaces = [...new Set(request.surfaces ?? ['mcp'])];
+    const unknownSurfaces = surfaces.filter((surface) => !(SURFACES as readonly string[]).includes(surface));
+    if (unknownSurfaces.length || !surfaces.length) {
+      throw new Error(`A token is issued for mcp, api or both (got ${JSON.stringify(request.surfaces)})`);
+    }
     const user = await this.prisma.client.user.findUnique({
       where: { email: request.email.toLowerCase() },
       include: { memberships: { include: { workspace: true } } },
@@ -69,6 +77,7 @@ export class PersonalTokenService {
         userId: user.id,
         workspaceId,
         scopes: request.scopes,
+        surfaces,
         label: request.label,
         expiresAt,
       },
@@ -96,6 +105,7 @@ export class PersonalTokenService {
       tokenId: record.id,
       kind: 'personal',
       scopes: record.scopes,
+      surfaces: record.surfaces,
       ...(record.workspaceId ? { workspaceId: record.workspaceId } : {}),
       memberships: record.memberships.map((m): PrincipalMembership => ({ workspaceId: m.workspaceId, slug: m.slug, role: m.role })),
     };
@@ -111,6 +121,7 @@ export class PersonalTokenService {
     try {
       const rows = await this.prisma.client.$queryRaw<TokenRow[]>`
         SELECT t.id::text AS "id", t.user_id::text AS "userId", t.workspace_id::text AS "workspaceId", t.scopes AS "scopes",
+               COALESCE(t.surfaces, ARRAY['mcp']) AS "surfaces",
                u.email AS "email", t.revoked_at IS NOT NULL AS "revoked",
                (extract(epoch FROM t.expires_at) * 1000)::float8 AS "expiresAtMs",
                COALESCE(

@@ -29,7 +29,7 @@ export class ProtectedResourceController {
     );
     return {
       resource: this.authentication.resourceUrl,
-      authorization_servers: this.config.jwtIssuer ? [this.config.jwtIssuer] : [],
+      authorization_servers: this.config.authorizationServers,
       scopes_supported: [...new Set([...this.scopes.declaredScopes(), ...declared])].sort(),
       bearer_methods_supported: ['header'],
       resource_name: 'Billing MCP server',

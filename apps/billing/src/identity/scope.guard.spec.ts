@@ -35,6 +35,7 @@ const principal = (workspaceId: string | undefined): Principal => ({
   email: 'a@demo.test',
   tokenId: 'tok1',
   kind: 'personal',
+  surfaces: ['mcp', 'api'],
   scopes: ['billing:write'],
   workspaceId,
   memberships: [{ workspaceId: 'ws1', slug: 'demo', role: 'admin' }],

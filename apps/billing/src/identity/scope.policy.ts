@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { MCP_SCOPES_METADATA, type McpAccessPolicy, type McpCapability, type McpRequestContext } from '@nest-mcp/core';
 import { InsufficientScopeException, resourceMetadataUrl } from './auth-challenge.js';
@@ -41,7 +41,7 @@ export class ScopePolicy implements McpAccessPolicy {
   /** Throws the 403 that says what is missing; returns when the caller may go on. */
   assert(principal: Principal, required: string[], req: Request): void {
     const decision = this.decide(principal, required, req);
-    if (!decision.allowed) throw this.refusal(decision, required);
+    if (!decision.allowed) throw this.refusal(decision, required, principal);
   }
 
   canUse(capability: McpCapability, context: McpRequestContext): boolean {
@@ -55,22 +55,28 @@ export class ScopePolicy implements McpAccessPolicy {
     return this.refusal(
       decision?.allowed === false ? decision : { allowed: false, missingFromToken: capability.scopes, deniedByRole: [] },
       capability.scopes,
+      principal,
     );
   }
 
-  private refusal(decision: Extract<ScopeDecision, { allowed: false }>, required: string[]): Error {
-    const metadataUrl = resourceMetadataUrl(this.config.publicUrl);
-    if (decision.missingFromToken.length) {
-      return new InsufficientScopeException(
-        `Insufficient scope: this needs ${decision.missingFromToken.join(' ')}; get a token with that scope`,
-        required,
-        metadataUrl,
-      );
+  /**
+   * The role first: a role refusal is a plain 403, since no token would change it (a scope
+   * challenge would only send the client to re-authorise for nothing). A scope the token lacks is
+   * a step-up challenge naming the scopes it already has plus the missing ones, so a client that
+   * replaces its scopes with the challenge's keeps what it could already do.
+   */
+  private refusal(decision: Extract<ScopeDecision, { allowed: false }>, required: string[], principal?: Principal): Error {
+    if (decision.deniedByRole.length) {
+      return new ForbiddenException({
+        statusCode: 403,
+        error: 'forbidden_by_role',
+        message: `Your role does not allow ${decision.deniedByRole.join(' ')} in this workspace; ask a workspace admin`,
+      });
     }
     return new InsufficientScopeException(
-      `Your role does not allow ${decision.deniedByRole.join(' ')} in this workspace; ask a workspace admin`,
-      required,
-      metadataUrl,
+      `Insufficient scope: this needs ${decision.missingFromToken.join(' ')}; get a token with that scope`,
+      [...new Set([...(principal?.scopes ?? []), ...required])],
+      resourceMetadataUrl(this.config.publicUrl),
     );
   }
 

@@ -8,6 +8,7 @@ const principal = (userId: string): Principal => ({
   email: `${userId}@x.test`,
   tokenId: userId,
   kind: 'personal',
+  surfaces: ['mcp', 'api'],
   scopes: [],
   memberships: [],
 });

@@ -9,6 +9,7 @@ const twoWorkspaces: Principal = {
   email: 'a@example.com',
   tokenId: 't1',
   kind: 'personal',
+  surfaces: ['mcp', 'api'],
   scopes: [],
   memberships: [
     { workspaceId: 'w1', slug: 'north', role: 'admin' },

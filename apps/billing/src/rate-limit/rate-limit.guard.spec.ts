@@ -27,6 +27,7 @@ const principal = (extra: Partial<Principal> = {}): Principal => ({
   email: 'a@demo.test',
   tokenId: 'tok1',
   kind: 'personal',
+  surfaces: ['mcp', 'api'],
   scopes: [],
   workspaceId: 'ws1',
   memberships: [

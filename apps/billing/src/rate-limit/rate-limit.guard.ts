@@ -48,7 +48,9 @@ export class RateLimitGuard implements CanActivate {
     if (cost <= 0) return true;
     const workspace = this.workspaceOf(req, principal);
     const { keyPrefix, periodMs, tokenLimit, workspaceLimit } = this.config;
-    const buckets: RateLimitBucket[] = [{ key: `${keyPrefix}:token:${principal.tokenId}`, limit: tokenLimit, periodMs }];
+    // Per caller: a personal token, or a JWT's subject (not its jti: a fresh token is not a fresh bucket).
+    const caller = principal.callerId ?? principal.tokenId;
+    const buckets: RateLimitBucket[] = [{ key: `${keyPrefix}:token:${caller}`, limit: tokenLimit, periodMs }];
     if (workspace) buckets.push({ key: `${keyPrefix}:workspace:${workspace.id}`, limit: workspaceLimit, periodMs });
 
     const decision = await this.store.consume(buckets, cost);

@@ -582,7 +582,9 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
         idempotency_key: idem(),
       });
       assert.equal(response.status, 403);
-      assert.match(response.headers.get('www-authenticate') ?? '', /insufficient_scope/);
+      // The role refuses (the token has billing:admin): a plain 403, no scope challenge.
+      assert.equal(response.headers.get('www-authenticate'), null);
+      assert.match(response.body.message, /role does not allow billing:admin/);
       assert.equal(await t.prisma.client.refund.count({ where: { paymentId } }), 0);
       assert.equal((await dbInvoice(invoiceId)).paidMinor, 60_000);
     });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { needsRealPostgres, startReplicas, type AppProcess } from '../support/app-process.js';
+import { mintToken, needsRealPostgres, startReplicas, type AppProcess } from '../support/app-process.js';
 import { callTool } from '@nest-mcp/core/testing';
 import { createTestDatabase, withClient, type TestDatabase } from '../support/test-database.js';
 import { NO_LEDGER_FAULTS, checkLedger, createCustomer, invoiceWrite, ledgerFaults } from '../support/write-ledger.js';
@@ -41,7 +41,8 @@ describe('kill -9 of a replica during a stream of idempotent writes', { skip: ne
     'every write exists exactly once with one audit row; clients retried on the survivor with the same key',
     { timeout: 120_000 },
     async (t) => {
-      const token = b.token; // each boot revokes the demo token of the one before: b's is the live one
+      // For both surfaces: the customer is created over REST, the writes go over MCP (the demo token is for MCP only).
+      const token = await mintToken(database.url);
       const customerId = await createCustomer(a.baseUrl, token, `crash-${process.pid}@crash.test`);
       const keys = Array.from({ length: WRITES }, (_, n) => `${PREFIX}${String(n).padStart(3, '0')}`);
       const replicas = [a, b];

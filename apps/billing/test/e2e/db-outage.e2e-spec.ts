@@ -75,7 +75,9 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
     await seedDemo(app.app.get(PrismaService));
     token = (
       await RequestContext.run({ channel: 'system' }, () =>
-        app.app.get(PersonalTokenService).mint({ email: 'admin@demo.test', scopes: [...ALL_SCOPES], workspaceSlug: 'demo' }),
+        app.app
+          .get(PersonalTokenService)
+          .mint({ email: 'admin@demo.test', scopes: [...ALL_SCOPES], workspaceSlug: 'demo', surfaces: ['mcp', 'api'] }),
       )
     ).token;
     customerId = await createCustomer(app.baseUrl, token, CUSTOMER_EMAIL);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { DEMO_TOKEN_LABEL } from '../../src/demo/demo-mode.js';
+import { callStateless } from '@nest-mcp/core/testing';
 import { startAppProcess, type AppProcess } from '../support/app-process.js';
 import { createTestDatabase, queryRows, type TestDatabase } from '../support/test-database.js';
 
@@ -10,8 +11,9 @@ import { createTestDatabase, queryRows, type TestDatabase } from '../support/tes
  * production; one live demo token at a time in demo mode; a DEMO that is not true/false stops the boot.
  */
 
-const customersWith = (app: AppProcess, token: string) =>
-  fetch(`${app.baseUrl}/v1/customers`, { headers: { authorization: `Bearer ${token}` } }).then((response) => response.status);
+/** The demo token is issued for the MCP endpoint: a 2026-era tools/list with it. */
+const toolsListStatus = (app: AppProcess, token: string) =>
+  callStateless(app.mcpUrl, 'tools/list', {}, { token }).then((answer) => answer.status);
 
 describe('demo mode of the server process', { timeout: 180_000 }, () => {
   let database: TestDatabase;
@@ -47,14 +49,14 @@ describe('demo mode of the server process', { timeout: 180_000 }, () => {
   it("a second demo boot revokes the first boot's token (401) and leaves exactly one unrevoked demo token", async () => {
     const first = await startAppProcess({ databaseUrl: database.url, name: 'demo-1' });
     running.push(first);
-    assert.equal(await customersWith(first, first.token), 200);
+    assert.equal(await toolsListStatus(first, first.token), 200);
     await first.stop();
 
     const second = await startAppProcess({ databaseUrl: database.url, name: 'demo-2' });
     running.push(second);
     assert.notEqual(second.token, first.token);
-    assert.equal(await customersWith(second, first.token), 401, "the first boot's token is refused");
-    assert.equal(await customersWith(second, second.token), 200);
+    assert.equal(await toolsListStatus(second, first.token), 401, "the first boot's token is refused");
+    assert.equal(await toolsListStatus(second, second.token), 200);
     const live = await queryRows<{ count: number }>(
       database.url,
       `SELECT count(*)::int AS count FROM access_tokens WHERE label = $1 AND revoked_at IS NULL`,

@@ -141,7 +141,7 @@ describe('idempotency keys and one-time request state (real database)', () => {
     assert.equal((await payments(inv.id)).length, 1);
     assert.equal(await paidMinor(inv.id), 30_000);
     const [record] = await records(args.idempotency_key);
-    assert.equal(record.scope, demoId);
+    assert.match(record.scope, new RegExp(`^${demoId}:[0-9a-f-]{36}$`), 'the workspace and the caller');
     assert.equal(record.tool, 'billing_payment_register');
     assert.ok(record.result !== null);
     assert.ok(record.expiresAt.getTime() > Date.now() + 23 * 3_600_000, 'kept for IDEMPOTENCY_TTL_HOURS (24 by default)');
@@ -291,9 +291,33 @@ describe('idempotency keys and one-time request state (real database)', () => {
     assert.equal(ours.envelope.ok, true, JSON.stringify(ours.envelope));
     assert.equal(theirs.envelope.ok, true, JSON.stringify(theirs.envelope));
     assert.notEqual(theirs.envelope.data.id, ours.envelope.data.id, 'no answer crosses workspaces');
-    const scopes = (await records(args.idempotency_key)).map((r) => r.scope).sort();
-    assert.deepEqual(scopes, [demoId, otherToken.workspaceId].sort());
+    const workspaces = (await records(args.idempotency_key)).map((r) => r.scope.split(':')[0]).sort();
+    assert.deepEqual(workspaces, [demoId, otherToken.workspaceId].sort());
     assert.equal((await call(otherToken.token, 'billing_attachment_upload', args)).text, theirs.text);
+  });
+
+  it("keeps the keys of two members of one workspace apart: replaying another member's key runs the caller's own call", async () => {
+    const args = {
+      filename: 'member-key.txt',
+      content_type: 'text/plain',
+      content_base64: Buffer.from('member bytes').toString('base64'),
+      idempotency_key: idem(),
+    };
+    const admin = await t.token();
+    const first = await call(accountant, 'billing_attachment_upload', args);
+    const replayedByAnother = await call(admin, 'billing_attachment_upload', args);
+    assert.equal(first.envelope.ok, true, JSON.stringify(first.envelope));
+    assert.equal(replayedByAnother.envelope.ok, true, JSON.stringify(replayedByAnother.envelope));
+    assert.notEqual(replayedByAnother.envelope.data.id, first.envelope.data.id, "no member reads another's stored answer");
+    const [accountantId, adminId] = await Promise.all(
+      ['accountant@demo.test', DEMO_ADMIN_EMAIL].map(
+        async (email) => (await t.prisma.client.user.findUniqueOrThrow({ where: { email } })).id,
+      ),
+    );
+    const scopes = (await records(args.idempotency_key)).map((r) => r.scope).sort();
+    assert.deepEqual(scopes, [`${demoId}:${accountantId}`, `${demoId}:${adminId}`].sort());
+    // Each member's own repeat is still answered from their own stored answer.
+    assert.equal((await call(accountant, 'billing_attachment_upload', args)).text, first.text);
   });
 
   describe('REST writes: the same keys, the same store', () => {
@@ -335,7 +359,7 @@ describe('idempotency keys and one-time request state (real database)', () => {
       assert.equal(again.headers.get('idempotent-replayed'), 'true');
       assert.equal((await refunds(paymentId)).length, 1);
       const [record] = await records(body.idempotency_key);
-      assert.equal(record.scope, demoId);
+      assert.match(record.scope, new RegExp(`^${demoId}:[0-9a-f-]{36}$`));
       assert.equal(record.tool, 'POST /v1/payments/:payment_id/refunds');
     });
 
@@ -562,7 +586,7 @@ describe('idempotency keys and one-time request state (real database)', () => {
         await store.release(outsideCall(released));
         assert.deepEqual(await records(released), []);
         assert.deepEqual(await store.claim(outsideCall(released)), { kind: 'first' });
-        assert.equal((await records(released))[0].scope, '-', 'no workspace: the shared scope');
+        assert.equal((await records(released))[0].scope, '-:-', 'no workspace, no caller: the shared scope');
       });
     });
   });

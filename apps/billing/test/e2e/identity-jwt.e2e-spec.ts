@@ -181,6 +181,33 @@ describe('JWT access tokens from an external authorization server (JWKS)', () =>
     );
   });
 
+  it('accepts a JWT on the surface its audience names, and refuses it on the other with 401 naming both', async () => {
+    const api = `${PUBLIC_URL}/v1`;
+    const rest = async (token: string) => fetch(`${t.baseUrl}/v1/customers`, { headers: bearer(token) });
+    const forMcp = await sign(keyA);
+    const onRest = await rest(forMcp);
+    assert.equal(onRest.status, 401);
+    assert.match(onRest.headers.get('www-authenticate') ?? '', INVALID_TOKEN_CHALLENGE);
+    assert.match(
+      ((await onRest.json()) as { message: string }).message,
+      new RegExp(`issued for the MCP endpoint, not the REST API: ask the authorization server for one with audience ${api}`),
+    );
+    const forApi = await sign(keyA, {}, { audience: api });
+    assert.equal((await rest(forApi)).status, 200);
+    const onMcp = await listTools(forApi);
+    assert.equal(onMcp.status, 401);
+    assert.match(onMcp.body.error.message, /issued for the REST API, not the MCP endpoint/);
+    const forBoth = await new SignJWT({ scope: 'billing:read' })
+      .setProtectedHeader({ alg: 'RS256', kid: keyA.kid })
+      .setIssuer(issuer)
+      .setAudience([audience, api])
+      .setSubject('user-123')
+      .setExpirationTime('5m')
+      .sign(keyA.privateKey);
+    assert.equal((await rest(forBoth)).status, 200);
+    assert.equal((await listTools(forBoth)).status, 200);
+  });
+
   it('refuses on REST too, with the invalid_token challenge', async () => {
     const answer = await fetch(`${t.baseUrl}/v1/customers`, { headers: bearer(await sign(keyA, {}, { expiresIn: null })) });
     assert.equal(answer.status, 401);
@@ -311,6 +338,55 @@ describe('first-seen JWT subjects, where the operator allows them', () => {
     // The same subject next time: the same user, not another one.
     assert.equal((await listTools('newcomer-sub', {})).status, 200);
     assert.equal(await t.prisma.client.externalIdentity.count({ where: { issuer } }), 1);
+  });
+
+  it('reads scopes from AUTH_JWT_SCOPE_CLAIM (Okta: an scp array; Entra ID: an scp string) and publishes AUTH_AUTHORIZATION_SERVERS', async () => {
+    await t.close();
+    process.env.AUTH_JWT_SCOPE_CLAIM = 'scp';
+    process.env.AUTH_AUTHORIZATION_SERVERS = 'https://login.example.test/oauth2/default, https://backup.example.test';
+    process.env.AUTH_CHALLENGE_SCOPE = '';
+    try {
+      t = await startBillingApp();
+      await linkSubjects(t, issuer, 'accountant@demo.test', ['okta-sub']);
+      const writes = async (claims: Record<string, unknown>) => {
+        const { status, body } = await listTools('okta-sub', { scope: undefined, ...claims });
+        assert.equal(status, 200);
+        return body.result.tools.some((tool: { name: string }) => tool.name === 'billing_customer_create');
+      };
+      assert.equal(await writes({ scp: ['billing:read', 'billing:write'] }), true);
+      assert.equal(await writes({ scp: 'billing:read billing:write' }), true);
+      assert.equal(await writes({ scope: 'billing:read billing:write' }), false, 'the scope claim is not read when scp is configured');
+      const metadata = (await (
+        await fetch(`${t.baseUrl}/.well-known/oauth-protected-resource`, { headers: { host: new URL(PUBLIC_URL).host } })
+      ).json()) as {
+        authorization_servers: string[];
+      };
+      assert.deepEqual(metadata.authorization_servers, ['https://login.example.test/oauth2/default', 'https://backup.example.test']);
+      const anonymous = await callStateless(t.mcpUrl, 'tools/list');
+      assert.equal(anonymous.status, 401);
+      assert.doesNotMatch(anonymous.headers.get('www-authenticate') ?? '', /scope=/, 'AUTH_CHALLENGE_SCOPE empty: no baseline scope');
+    } finally {
+      delete process.env.AUTH_JWT_SCOPE_CLAIM;
+      delete process.env.AUTH_AUTHORIZATION_SERVERS;
+      delete process.env.AUTH_CHALLENGE_SCOPE;
+    }
+  });
+
+  it('charges every access token of one subject to one rate-limit bucket (iss + sub, not jti)', async () => {
+    await t.close();
+    process.env.RATE_LIMIT_TOKEN_PER_MINUTE = '3';
+    try {
+      t = await startBillingApp();
+      await linkSubjects(t, issuer, 'viewer@demo.test', ['limited-sub']);
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await listTools('limited-sub', { jti: `token-${i}` })).status);
+      assert.deepEqual(statuses, [200, 200, 200, 429]);
+      // Another subject has a bucket of its own.
+      await linkSubjects(t, issuer, 'accountant@demo.test', ['other-sub']);
+      assert.equal((await listTools('other-sub', { jti: 'token-9' })).status, 200);
+    } finally {
+      delete process.env.RATE_LIMIT_TOKEN_PER_MINUTE;
+    }
   });
 
   it('refuses a setting that is neither true nor false at boot', () => {

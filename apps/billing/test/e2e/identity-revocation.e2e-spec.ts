@@ -33,7 +33,9 @@ describe('token revocation across instances', { timeout: 60_000 }, () => {
 
   const mint = (request: Partial<MintRequest> = {}) =>
     RequestContext.run({ channel: 'system' }, () =>
-      a.app.get(PersonalTokenService).mint({ email: 'admin@demo.test', scopes: ['billing:read'], workspaceSlug: 'demo', ...request }),
+      a.app
+        .get(PersonalTokenService)
+        .mint({ email: 'admin@demo.test', scopes: ['billing:read'], workspaceSlug: 'demo', surfaces: ['api'], ...request }),
     );
   const statusOn = async (app: TestApp, token: string) =>
     (await fetch(`${app.baseUrl}/v1/customers`, { headers: { authorization: `Bearer ${token}` } })).status;

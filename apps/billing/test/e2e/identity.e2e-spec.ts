@@ -27,7 +27,10 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
     it('answers a request without a token with 401 and the resource-metadata challenge, server/discover included', async () => {
       const { status, headers, body } = await callStateless(t.mcpUrl, 'server/discover');
       assert.equal(status, 401);
-      assert.equal(headers.get('www-authenticate'), `Bearer resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource"`);
+      assert.equal(
+        headers.get('www-authenticate'),
+        `Bearer scope="billing:read", resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource"`,
+      );
       assert.equal(body.id, 1);
       assert.match(body.error.message, /Authentication required/);
     });
@@ -91,7 +94,7 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
       assert.equal(anonymous.status, 401);
       assert.equal(
         anonymous.headers.get('www-authenticate'),
-        `Bearer resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource"`,
+        `Bearer scope="billing:read", resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource"`,
       );
     });
   });
@@ -109,7 +112,7 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
       assert.ok(toolNames((await mcp(t, readOnlyAdmin, 'tools/list')).body).includes('server_status'));
     });
 
-    it('refuses a call beyond the token scopes with 403 insufficient_scope naming the scope', async () => {
+    it('refuses a call beyond the token scopes with 403 insufficient_scope naming the scopes it has plus the missing one', async () => {
       const token = await t.token({ scopes: ['billing:read'] });
       const { status, headers, body } = await mcp(t, token, 'tools/call', {
         name: 'billing_customer_create',
@@ -118,20 +121,44 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
       assert.equal(status, 403);
       assert.equal(
         headers.get('www-authenticate'),
-        `Bearer error="insufficient_scope", scope="billing:write", resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource"`,
+        `Bearer error="insufficient_scope", scope="billing:read billing:write", resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource"`,
       );
       assert.match(body.error.message, /needs billing:write/);
     });
 
     it('refuses a call the role does not allow even when the token has the scope', async () => {
       const token = await t.token({ email: 'viewer@demo.test', scopes: ['billing:read', 'billing:write'] });
-      const { status, body } = await mcp(t, token, 'tools/call', {
+      const { status, headers, body } = await mcp(t, token, 'tools/call', {
         name: 'billing_customer_create',
         arguments: { name: 'X', email: 'x@x.test' },
       });
       assert.equal(status, 403);
       assert.match(body.error.message, /role does not allow billing:write/);
+      assert.equal(headers.get('www-authenticate'), null, 'a role refusal is no scope challenge: a new token would not help');
       assert.equal(await t.prisma.client.customer.count({ where: { email: 'x@x.test' } }), 0);
+    });
+
+    it('names the role first when both the role and the token lack the scope (plain 403, over MCP and REST)', async () => {
+      const token = await t.token({ email: 'viewer@demo.test', scopes: ['billing:read'] });
+      const { status, headers, body } = await mcp(t, token, 'tools/call', {
+        name: 'billing_customer_create',
+        arguments: { name: 'X', email: 'x@x.test' },
+      });
+      assert.equal(status, 403);
+      assert.match(body.error.message, /role does not allow billing:write/);
+      assert.equal(headers.get('www-authenticate'), null);
+      const response = await fetch(`${t.baseUrl}/v1/customers`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...bearer(token) },
+        body: JSON.stringify({ name: 'Z', email: 'z@z.test' }),
+      });
+      assert.equal(response.status, 403);
+      assert.equal(response.headers.get('www-authenticate'), null);
+      assert.deepEqual(await response.json(), {
+        statusCode: 403,
+        error: 'forbidden_by_role',
+        message: 'Your role does not allow billing:write in this workspace; ask a workspace admin',
+      });
     });
 
     it('applies the same rules to REST', async () => {

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { needsRealPostgres, startReplicas, type AppProcess } from '../support/app-process.js';
+import { mintToken, needsRealPostgres, startReplicas, type AppProcess } from '../support/app-process.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 /**
@@ -55,6 +55,8 @@ describe('stream mode on two server processes (PostgreSQL + Redis)', { skip: nee
   let database: TestDatabase;
   let a: AppProcess;
   let b: AppProcess;
+  /** For both surfaces: these tests write over REST on one replica and listen over MCP on the other. */
+  let token: string;
   const prefix = `streams-${process.pid}-${randomBytes(3).toString('hex')}`;
 
   before(async () => {
@@ -70,6 +72,7 @@ describe('stream mode on two server processes (PostgreSQL + Redis)', { skip: nee
         RATE_LIMIT_KEY_PREFIX: prefix,
       },
     });
+    token = await mintToken(database.url);
   });
   after(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
@@ -77,7 +80,7 @@ describe('stream mode on two server processes (PostgreSQL + Redis)', { skip: nee
   });
 
   const headers = (session?: string, extra: Record<string, string> = {}) => ({
-    authorization: `Bearer ${b.token}`,
+    authorization: `Bearer ${token}`,
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
     'mcp-protocol-version': VERSION,
@@ -114,7 +117,7 @@ describe('stream mode on two server processes (PostgreSQL + Redis)', { skip: nee
   async function restPost(app: AppProcess, path: string, body: unknown): Promise<Record<string, unknown>> {
     const response = await fetch(`${app.baseUrl}${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${b.token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
     const json = (await response.json()) as Record<string, unknown>;
@@ -209,7 +212,7 @@ describe('stream mode on two server processes (PostgreSQL + Redis)', { skip: nee
       heard.push(notification.params.uri);
     });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(a.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${b.token}` } } }),
+      new StreamableHTTPClientTransport(new URL(a.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
     );
     try {
       await client.subscribeResource({ uri });

@@ -3,7 +3,7 @@ import { get as httpGet } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { startAppProcess, type AppProcess } from '../support/app-process.js';
+import { mintToken, startAppProcess, type AppProcess } from '../support/app-process.js';
 import { createTestDatabase, queryRows, type TestDatabase } from '../support/test-database.js';
 
 /**
@@ -28,6 +28,8 @@ function freshGet(url: string): Promise<{ status: number; body: string } | { err
 describe('graceful shutdown on SIGTERM (server process)', { timeout: 120_000 }, () => {
   let database: TestDatabase;
   let app: AppProcess;
+  /** For the REST write below: the demo token the process prints is for the MCP endpoint only. */
+  let token: string;
 
   before(async () => {
     database = await createTestDatabase();
@@ -36,6 +38,7 @@ describe('graceful shutdown on SIGTERM (server process)', { timeout: 120_000 }, 
       name: 'shutdown',
       env: { SHUTDOWN_DELAY_MS: '1000', SHUTDOWN_TIMEOUT_MS: '10000' },
     });
+    token = await mintToken(database.url, { surfaces: ['api'] });
   });
   after(async () => {
     await app?.stop();
@@ -57,7 +60,7 @@ describe('graceful shutdown on SIGTERM (server process)', { timeout: 120_000 }, 
       let settled = false;
       const slow = fetch(`${app.baseUrl}/v1/customers`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${app.token}` },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ name: 'Shutdown Survivor', email: 'survivor@shutdown.test' }),
       }).then(async (response) => {
         settled = true;

@@ -41,3 +41,39 @@ describe('the REST API documentation (/docs)', () => {
     assert.match(bearer?.description ?? '', /access token/);
   });
 });
+
+describe('who may read the documentation (API_DOCS)', () => {
+  const saved = process.env.API_DOCS;
+  let t: BillingTestApp | undefined;
+  after(async () => {
+    await t?.close();
+    if (saved === undefined) delete process.env.API_DOCS;
+    else process.env.API_DOCS = saved;
+  });
+  const start = async (mode: string) => {
+    await t?.close();
+    process.env.API_DOCS = mode;
+    t = await startBillingApp();
+    return t;
+  };
+
+  it('off: neither the page nor the OpenAPI document is served', async () => {
+    const app = await start('off');
+    assert.equal((await fetch(`${app.baseUrl}/docs-json`)).status, 404);
+    assert.equal((await fetch(`${app.baseUrl}/docs`)).status, 404);
+  });
+
+  it('authenticated: 401 with the challenge without a token, 403 for a token issued for mcp only, 200 for one issued for api', async () => {
+    const app = await start('authenticated');
+    const anonymous = await fetch(`${app.baseUrl}/docs-json`);
+    assert.equal(anonymous.status, 401);
+    assert.match(anonymous.headers.get('www-authenticate') ?? '', /^Bearer /);
+    assert.match(((await anonymous.json()) as { message: string }).message, /Authentication required/);
+    const agent = await app.token({ surfaces: undefined });
+    assert.equal((await fetch(`${app.baseUrl}/docs-json`, { headers: { authorization: `Bearer ${agent}` } })).status, 403);
+    const program = await app.token({ surfaces: ['api'] });
+    const allowed = await fetch(`${app.baseUrl}/docs-json`, { headers: { authorization: `Bearer ${program}` } });
+    assert.equal(allowed.status, 200);
+    assert.ok(((await allowed.json()) as Document).paths['/v1/customers']);
+  });
+});

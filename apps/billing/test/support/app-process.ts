@@ -187,6 +187,7 @@ export async function mintToken(databaseUrl: string, request: Partial<MintReques
         scopes: [...ALL_SCOPES],
         workspaceSlug: 'demo',
         label: 'test',
+        surfaces: ['mcp', 'api'],
         ...request,
       }),
     );

@@ -11,11 +11,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Boots a real Nest application on a random loopback port, configured as `main.ts` configures it. */
-export async function startTestApp(module: Type<unknown>, path = '/mcp'): Promise<TestApp> {
+/**
+ * Boots a real Nest application on a loopback port (`port`, default any free one), configured as
+ * `main.ts` configures it.
+ */
+export async function startTestApp(module: Type<unknown>, path = '/mcp', port = 0): Promise<TestApp> {
   const app = await NestFactory.create(module, { logger: ['error'] });
   configureApp(app);
-  await app.listen(0, '127.0.0.1');
+  await app.listen(port, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
   return { app, baseUrl, mcpUrl: `${baseUrl}${path}`, close: () => app.close() };

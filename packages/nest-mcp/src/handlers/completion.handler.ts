@@ -5,6 +5,7 @@ import type { McpRequestContext } from '../mcp-invocation.js';
 import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { quotedUri, resourceUriParam } from '../protocol/resource-uri.js';
 import { CapabilityAccess } from './capability-access.js';
 
 const MAX_VALUES = 100;
@@ -57,8 +58,9 @@ export class CompletionHandler {
       return { type: 'prompt', name: ref.name };
     }
     if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
-      const template = this.registry.templateByUri(ref.uri);
-      if (!template) throw McpProtocolError.invalidParams(`Unknown resource template: ${ref.uri}`);
+      const uri = resourceUriParam(ref.uri, 'ref.uri');
+      const template = this.registry.templateByUri(uri);
+      if (!template) throw McpProtocolError.invalidParams(`Unknown resource template: ${quotedUri(uri)}`);
       this.access.assert('resource', template, context);
       return { type: 'template', name: ref.uri };
     }

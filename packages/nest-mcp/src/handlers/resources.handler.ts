@@ -4,6 +4,7 @@ import { McpRegistry } from '../discovery/mcp.registry.js';
 import type { McpRequestContext } from '../mcp-invocation.js';
 import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { quotedUri, resourceUriParam } from '../protocol/resource-uri.js';
 import { CapabilityAccess } from './capability-access.js';
 import { toolErrorsFromException } from './tool-error.mapper.js';
 
@@ -27,12 +28,11 @@ export class ResourcesHandler {
   }
 
   async read(params: Record<string, unknown>, context: McpRequestContext): Promise<ReadResourceResult> {
-    const uri = params.uri;
-    if (typeof uri !== 'string' || !uri) throw McpProtocolError.invalidParams('Invalid params: "uri" is required');
+    const uri = resourceUriParam(params.uri);
     const fixed = this.registry.resource(uri);
     const matched = fixed ? undefined : this.registry.matchTemplate(uri);
     const entry = fixed ?? matched?.entry;
-    if (!entry) throw McpProtocolError.invalidParams(`Unknown resource: ${uri}`, { uri });
+    if (!entry) throw McpProtocolError.invalidParams(`Unknown resource: ${quotedUri(uri)}`, { uri });
     this.access.assert('resource', entry, context);
 
     let output: unknown;
@@ -44,7 +44,7 @@ export class ResourcesHandler {
       // A template that matched but names nothing that exists is an unknown resource, not a fault.
       const errors = toolErrorsFromException(exception);
       if (!errors) throw exception;
-      throw McpProtocolError.invalidParams(`Resource ${uri}: ${errors.map((e) => e.message).join('; ')}`, { uri });
+      throw McpProtocolError.invalidParams(`Resource ${quotedUri(uri)}: ${errors.map((e) => e.message).join('; ')}`, { uri });
     }
     return { contents: toContents(uri, output, entry.definition.mimeType) };
   }

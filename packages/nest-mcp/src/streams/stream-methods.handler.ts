@@ -3,6 +3,7 @@ import type { McpRequestContext } from '../mcp-invocation.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import { CapabilityAccess } from '../handlers/capability-access.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { quotedUri, resourceUriParam } from '../protocol/resource-uri.js';
 import { isLoggingLevel } from './call-stream.js';
 import { McpSessions } from './mcp-sessions.js';
 import type { McpSession } from '../contracts/stream-backends.js';
@@ -31,12 +32,11 @@ export class StreamMethodsHandler {
   }
 
   async subscribe(params: Record<string, unknown>, context: McpRequestContext, subscribed: boolean): Promise<Record<string, never>> {
-    const uri = params.uri;
-    if (typeof uri !== 'string' || !uri) throw McpProtocolError.invalidParams('Invalid params: "uri" is required');
+    const uri = resourceUriParam(params.uri);
     if (subscribed) {
       // Only what the caller could read: a subscription must not reveal updates of a hidden resource.
       const entry = this.registry.resource(uri) ?? this.registry.matchTemplate(uri)?.entry;
-      if (!entry) throw McpProtocolError.invalidParams(`Unknown resource: ${uri}`, { uri });
+      if (!entry) throw McpProtocolError.invalidParams(`Unknown resource: ${quotedUri(uri)}`, { uri });
       this.access.assert('resource', entry, context);
     }
     await this.sessions.setSubscribed(sessionOf(context), uri, subscribed);

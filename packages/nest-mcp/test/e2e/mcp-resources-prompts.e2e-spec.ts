@@ -59,6 +59,34 @@ describe('resources, prompts and completions (docs/contract.md §5)', () => {
     });
   }
 
+  it('refuses a resource URI over 8192 characters with -32602 naming the limit, and quotes none of it back', async () => {
+    const uri = `orders://orders/${'x'.repeat(100_000)}`;
+    const read = await callHandshake(t.mcpUrl, 'resources/read', { uri });
+    assert.equal(read.status, 200);
+    assert.equal(read.body.error.code, -32602);
+    assert.equal(read.body.error.message, `Invalid params: "uri" is ${uri.length} characters long; a resource URI has at most 8192`);
+    assert.deepEqual(read.body.error.data, { field: 'uri', length: uri.length, maxLength: 8192 });
+    const completion = await callHandshake(t.mcpUrl, 'completion/complete', {
+      ref: { type: 'ref/resource', uri },
+      argument: { name: 'id', value: '' },
+    });
+    assert.equal(completion.body.error.code, -32602);
+    assert.match(completion.body.error.message, /"ref\.uri" is 100016 characters long/);
+    assert.ok(read.text.length < 1000 && completion.text.length < 1000, 'the answers do not echo the URI');
+  });
+
+  it('quotes at most 200 characters of an unknown resource URI in the message', async () => {
+    const uri = `orders://nothing/${'y'.repeat(5_000)}`;
+    const { body } = await callHandshake(t.mcpUrl, 'resources/read', { uri });
+    assert.equal(body.error.code, -32602);
+    assert.equal(body.error.message, `Unknown resource: ${uri.slice(0, 200)}… (${uri.length} characters)`);
+    const completion = await callHandshake(t.mcpUrl, 'completion/complete', {
+      ref: { type: 'ref/resource', uri },
+      argument: { name: 'id', value: '' },
+    });
+    assert.equal(completion.body.error.message, `Unknown resource template: ${uri.slice(0, 200)}… (${uri.length} characters)`);
+  });
+
   it('lists prompts with arguments derived from the DTO', async () => {
     const { body } = await callStateless(t.mcpUrl, 'prompts/list');
     assert.deepEqual(body.result.prompts, [

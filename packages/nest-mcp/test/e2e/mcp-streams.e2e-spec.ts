@@ -126,6 +126,20 @@ describe('stream mode', () => {
   });
 
   describe('handshake era, official 1.x client', () => {
+    it('refuses to subscribe to a resource URI over 8192 characters with -32602 (nothing stored for the session)', async () => {
+      const { client } = await sdkClient(t.mcpUrl);
+      try {
+        const uri = `demo://status/${'z'.repeat(50_000)}`;
+        await assert.rejects(client.subscribeResource({ uri }), (error: { code?: number; message: string }) => {
+          assert.equal(error.code, -32602);
+          assert.match(error.message, /"uri" is 50014 characters long; a resource URI has at most 8192/);
+          return true;
+        });
+      } finally {
+        await client.close();
+      }
+    });
+
     it('initialize declares logging and subscriptions; progress callbacks fire and log messages arrive', async () => {
       const { client } = await sdkClient(t.mcpUrl);
       try {

@@ -1,6 +1,8 @@
 /**
  * Mints a personal access token:
- *   npm run token -- --email <user> --scopes "<space separated>" [--workspace <slug>] [--expires <30d>] [--label <text>]
+ *   npm run token -- --email <user> --scopes "<space separated>" [--for mcp|api|mcp,api] [--workspace <slug>] [--expires <30d>] [--label <text>]
+ * `--for` says where the token is accepted: the MCP endpoint (`mcp`, the default: a token for an
+ * agent), the REST API (`api`), or both.
  * The token is the last line of standard output; everything else goes to standard error. Works
  * against DATABASE_URL, or the embedded database (also while `npm start` is running on it).
  */
@@ -16,9 +18,10 @@ import { PrismaService } from '../../database/prisma.service.js';
 import { parseDuration } from '../duration.js';
 import { APP_ROLE_SCOPES } from '../../app.scopes.js';
 import { PersonalTokenService } from '../personal-token.service.js';
+import { SURFACES, type Surface } from '../principal.js';
 
 const USAGE =
-  'usage: npm run token -- --email <user> --scopes "<space separated>" [--workspace <slug>] [--expires <duration, e.g. 30d>] [--label <text>]';
+  'usage: npm run token -- --email <user> --scopes "<space separated>" [--for mcp|api|mcp,api] [--workspace <slug>] [--expires <duration, e.g. 30d>] [--label <text>]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -28,10 +31,15 @@ async function main(): Promise<void> {
       workspace: { type: 'string' },
       expires: { type: 'string' },
       label: { type: 'string' },
+      for: { type: 'string', default: 'mcp' },
     },
   });
   if (!values.email || !values.scopes) throw new Error(USAGE);
   const expiresInMs = values.expires ? parseDuration(values.expires) : undefined;
+  const surfaces = values.for.split(',').map((surface) => surface.trim());
+  if (!surfaces.every((surface): surface is Surface => (SURFACES as readonly string[]).includes(surface))) {
+    throw new Error(`--for takes mcp, api or mcp,api (got "${values.for}")\n${USAGE}`);
+  }
 
   const demo = demoModeFromEnv();
   const database = await prepareDatabase({ logger: (line) => console.error(line) });
@@ -47,10 +55,11 @@ async function main(): Promise<void> {
         workspaceSlug: values.workspace,
         expiresInMs,
         label: values.label ?? 'cli',
+        surfaces,
       }),
     );
     console.error(
-      `Token ${minted.id} for ${values.email}, scopes "${values.scopes}"${minted.expiresAt ? `, expires ${minted.expiresAt.toISOString()}` : ', no expiry'}`,
+      `Token ${minted.id} for ${values.email}, on ${surfaces.join(' and ')}, scopes "${values.scopes}"${minted.expiresAt ? `, expires ${minted.expiresAt.toISOString()}` : ', no expiry'}`,
     );
     console.log(minted.token);
   } finally {

@@ -5,13 +5,15 @@ import { after, before, describe, it } from 'node:test';
 import { RequestContext } from '../../src/context/request-context.js';
 import { PrismaService } from '../../src/database/prisma.service.js';
 import { seedDemo } from '../../src/demo/demo-seed.js';
+import { hashToken } from '../../src/identity/token-secret.js';
 import { createTestDatabase, queryRows, type TestDatabase } from '../support/test-database.js';
 
-/** `npm run identity:link`: how an operator says which user a JWT subject acts as. */
+/** The operator's identity commands: `npm run identity:link` and `npm run token`. */
 const CLI = fileURLToPath(new URL('../../src/identity/cli/link-identity.cli.js', import.meta.url));
+const TOKEN_CLI = fileURLToPath(new URL('../../src/identity/cli/token.cli.js', import.meta.url));
 const ISSUER = 'https://idp.example.test';
 
-describe('npm run identity:link', () => {
+describe('the identity CLIs', () => {
   let database: TestDatabase;
   before(async () => {
     database = await createTestDatabase();
@@ -23,7 +25,10 @@ describe('npm run identity:link', () => {
   after(() => database?.close());
 
   const link = (...args: string[]) =>
-    spawnSync(process.execPath, [CLI, '--issuer', ISSUER, ...args], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: database.url } });
+    spawnSync(process.execPath, [CLI, '--issuer', ISSUER, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, DATABASE_URL: database.url },
+    });
   const linkedEmail = async (subject: string) =>
     (
       await queryRows<{ email: string; linked_by: string }>(
@@ -57,5 +62,39 @@ describe('npm run identity:link', () => {
     assert.equal(usage.status, 1);
     assert.match(usage.stderr, /usage: npm run identity:link/);
     assert.equal(await linkedEmail('00u-x'), undefined);
+  });
+
+  const mint = (...args: string[]) =>
+    spawnSync(process.execPath, [TOKEN_CLI, '--email', 'accountant@demo.test', '--scopes', 'billing:read', ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, DATABASE_URL: database.url },
+    });
+  const surfacesOf = async (token: string) =>
+    (
+      await queryRows<{ surfaces: string[] }>(database.url, 'SELECT surfaces FROM access_tokens WHERE token_hash = $1', [hashToken(token)])
+    )[0]?.surfaces;
+
+  it('npm run token mints for the MCP endpoint unless --for says otherwise', async () => {
+    const cases: Array<[string[], string[]]> = [
+      [[], ['mcp']],
+      [['--for', 'api'], ['api']],
+      [
+        ['--for', 'mcp,api'],
+        ['mcp', 'api'],
+      ],
+    ];
+    for (const [args, surfaces] of cases) {
+      const result = mint(...args);
+      assert.equal(result.status, 0, result.stderr);
+      const token = result.stdout.trim().split('\n').at(-1)!;
+      assert.deepEqual(await surfacesOf(token), surfaces);
+      assert.match(result.stderr, new RegExp(`on ${surfaces.join(' and ')}`));
+    }
+  });
+
+  it('npm run token refuses a surface it does not know, with the usage', () => {
+    const result = mint('--for', 'rest');
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /--for takes mcp, api or mcp,api \(got "rest"\)/);
   });
 });
