@@ -26,6 +26,8 @@ try {
     workspaceSlug: DEMO_WORKSPACE,
     expiresInMs: 3_600_000,
     label: 'npm run bench',
+    // The bench drives the same handlers over REST and MCP with one token.
+    surfaces: ['mcp', 'api'],
   });
   await app.listen(PORT, HOST);
   exitOnSignal();
