@@ -35,7 +35,7 @@
 // Database presets create, migrate and drop their own database (DATABASE_URL's server, default
 // postgresql://postgres@127.0.0.1:5432/postgres) and use it for both servers.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -272,6 +272,12 @@ async function stopServers() {
   );
 }
 
+/** The app's Prisma wrapper in a checkout: apps/billing/scripts/ since the workspace layout, scripts/ before it. */
+function prismaScript(dir) {
+  const app = join(dir, 'apps', 'billing', 'scripts', 'prisma.mjs');
+  return existsSync(app) ? app : join(dir, 'scripts', 'prisma.mjs');
+}
+
 try {
   let env = {};
   let email;
@@ -281,7 +287,8 @@ try {
     url.pathname = `/${name}`;
     await admin(serverUrl, (c) => c.query(`CREATE DATABASE "${name}"`));
     dropDb = () => admin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-    const migrate = spawnSync(process.execPath, [join(dirA, 'scripts', 'prisma.mjs'), 'migrate', 'deploy'], {
+    // Checkout B's migrations (a change adds to A's): both servers run on the newer schema.
+    const migrate = spawnSync(process.execPath, [prismaScript(dirB), 'migrate', 'deploy'], {
       env: { ...process.env, DATABASE_URL: url.toString() },
       encoding: 'utf8',
     });
