@@ -16,8 +16,9 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * its row; a write that fails rolls back and is audited on its own. The audit trail is the
  * record of what happened to the enterprise's money, whichever surface the credential used.
  *
- * Global, it also runs when an MCP call reaches a route handler in-process: there the call hook
- * has already opened the transaction and will write the row, so it steps aside (channel `mcp`).
+ * On every write route (RestWriteAuditRoutes), it also runs when an MCP call reaches that handler
+ * in-process: there the call hook has already opened the transaction and will write the row, so
+ * it steps aside (channel `mcp`).
  */
 @Injectable()
 export class RestWriteAuditInterceptor implements NestInterceptor {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { callTool, toolsByName } from '@nest-mcp/core/testing';
+import { RestWriteAuditRoutes } from '../../src/audit/rest-write-audit.routes.js';
 import { startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { restCall, sentInvoice } from '../support/rest-http.js';
 import { createCustomer } from '../support/write-ledger.js';
@@ -108,6 +109,16 @@ describe('credentials bound to a surface, and an audit row for every write', () 
         workspace: true,
       },
     );
+  });
+
+  it('puts the audit on every write route of every controller, and on no read', async () => {
+    const audited = t.app.get(RestWriteAuditRoutes).audited;
+    for (const route of ['CustomersController.create', 'PaymentsController.refund', 'InvoicesController.cancel']) {
+      assert.ok(audited.includes(route), `${route} is audited (${audited.join(', ')})`);
+    }
+    const before = await t.prisma.client.auditEvent.count({ where: { channel: 'api' } });
+    assert.equal((await restCall(t, program, 'GET', '/v1/customers')).status, 200);
+    assert.equal(await t.prisma.client.auditEvent.count({ where: { channel: 'api' } }), before, 'a read writes no row');
   });
 
   it('audits a REST write that fails, and keeps nothing of it', async () => {
