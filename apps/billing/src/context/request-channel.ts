@@ -9,7 +9,11 @@ import type { Channel } from '../generated/prisma/client.js';
  */
 export function routeChannel(req: Request, mcpPath: string): Channel {
   const path = (req.route as { path?: unknown } | undefined)?.path;
-  if (typeof path !== 'string') return 'api';
+  return typeof path === 'string' ? channelOfRoute(path, mcpPath) : 'api';
+}
+
+/** The channel of a route by the path it is declared at: the MCP endpoint, the admin pages, else the REST API. */
+export function channelOfRoute(path: string, mcpPath: string): Channel {
   if (path === mcpPath || path.startsWith(`${mcpPath}/`)) return 'mcp';
   if (path === '/admin' || path.startsWith('/admin/')) return 'panel';
   return 'api';

@@ -116,6 +116,11 @@ describe('credentials bound to a surface, and an audit row for every write', () 
     for (const route of ['CustomersController.create', 'PaymentsController.refund', 'InvoicesController.cancel']) {
       assert.ok(audited.includes(route), `${route} is audited (${audited.join(', ')})`);
     }
+    // The other channels are audited where they are served: the MCP endpoint by the call hook, the admin pages by their decisions.
+    assert.deepEqual(
+      audited.filter((route) => /^(McpController|PanelController)\./.test(route)),
+      [],
+    );
     const before = await t.prisma.client.auditEvent.count({ where: { channel: 'api' } });
     assert.equal((await restCall(t, program, 'GET', '/v1/customers')).status, 200);
     assert.equal(await t.prisma.client.auditEvent.count({ where: { channel: 'api' } }), before, 'a read writes no row');
