@@ -37,7 +37,18 @@ export interface McpRequestContext {
   signal?: AbortSignal;
   /** Stream mode: the answer's stream (notifications and server→client requests). Internal to the layer. */
   stream?: CallStream;
+  /**
+   * Stream mode, handshake era, `tools/call` of a destructive tool: the person's answer to the
+   * in-chat confirmation, asked by the layer BEFORE the application's call hook runs (so nothing,
+   * e.g. a database transaction, is held open while a person decides). Set in-process only, never
+   * from the wire; read by `McpConfirmationInterceptor`. `too-many`: not asked, the caller already
+   * has `maxPendingConfirmationsPerCaller` confirmations waiting.
+   */
+  confirmedInChat?: InChatConfirmation;
 }
+
+/** The outcome of an in-chat confirmation asked before the call hook (see `McpRequestContext.confirmedInChat`). */
+export type InChatConfirmation = 'accepted' | 'declined' | 'too-many' | { error: unknown };
 
 /** What kind of capability a handler was invoked as. */
 export type McpTargetKind = 'tool' | 'resource' | 'prompt' | 'completion';

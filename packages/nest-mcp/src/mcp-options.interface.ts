@@ -100,8 +100,30 @@ export interface McpStreamOptions {
   maxStreamsPerCaller?: number;
   /** Open SSE streams this process holds at once. Default 1000. */
   maxStreams?: number;
+  /**
+   * Live sessions one caller may hold at once (in the session store, across replicas); an
+   * `initialize` above it gets `409` (`-32600`) until one is ended (`DELETE`) or expires. Default 100.
+   */
+  maxSessionsPerCaller?: number;
+  /** URIs one session may be subscribed to at once (`resources/subscribe`); the next one gets `-32600`. Default 100. */
+  maxSubscriptionsPerSession?: number;
   /** A `GET` stream that carried nothing for this long is closed (the client reconnects). Default 300 000 ms. */
   idleStreamMs?: number;
+  /**
+   * How often the credentials of open `GET` streams are checked again (`McpAccessPolicy.revalidate`,
+   * when the policy has it): the longest a revoked token's stream stays open. Default 1000 ms.
+   */
+  revalidateMs?: number;
+  /**
+   * How long a replica that receives a client's answer waits for the replica running the call to
+   * take it; past it the answer is refused (nobody waits for it: that call was lost). Default 2000 ms.
+   */
+  answerTakenMs?: number;
+  /**
+   * In-chat confirmations of destructive tools (handshake era) one caller may have waiting for the
+   * user at once, per process; the next destructive call gets `too_many_pending_confirmations`. Default 4.
+   */
+  maxPendingConfirmationsPerCaller?: number;
 }
 
 export type ResolvedStreamOptions = Required<McpStreamOptions>;

@@ -65,7 +65,15 @@ function streamOptions(options: McpStreamOptions): ResolvedStreamOptions {
     clientRequestTimeoutMs: positiveInteger('streams.clientRequestTimeoutMs', options.clientRequestTimeoutMs ?? 120_000),
     maxStreamsPerCaller: positiveInteger('streams.maxStreamsPerCaller', options.maxStreamsPerCaller ?? 8),
     maxStreams: positiveInteger('streams.maxStreams', options.maxStreams ?? 1000),
+    maxSessionsPerCaller: positiveInteger('streams.maxSessionsPerCaller', options.maxSessionsPerCaller ?? 100),
+    maxSubscriptionsPerSession: positiveInteger('streams.maxSubscriptionsPerSession', options.maxSubscriptionsPerSession ?? 100),
     idleStreamMs: positiveInteger('streams.idleStreamMs', options.idleStreamMs ?? 300_000),
+    revalidateMs: positiveInteger('streams.revalidateMs', options.revalidateMs ?? 1000),
+    answerTakenMs: positiveInteger('streams.answerTakenMs', options.answerTakenMs ?? 2000),
+    maxPendingConfirmationsPerCaller: positiveInteger(
+      'streams.maxPendingConfirmationsPerCaller',
+      options.maxPendingConfirmationsPerCaller ?? 4,
+    ),
   };
 }
 

@@ -2,6 +2,7 @@ import { Inject, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/internal';
 import { DiscoveryModule } from '@nestjs/core';
 import { McpConfirmationInterceptor } from './confirmation/confirmation.interceptor.js';
+import { StreamConfirmation } from './confirmation/stream-confirmation.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpExtensionPointsReport } from './extension-points/mcp-extension-points.report.js';
 import { McpIdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
@@ -26,6 +27,7 @@ import { ClientRequests } from './streams/client-requests.js';
 import { McpResourceUpdates } from './streams/mcp-resource-updates.js';
 import { McpSessions } from './streams/mcp-sessions.js';
 import { StandaloneStreams } from './streams/standalone-streams.js';
+import { RequestStreamReplay } from './streams/request-stream-replay.js';
 import { McpStreamBackends } from './streams/stream-backends.provider.js';
 import { StreamLimits } from './streams/stream-limits.js';
 import { StreamMethodsHandler } from './streams/stream-methods.handler.js';
@@ -78,7 +80,9 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
     ClientRequests,
     CallCancellations,
     StreamLimits,
+    StreamConfirmation,
     StandaloneStreams,
+    RequestStreamReplay,
     StreamMethodsHandler,
     StreamingEndpoint,
     McpResourceUpdates,

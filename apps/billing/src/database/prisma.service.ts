@@ -205,6 +205,17 @@ export class PrismaService implements OnModuleDestroy {
   }
 
   /**
+   * Runs `work` on the pool's own connections, outside the calling context's transaction if one
+   * is open: for state that belongs to no one call (stream mode's sessions, events, bus) and must
+   * neither wait for a call's commit nor go with its rollback. `work` must await its queries
+   * itself (a Prisma query runs in the context that awaits it). On the embedded database (one
+   * backend) such a query waits until the open transaction ends: do not await it from inside one.
+   */
+  outsideTransaction<T>(work: () => Promise<T>): Promise<T> {
+    return SqlTransactionScope.outside(work);
+  }
+
+  /**
    * Runs `work` once the open transaction has committed, never if it rolls back; at once when
    * none is open (the write before it is already committed). For announcing a change to others
    * (e.g. resource-updated notifications), which must not announce what never happened. `work`

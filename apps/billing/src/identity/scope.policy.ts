@@ -4,7 +4,9 @@ import { MCP_SCOPES_METADATA, type McpAccessPolicy, type McpCapability, type Mcp
 import { InsufficientScopeException, resourceMetadataUrl } from './auth-challenge.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from './identity.config.js';
 import type { Principal } from './principal.js';
-import { principalOf, requestWorkspace } from './request-principal.js';
+import { principalOf, requestWorkspace, setPrincipal } from './request-principal.js';
+import { AuthenticationService } from './authentication.service.js';
+import { RequestContext } from '../context/request-context.js';
 import { declaredScopes, highestRole, ROLE_SCOPES, type RoleScopes } from './role-scopes.js';
 import { WorkspaceResolver } from './workspace.resolver.js';
 
@@ -23,7 +25,21 @@ export class ScopePolicy implements McpAccessPolicy {
     private readonly workspaces: WorkspaceResolver,
     @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
     @Inject(ROLE_SCOPES) private readonly roles: RoleScopes,
+    private readonly authentication: AuthenticationService,
   ) {}
+
+  /**
+   * An open MCP stream's credentials, checked again (before each message it carries, and every
+   * second): a revoked or expired token fails here, and the stream closes. The fresh principal
+   * replaces the one the request was opened with, so the checks that follow see today's grants.
+   */
+  async revalidate(req: Request): Promise<boolean> {
+    const principal = await this.authentication.authenticate(req);
+    setPrincipal(req, principal);
+    const state = RequestContext.current();
+    if (state) state.principal = principal;
+    return true;
+  }
 
   /** The scopes the application declared (its role mapping): the MCP layer checks every scope name against them at boot. */
   declaredScopes(): readonly string[] {

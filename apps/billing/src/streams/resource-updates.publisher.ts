@@ -1,18 +1,17 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { readEnvironment } from '../config/environment.js';
-import { MCP_RESOURCE_UPDATED_CHANNEL, type McpResourceUpdatedEvent } from '@nest-mcp/core';
+import { McpResourceUpdates } from '@nest-mcp/core';
 import { PrismaService } from '../database/prisma.service.js';
 import { setResourceChangeSink, type ResourceChange } from '../database/resource-changes.extension.js';
-import { StreamBackends } from './stream-backends.factory.js';
 
 export const invoiceUri = (id: string) => `billing://invoices/${id}`;
 export const customerUri = (id: string) => `billing://customers/${id}`;
 
 /**
- * Announces on the bus (`MCP_RESOURCE_UPDATED_CHANNEL`, `{ uri }`) each billing resource a
- * committed write changed, for the stream layer to notify the sessions subscribed to it on any
- * replica. After the commit, never inside the transaction, and off the request's path: a bus
- * that cannot take it costs a warning, not the write.
+ * Announces to the MCP layer (`McpResourceUpdates.changed`) each billing resource a committed
+ * write changed, whatever its channel (REST, MCP, admin pages): the layer notifies the sessions
+ * subscribed to it, on whichever replica holds their stream. After the commit, never inside the
+ * transaction, and off the request's path: an announcement that fails costs a warning, not the write.
  */
 @Injectable()
 export class ResourceUpdatesPublisher implements OnModuleInit, OnApplicationShutdown {
@@ -20,7 +19,7 @@ export class ResourceUpdatesPublisher implements OnModuleInit, OnApplicationShut
 
   constructor(
     private readonly prisma: PrismaService,
-    @Inject(StreamBackends) private readonly backends: StreamBackends,
+    private readonly updates: McpResourceUpdates,
   ) {}
 
   onModuleInit(): void {
@@ -44,9 +43,7 @@ export class ResourceUpdatesPublisher implements OnModuleInit, OnApplicationShut
         for (const row of rows) customerIds.add(row.customerId);
       }
       const uris = [...new Set(change.invoiceIds)].map(invoiceUri).concat([...customerIds].map(customerUri));
-      await Promise.all(
-        uris.map((uri) => this.backends.bus.publish(MCP_RESOURCE_UPDATED_CHANNEL, { uri } satisfies McpResourceUpdatedEvent)),
-      );
+      await Promise.all(uris.map((uri) => this.updates.changed(uri)));
     } catch (error) {
       this.logger.warn(`Resource-updated notification not published: ${(error as Error).message}`);
     }

@@ -62,7 +62,9 @@ export class StreamBackends {
     } else {
       const bus = new PostgresMessageBus(
         process.env.DATABASE_URL!,
-        (channel, payload) => prisma.client.$executeRaw`SELECT pg_notify(${channel}, ${payload})`,
+        // Outside any request's transaction: a NOTIFY inside one would wait for its commit (and vanish on rollback).
+        (channel, payload) =>
+          prisma.outsideTransaction(async () => await prisma.client.$executeRaw`SELECT pg_notify(${channel}, ${payload})`),
         `${config.keyPrefix}_bus`,
       );
       backends = new StreamBackends(new PostgresSessionStore(prisma), new PostgresEventStore(prisma, config), bus, () => bus.close());

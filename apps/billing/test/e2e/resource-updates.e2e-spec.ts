@@ -1,28 +1,30 @@
 import '../support/enable-stream-mode.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MCP_MESSAGE_BUS, MCP_RESOURCE_UPDATED_CHANNEL, type McpMessageBus } from '@nest-mcp/core';
+import { McpResourceUpdates } from '@nest-mcp/core';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { post, statelessRequest } from '@nest-mcp/core/testing';
 
 /**
- * Billing writes announce the resources they changed on the stream bus (MCP_RESOURCE_UPDATED_CHANNEL),
- * once committed: what stream mode turns into notifications/resources/updated on every replica.
+ * Billing writes announce the resources they changed to the MCP layer (McpResourceUpdates.changed),
+ * once committed: what stream mode turns into notifications/resources/updated for subscribed sessions.
  */
 describe('resource-updated announcements of billing writes', () => {
   let t: BillingTestApp;
   let token: string;
   const heard: string[] = [];
-  let stop: () => Promise<void>;
   before(async () => {
     t = await startBillingApp();
     token = await t.token();
-    stop = await t.app
-      .get<McpMessageBus>(MCP_MESSAGE_BUS)
-      .subscribe(MCP_RESOURCE_UPDATED_CHANNEL, (payload) => heard.push((payload as { uri: string }).uri));
+    // The publisher holds this same instance: what it announces is heard here.
+    const updates = t.app.get(McpResourceUpdates);
+    const changed = updates.changed.bind(updates);
+    updates.changed = async (uri: string) => {
+      heard.push(uri);
+      await changed(uri);
+    };
   });
   after(async () => {
-    await stop?.();
     await t?.close();
   });
 

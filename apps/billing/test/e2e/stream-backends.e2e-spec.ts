@@ -48,7 +48,6 @@ const session = (overrides: Partial<McpSession> = {}): McpSession => ({
   protocolVersion: '2025-11-25',
   clientInfo: { name: 'client', version: '1.0.0' },
   clientCapabilities: { elicitation: { form: {} } },
-  subscriptions: [],
   createdAt: new Date(Math.floor(Date.now() / 1000) * 1000),
   expiresAt: new Date(Date.now() + 60_000),
   ...overrides,
@@ -69,60 +68,127 @@ function contract(name: string, open: () => Promise<Backends & { close(): Promis
     });
     after(() => b?.close());
 
-    it(
-      'sessions: create, get, update each field, delete',
-      { skip: !name.includes('in-process') ? false : 'sessions stay in the database' },
-      async () => {
-        const store = b.sessions!;
-        const s = session();
-        await store.create(s);
-        assert.deepEqual(await store.get(s.id), s);
-        const later = new Date(Math.floor(Date.now() / 1000) * 1000 + 120_000);
-        await store.update(s.id, { logLevel: 'debug' });
-        await store.update(s.id, { subscriptions: ['billing://invoices/1'], expiresAt: later });
-        assert.deepEqual(await store.get(s.id), { ...s, logLevel: 'debug', subscriptions: ['billing://invoices/1'], expiresAt: later });
-        await store.update(s.id, { logLevel: undefined });
-        assert.equal((await store.get(s.id))?.logLevel, undefined);
-        await store.delete(s.id);
-        assert.equal(await store.get(s.id), undefined);
-        await store.update(s.id, { logLevel: 'info' }); // unknown id: no-op, and nothing is recreated
-        assert.equal(await store.get(s.id), undefined);
-        assert.equal(await store.get('no-such-session'), undefined);
-      },
-    );
+    const inDatabase = { skip: name.includes('in-process') && 'sessions stay in the database' };
+
+    it('sessions: create, get, update each field, delete', inDatabase, async () => {
+      const store = b.sessions!;
+      const s = session();
+      assert.equal(await store.create(s, 10), true);
+      assert.deepEqual(await store.get(s.id), s);
+      const later = new Date(Math.floor(Date.now() / 1000) * 1000 + 120_000);
+      await store.update(s.id, { logLevel: 'debug' });
+      await store.update(s.id, { standaloneStream: `${s.id}/get-1`, delivered: `${s.id}/get-1:7`, expiresAt: later });
+      assert.deepEqual(await store.get(s.id), {
+        ...s,
+        logLevel: 'debug',
+        standaloneStream: `${s.id}/get-1`,
+        delivered: `${s.id}/get-1:7`,
+        expiresAt: later,
+      });
+      await store.update(s.id, { logLevel: undefined, standaloneStream: undefined });
+      const cleared = await store.get(s.id);
+      assert.equal(cleared?.logLevel, undefined);
+      assert.equal(cleared && 'standaloneStream' in cleared, false);
+      assert.equal(cleared?.delivered, `${s.id}/get-1:7`, 'a field the patch does not name stays');
+      await store.delete(s.id);
+      assert.equal(await store.get(s.id), undefined);
+      await store.update(s.id, { logLevel: 'info' }); // unknown id: no-op, and nothing is recreated
+      assert.equal(await store.get(s.id), undefined);
+      assert.equal(await store.get('no-such-session'), undefined);
+    });
+
+    it('sessions: an expired session is unknown and never a subscriber', inDatabase, async () => {
+      const store = b.sessions!;
+      const uri = `billing://invoices/${randomUUID()}`;
+      const s = session({ expiresAt: new Date(Date.now() + 300) });
+      await store.create(s, 10);
+      assert.equal(await store.subscribe(s.id, uri, 10), true);
+      assert.deepEqual(await store.subscribersOf(uri), [s.id]);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      assert.equal(await store.get(s.id), undefined);
+      assert.deepEqual(await store.subscribersOf(uri), []);
+      assert.equal(await store.subscribe(s.id, uri, 10), false, 'an expired session cannot subscribe');
+    });
+
+    it('sessions: subscribersOf follows subscribe and unsubscribe, per URI; a session read has no subscriptions', inDatabase, async () => {
+      const store = b.sessions!;
+      const [u1, u2] = [`billing://invoices/${randomUUID()}`, `billing://customers/${randomUUID()}`];
+      const a = session();
+      const c = session();
+      await store.create(a, 10);
+      await store.create(c, 10);
+      assert.equal(await store.subscribe(c.id, u1, 10), true);
+      assert.equal(await store.subscribe(a.id, u1, 10), true);
+      assert.equal(await store.subscribe(a.id, u2, 10), true);
+      assert.deepEqual((await store.subscribersOf(u1)).sort(), [a.id, c.id].sort());
+      assert.deepEqual(await store.subscribersOf(u2), [a.id]);
+      assert.deepEqual(await store.get(a.id), a, 'get returns the session alone, no subscriptions');
+      await store.unsubscribe(a.id, u1);
+      assert.deepEqual(await store.subscribersOf(u1), [c.id]);
+      await store.unsubscribe(a.id, u1); // not subscribed: no-op
+      await store.delete(c.id);
+      assert.deepEqual(await store.subscribersOf(u1), []);
+      assert.equal(await store.subscribe('no-such-session', u1, 10), false, 'an unknown session cannot subscribe');
+      assert.deepEqual(await store.subscribersOf(u1), []);
+    });
+
+    it('sessions: at most maxPerSession subscriptions; a repeat is no new one; unsubscribe and delete free them', inDatabase, async () => {
+      const store = b.sessions!;
+      const s = session();
+      await store.create(s, 10);
+      const uris = [1, 2, 3].map((n) => `billing://invoices/${randomUUID()}?n=${n}`);
+      assert.equal(await store.subscribe(s.id, uris[0], 2), true);
+      assert.equal(await store.subscribe(s.id, uris[1], 2), true);
+      assert.equal(await store.subscribe(s.id, uris[1], 2), true, 'already subscribed: true at the cap');
+      assert.equal(await store.subscribe(s.id, uris[2], 2), false, 'a third one');
+      assert.deepEqual(await store.subscribersOf(uris[2]), []);
+      await store.unsubscribe(s.id, uris[0]);
+      assert.equal(await store.subscribe(s.id, uris[2], 2), true, 'unsubscribing freed a place');
+      // A URI as long as the layer accepts (8192 characters) is stored and found.
+      const long = `billing://invoices/${'x'.repeat(8192 - 19)}`;
+      const other = session();
+      await store.create(other, 10);
+      assert.equal(await store.subscribe(other.id, long, 2), true);
+      assert.deepEqual(await store.subscribersOf(long), [other.id]);
+      await store.delete(s.id);
+      assert.deepEqual(await store.subscribersOf(uris[1]), [], 'delete ends its subscriptions');
+      assert.deepEqual(await store.subscribersOf(uris[2]), []);
+    });
+
+    it('sessions: at most maxPerCaller live sessions per caller; an ended or expired one frees a place', inDatabase, async () => {
+      const store = b.sessions!;
+      const callerKey = `caller-${randomUUID()}`;
+      const first = session({ callerKey });
+      const short = session({ callerKey, expiresAt: new Date(Date.now() + 300) });
+      assert.equal(await store.create(first, 2), true);
+      assert.equal(await store.create(short, 2), true);
+      const third = session({ callerKey });
+      assert.equal(await store.create(third, 2), false);
+      assert.equal(await store.get(third.id), undefined, 'nothing stored');
+      assert.equal(await store.create(session({ callerKey: `${callerKey}-other` }), 2), true, 'each caller has its own count');
+      await store.delete(first.id);
+      assert.equal(await store.create(third, 2), true, 'a deleted session frees its place');
+      const fourth = session({ callerKey });
+      assert.equal(await store.create(fourth, 2), false);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      assert.equal(await store.create(fourth, 2), true, 'so does an expired one');
+    });
 
     it(
-      'sessions: an expired session is unknown and never a subscriber',
-      { skip: name.includes('in-process') && 'sessions stay in the database' },
+      'sessions: a session kept alive past its first expiry still counts for its caller, and keeps its subscriptions',
+      inDatabase,
       async () => {
         const store = b.sessions!;
+        const callerKey = `caller-${randomUUID()}`;
         const uri = `billing://invoices/${randomUUID()}`;
-        const s = session({ subscriptions: [uri], expiresAt: new Date(Date.now() + 300) });
-        await store.create(s);
-        assert.deepEqual(await store.subscribersOf(uri), [s.id]);
+        const s = session({ callerKey, expiresAt: new Date(Date.now() + 300) });
+        assert.equal(await store.create(s, 1), true);
+        assert.equal(await store.subscribe(s.id, uri, 10), true);
+        await store.update(s.id, { expiresAt: new Date(Date.now() + 60_000) });
         await new Promise((resolve) => setTimeout(resolve, 400));
-        assert.equal(await store.get(s.id), undefined);
-        assert.deepEqual(await store.subscribersOf(uri), []);
-      },
-    );
-
-    it(
-      'sessions: subscribersOf follows subscribe and unsubscribe, per URI',
-      { skip: name.includes('in-process') && 'sessions stay in the database' },
-      async () => {
-        const store = b.sessions!;
-        const [u1, u2] = [`billing://invoices/${randomUUID()}`, `billing://customers/${randomUUID()}`];
-        const a = session();
-        const c = session({ subscriptions: [u1] });
-        await store.create(a);
-        await store.create(c);
-        await store.update(a.id, { subscriptions: [u1, u2] });
-        assert.deepEqual((await store.subscribersOf(u1)).sort(), [a.id, c.id].sort());
-        assert.deepEqual(await store.subscribersOf(u2), [a.id]);
-        await store.update(a.id, { subscriptions: [u2] });
-        assert.deepEqual(await store.subscribersOf(u1), [c.id]);
-        await store.delete(c.id);
-        assert.deepEqual(await store.subscribersOf(u1), []);
+        assert.ok(await store.get(s.id));
+        assert.equal(await store.create(session({ callerKey }), 1), false, 'the sliding expiry is the one counted');
+        assert.deepEqual(await store.subscribersOf(uri), [s.id], 'the subscription lives as long as the session');
       },
     );
 
@@ -293,8 +359,9 @@ describe('stream backends: PostgreSQL', { skip: !REAL_POSTGRES && 'LISTEN/NOTIFY
     const events = new PostgresEventStore(prisma, config);
     const live = session();
     const expired = session({ expiresAt: new Date(Date.now() + 200) });
-    await store.create(live);
-    await store.create(expired);
+    await store.create(live, 10);
+    await store.create(expired, 10);
+    await store.subscribe(expired.id, 'billing://invoices/expired', 10);
     const sessionId = randomUUID();
     const kept = await events.append(streamOf(sessionId), message(1));
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -303,6 +370,11 @@ describe('stream backends: PostgreSQL', { skip: !REAL_POSTGRES && 'LISTEN/NOTIFY
     assert.ok(deleted >= 1);
     assert.deepEqual((await store.get(live.id))?.id, live.id);
     assert.deepEqual(await prisma.client.mcpSession.count({ where: { id: expired.id } }), 0);
+    assert.equal(
+      await prisma.client.mcpSessionSubscription.count({ where: { sessionId: expired.id } }),
+      0,
+      'its subscriptions went with it',
+    );
     assert.deepEqual((await events.replayAfter(kept, sessionId))?.events, []);
     await cleanup.run(new Date(Date.now() + RETENTION_MS + 1000));
     assert.equal(await events.replayAfter(kept, sessionId), undefined, 'past the retention');

@@ -28,6 +28,9 @@ interface ConfirmationState {
  *   a sealed `requestState` bound to this exact call); a decline means the tool does not run;
  *   unless the tool (`confirmation: 'link'`) or the server (`destructiveConfirmation: 'link'`)
  *   requires the approval page;
+ * - in stream mode, a handshake-era client that declared form elicitation is asked the same
+ *   question over the call's stream, by `StreamConfirmation` before the application's call hook
+ *   runs; this reads its answer;
  * - any other client gets an approval link from the application's gateway (`pending_confirmation`),
  *   or a refusal when the server is configured to refuse or has no gateway.
  * Over REST (not an MCP invocation) it does nothing: REST routes have their own authorization.
@@ -60,16 +63,27 @@ export class McpConfirmationInterceptor implements NestInterceptor {
   ): Promise<typeof PROCEED | ToolReply | CallToolResult | InputRequiredResult> {
     const linkOnly = confirmationOf(tool, this.options) === 'link';
     if (!linkOnly && invocation.era === 'stateless' && canElicitForm(invocation.clientCapabilities)) return this.inChat(tool, invocation);
-    // Stream mode, handshake era: a client that declared elicitation is asked over the call's stream.
+    // Stream mode, handshake era: a client that declared elicitation is asked over the call's stream
+    // (by StreamConfirmation, before the application's call hook: this reads the answer).
     if (!linkOnly && invocation.stream?.canAsk && canElicitForm(invocation.clientCapabilities))
       return this.inChatOverStream(tool, invocation);
     if (this.options.destructiveTools === 'refuse' || !this.approvals) return refusal(tool.name, linkOnly);
     return replyFor(await this.approvals.request({ tool: { name: tool.name, ...pick(tool) }, invocation }), tool.name);
   }
 
-  /** Handshake-era confirmation over the stream: the call waits for the answer (or fails after the timeout, having done nothing). */
+  /**
+   * Handshake-era confirmation over the stream. The dispatcher asked already, before the call hook
+   * (`StreamConfirmation`), so that nothing the hook opens waits for a person: this only reads the
+   * answer. A failure to get one (no answer in time, the call aborted) fails the call, nothing done.
+   */
   private async inChatOverStream(tool: ToolEntry, invocation: McpInvocation) {
-    const answer = await invocation.elicit(confirmationQuestion(tool, invocation));
+    const outcome = invocation.confirmedInChat;
+    if (outcome === 'accepted') return PROCEED;
+    if (outcome === 'declined') return declined(tool.name);
+    if (outcome === 'too-many') return tooManyPending(tool.name, this.options.streams!.maxPendingConfirmationsPerCaller);
+    if (outcome) throw outcome.error;
+    // Not asked before the hook (not expected): ask now.
+    const answer = await invocation.elicit(confirmationQuestion(tool, invocation.arguments));
     if (answer.action === 'accept' && answer.content?.confirm === true) return PROCEED;
     return declined(tool.name);
   }
@@ -89,7 +103,7 @@ export class McpConfirmationInterceptor implements NestInterceptor {
       // No usable answer for the question we asked: ask again (SEP-2322 re-request).
     }
     return inputRequired({
-      inputRequests: { [CONFIRM_INPUT]: inputRequired.elicit(confirmationQuestion(tool, invocation)) },
+      inputRequests: { [CONFIRM_INPUT]: inputRequired.elicit(confirmationQuestion(tool, invocation.arguments)) },
       requestState: await this.states.seal({ confirm: tool.name } satisfies ConfirmationState, invocation, { recordUse: 'by-handler' }),
     });
   }
@@ -97,11 +111,11 @@ export class McpConfirmationInterceptor implements NestInterceptor {
 
 const PROCEED = Symbol('proceed');
 
-/** The question put to the user, the same in both eras. */
-function confirmationQuestion(tool: ToolEntry, invocation: McpInvocation) {
+/** The question put to the user about a call with these arguments (as the client sent them), the same in both eras. */
+export function confirmationQuestion(tool: ToolEntry, args: Record<string, unknown> | undefined) {
   const title = tool.definition.title ?? tool.name;
   return {
-    message: `Confirm "${title}"? ${tool.definition.description ?? ''}\nArguments: ${JSON.stringify(invocation.arguments ?? {})}`.trim(),
+    message: `Confirm "${title}"? ${tool.definition.description ?? ''}\nArguments: ${JSON.stringify(args ?? {})}`.trim(),
     requestedSchema: {
       type: 'object' as const,
       properties: { confirm: { type: 'boolean' as const, title: 'Yes, do it', description: 'This cannot be undone.' } },
@@ -116,6 +130,18 @@ function declined(name: string): ToolReply {
       code: 'confirmation_declined',
       message: `The user did not confirm ${name}, so nothing was done. Do not retry unless the user asks again.`,
       retryable: false,
+    },
+  ]);
+}
+
+function tooManyPending(name: string, pending: number): ToolReply {
+  return ToolReply.failed([
+    {
+      code: 'too_many_pending_confirmations',
+      message:
+        `${pending} confirmations of yours are already waiting for the user, so ${name} was not asked and nothing was done. ` +
+        'Wait until the user has answered them, then call it again.',
+      retryable: true,
     },
   ]);
 }

@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import type { McpRequestContext } from '../mcp-invocation.js';
 
 /** What a policy decides on: any registered tool, resource, template or prompt. */
@@ -22,6 +23,15 @@ export interface McpAccessPolicy {
    * typo fails the boot instead of hiding a tool from everyone.
    */
   declaredScopes?(): readonly string[];
+  /**
+   * Stream mode: whether the credentials of a long-lived request (an open `GET` stream) still
+   * hold, checked again before each message the stream carries and at least every
+   * `streams.revalidateMs` (one check per caller). False or a throw closes that caller's streams
+   * and ends their sessions: a revoked token stops receiving at once. Refresh here whatever the
+   * application cached on the request (its principal, its workspace). It runs inside the
+   * request's async context. Without it, an open stream keeps the credentials it opened with.
+   */
+  revalidate?(request: Request): Promise<boolean>;
 }
 
 export const MCP_ACCESS_POLICY = Symbol('MCP_ACCESS_POLICY');

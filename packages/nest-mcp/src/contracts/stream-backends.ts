@@ -15,24 +15,48 @@ export interface McpSession {
   callerKey: string;
   protocolVersion: string;
   clientInfo?: Implementation;
+  /**
+   * What the server uses of the client's declared capabilities (which of elicitation, sampling,
+   * roots it declared), never the client's object verbatim: a session's size does not depend on
+   * what the client sends.
+   */
   clientCapabilities: ClientCapabilities;
   /** Set by `logging/setLevel`; absent = the server's default. */
   logLevel?: LoggingLevel;
-  /** Resource URIs of `resources/subscribe`. */
-  subscriptions: string[];
+  /**
+   * The newest `GET` stream of the session (its connection id): the one stream that carries the
+   * session's messages, whichever replica holds it (a message goes on one stream only).
+   */
+  standaloneStream?: string;
+  /** Id of the last message of the session's standalone stream delivered to the client: where its backlog starts. */
+  delivered?: string;
   createdAt: Date;
   /** Sliding expiry: pushed forward by every request of the session. */
   expiresAt: Date;
 }
 
+/** The fields of a session that change after `initialize`. */
+export type McpSessionPatch = Partial<Pick<McpSession, 'logLevel' | 'expiresAt' | 'standaloneStream' | 'delivered'>>;
+
 export interface McpSessionStore {
-  create(session: McpSession): Promise<void>;
-  /** Undefined when unknown or expired. */
+  /**
+   * Stores a new session, unless its caller already has `maxPerCaller` live sessions: then
+   * nothing is stored and the answer is false.
+   */
+  create(session: McpSession, maxPerCaller: number): Promise<boolean>;
+  /** Undefined when unknown or expired. Read on every request of a session: its size is bounded (no subscriptions). */
   get(id: string): Promise<McpSession | undefined>;
-  /** Atomic per field; `touch` pushes `expiresAt`. Unknown id: no-op. */
-  update(id: string, patch: Partial<Pick<McpSession, 'logLevel' | 'subscriptions' | 'expiresAt'>>): Promise<void>;
+  /** Atomic per field. Unknown id: no-op. */
+  update(id: string, patch: McpSessionPatch): Promise<void>;
+  /** Ends the session and its subscriptions. */
   delete(id: string): Promise<void>;
-  /** Sessions subscribed to `uri` (for `notifications/resources/updated`). */
+  /**
+   * Subscribes the session to `uri` (`resources/subscribe`); true when it is (or already was)
+   * subscribed, false when it already has `maxPerSession` other subscriptions. Unknown id: false.
+   */
+  subscribe(id: string, uri: string, maxPerSession: number): Promise<boolean>;
+  unsubscribe(id: string, uri: string): Promise<void>;
+  /** Live sessions subscribed to `uri` (for `notifications/resources/updated`). */
   subscribersOf(uri: string): Promise<string[]>;
 }
 
@@ -51,6 +75,8 @@ export interface McpEventStore {
     lastEventId: string,
     sessionId: string,
   ): Promise<{ streamId: string; events: { id: string; message: JSONRPCMessage }[] } | undefined>;
+  /** Every retained event of `streamId`, in order (a session's backlog, read when it never had a delivered event). */
+  eventsOf(streamId: string): Promise<{ id: string; message: JSONRPCMessage }[]>;
 }
 
 /**
@@ -67,14 +93,3 @@ export interface McpMessageBus {
 export const MCP_SESSION_STORE = Symbol('MCP_SESSION_STORE');
 export const MCP_EVENT_STORE = Symbol('MCP_EVENT_STORE');
 export const MCP_MESSAGE_BUS = Symbol('MCP_MESSAGE_BUS');
-
-/**
- * Bus channel on which any replica announces that a resource changed (payload
- * `{ uri: string }`): the layer turns it into `notifications/resources/updated` for the sessions
- * subscribed to that URI. The application publishes it when a row behind a resource is written,
- * whatever the channel of the write (REST, MCP, admin pages).
- */
-export const MCP_RESOURCE_UPDATED_CHANNEL = 'mcp:resource-updated';
-export interface McpResourceUpdatedEvent {
-  uri: string;
-}

@@ -48,6 +48,15 @@ export class CapabilityAccess {
     return entry;
   }
 
+  /** Whether the caller may use the capability; never throws (a policy that fails says no). */
+  allows(kind: McpCapability['kind'], entry: Named, context: McpRequestContext): boolean {
+    try {
+      return this.policy.canUse({ kind, name: entry.name, scopes: entry.scopes }, context);
+    } catch {
+      return false;
+    }
+  }
+
   /** Throws the policy's refusal when the caller may not use the capability. */
   assert(kind: McpCapability['kind'], entry: Named, context: McpRequestContext): void {
     const capability = { kind, name: entry.name, scopes: entry.scopes };

@@ -1,5 +1,6 @@
 import { isInputRequiredResult, SERVER_INFO_META_KEY, type CallToolResult } from '@modelcontextprotocol/server';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { StreamConfirmation } from '../confirmation/stream-confirmation.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import { CompletionHandler } from '../handlers/completion.handler.js';
 import { LifecycleHandler } from '../handlers/lifecycle.handler.js';
@@ -46,6 +47,7 @@ export class McpDispatcher {
     private readonly registry: McpRegistry,
     streamMethods: StreamMethodsHandler,
     @Inject(MCP_CALL_HOOK) private readonly hook: McpCallHook,
+    private readonly streamConfirmation: StreamConfirmation,
   ) {
     this.routes = {
       'server/discover': { eras: ['stateless'], perCaller: true, handle: () => lifecycle.discover() },
@@ -131,7 +133,11 @@ export class McpDispatcher {
           return result;
         }
       : async () => route.handle(message.params, context);
-    return route.call ? this.hook.around(this.callOf(route.call, message, context), proceed) : proceed();
+    if (!route.call) return proceed();
+    // Stream mode, handshake era: a destructive call is confirmed in the chat BEFORE the hook, so
+    // that nothing the application opens around a call (a transaction) waits for a person.
+    if (route.call === 'tools/call' && context.stream) await this.streamConfirmation.askFirst(message.params, context);
+    return this.hook.around(this.callOf(route.call, message, context), proceed);
   }
 
   private callOf(method: McpCall['method'], message: InboundMessage, context: McpRequestContext): McpCall {

@@ -1,6 +1,6 @@
 import { LOG_LEVEL_META_KEY, type LoggingLevel } from '@modelcontextprotocol/server';
 import type { ProtocolEra } from '../protocol/protocol-version.js';
-import type { ClientRequests } from './client-requests.js';
+import type { ClientRequestOrigin, ClientRequests } from './client-requests.js';
 import type { ResponseChannel } from './response-channel.js';
 import type { McpSession } from '../contracts/stream-backends.js';
 
@@ -20,6 +20,8 @@ export class CallStream {
     private readonly meta: Record<string, unknown>,
     private readonly session: McpSession | undefined,
     private readonly clientRequests: ClientRequests,
+    /** The call this stream answers: sealed into the ids of its server→client requests. */
+    private readonly origin: ClientRequestOrigin,
   ) {}
 
   get signal(): AbortSignal {
@@ -48,7 +50,7 @@ export class CallStream {
 
   /** A server→client request over this call's stream (handshake era, with a session). */
   ask(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return this.clientRequests.ask(this.channel, this.session!.id, method, params);
+    return this.clientRequests.ask(this.channel, this.session!.id, this.origin, method, params);
   }
 
   get hasSession(): boolean {

@@ -11,7 +11,8 @@ import { InProcessMessageBus } from './in-process/in-process-message.bus.js';
 import { McpStreamBackends } from './stream-backends.provider.js';
 
 const options = (timeoutMs = 5_000) =>
-  resolveMcpOptions({ streams: { clientRequestTimeoutMs: timeoutMs }, requestState: { secret: 's'.repeat(32) } });
+  resolveMcpOptions({ streams: { clientRequestTimeoutMs: timeoutMs, answerTakenMs: 200 }, requestState: { secret: 's'.repeat(32) } });
+const ORIGIN = { method: 'tools/call', target: 'rename' };
 
 /** A channel that records what was sent and can refuse to stream. */
 function channel(canStream = true) {
@@ -37,16 +38,29 @@ describe('ClientRequests', () => {
   it('resolves with the answer delivered for its id in its session', async () => {
     const r = requests();
     const { sent, channel: c } = channel();
-    const asked = r.ask(c, 'session-1', 'roots/list', {});
+    const asked = r.ask(c, 'session-1', ORIGIN, 'roots/list', {});
     while (!sent.length) await new Promise((resolve) => setImmediate(resolve));
-    await r.deliver({ jsonrpc: '2.0', id: sent[0].id, result: { roots: [] } }, 'session-1');
+    assert.deepEqual(await r.deliver({ jsonrpc: '2.0', id: sent[0].id, result: { roots: [] } }, 'session-1'), { taken: true });
     assert.deepEqual(await asked, { roots: [] });
+  });
+
+  it('says when nobody took an answer (the call that asked is gone), naming that call', async () => {
+    const r = requests();
+    const { sent, abort, channel: c } = channel();
+    const asked = r.ask(c, 'session-1', ORIGIN, 'elicitation/create', {});
+    while (!sent.length) await new Promise((resolve) => setImmediate(resolve));
+    abort.abort(new Error('client gone'));
+    await assert.rejects(asked, /client gone/);
+    assert.deepEqual(await r.deliver({ jsonrpc: '2.0', id: sent[0].id, result: { action: 'accept' } }, 'session-1'), {
+      taken: false,
+      origin: ORIGIN,
+    });
   });
 
   it('refuses an answer from another session, with an id it did not issue, or tampered with', async () => {
     const r = requests();
     const { sent, channel: c } = channel();
-    const asked = r.ask(c, 'session-1', 'roots/list', {});
+    const asked = r.ask(c, 'session-1', ORIGIN, 'roots/list', {});
     while (!sent.length) await new Promise((resolve) => setImmediate(resolve));
     const id = String(sent[0].id);
     await refused(r.deliver({ jsonrpc: '2.0', id, result: {} }, 'session-2'), /does not name a pending request/);
@@ -65,10 +79,13 @@ describe('ClientRequests', () => {
   });
 
   it('fails clearly when the client cannot be asked, does not answer in time, or the call is aborted', async () => {
-    await refused(requests().ask(channel(false).channel, 's', 'elicitation/create', {}), /needs an SSE answer/);
-    await refused(requests(50).ask(channel().channel, 's', 'elicitation/create', {}), /did not answer elicitation\/create within 50 ms/);
+    await refused(requests().ask(channel(false).channel, 's', ORIGIN, 'elicitation/create', {}), /needs an SSE answer/);
+    await refused(
+      requests(50).ask(channel().channel, 's', ORIGIN, 'elicitation/create', {}),
+      /did not answer elicitation\/create within 50 ms/,
+    );
     const { abort, channel: c } = channel();
-    const asked = requests().ask(c, 's', 'sampling/createMessage', {});
+    const asked = requests().ask(c, 's', ORIGIN, 'sampling/createMessage', {});
     abort.abort(new Error('client gone'));
     await assert.rejects(asked, /client gone/);
   });

@@ -13,6 +13,19 @@ export type ClientAnswer = { result: Record<string, unknown> } | { error: { code
 
 const PREFIX = 'mcp-srv';
 
+/** The call a server→client request belongs to, sealed into the request's id: what an answer nobody waits for is audited as. */
+export interface ClientRequestOrigin {
+  method: string;
+  /** Tool or prompt name, resource URI. */
+  target?: string;
+}
+
+/** What became of a client's answer. */
+export type AnswerDelivery = { taken: true } | { taken: false; origin: ClientRequestOrigin };
+
+/** Origins are sealed into ids the client echoes: bounded. */
+const MAX_TARGET_CHARS = 200;
+
 /**
  * Server→client requests of the handshake era (`elicitation/create`, `sampling/createMessage`,
  * `roots/list`). The request goes out on the call's SSE stream; the client answers with a new POST,
@@ -41,15 +54,26 @@ export class ClientRequests {
   async ask(
     channel: ResponseChannel,
     sessionId: string,
+    origin: ClientRequestOrigin,
     method: string,
     params: Record<string, unknown>,
   ): Promise<Record<string, unknown>> {
     const timeoutMs = this.options.streams!.clientRequestTimeoutMs;
-    const id = this.issueId(sessionId, Date.now() + timeoutMs);
-    let settle!: (answer: ClientAnswer | Error) => void;
-    const answered = new Promise<ClientAnswer | Error>((resolve) => (settle = resolve));
-    // Listen before asking: an answer may come back before `request` returns.
-    const unsubscribe = await this.backends.bus.subscribe(answerChannel(id), (payload) => settle(payload as ClientAnswer));
+    const id = this.issueId(sessionId, Date.now() + timeoutMs, origin);
+    let settled = false;
+    let resolveAnswer!: (answer: ClientAnswer | Error) => void;
+    const answered = new Promise<ClientAnswer | Error>((resolve) => (resolveAnswer = resolve));
+    const settle = (answer: ClientAnswer | Error) => {
+      if (settled) return false;
+      settled = true;
+      resolveAnswer(answer);
+      return true;
+    };
+    // Listen before asking: an answer may come back before `request` returns. Taking it is
+    // acknowledged, so the replica that received it knows somebody was waiting.
+    const unsubscribe = await this.backends.bus.subscribe(answerChannel(id), (payload) => {
+      if (settle(payload as ClientAnswer)) void this.backends.bus.publish(takenChannel(id), {}).catch(() => undefined);
+    });
     const timer = setTimeout(
       () =>
         settle(
@@ -93,10 +117,13 @@ export class ClientRequests {
   /**
    * A client's answer (a JSON-RPC response POSTed in `sessionId`): handed to the waiting handler,
    * wherever it runs. Refused (`400`) when the id was not issued to this session or has expired.
+   * Not taken within `answerTakenMs` (the replica running the call died, or the call already
+   * ended): the caller is told, with the call the answer was for.
    */
-  async deliver(body: Record<string, unknown>, sessionId: string): Promise<void> {
+  async deliver(body: Record<string, unknown>, sessionId: string): Promise<AnswerDelivery> {
     const id = body.id;
-    if (typeof id !== 'string' || !this.verifyId(id, sessionId)) {
+    const origin = typeof id === 'string' ? this.verifyId(id, sessionId) : undefined;
+    if (typeof id !== 'string' || !origin) {
       throw McpProtocolError.invalidRequest(
         `Invalid response: id ${JSON.stringify(id ?? null)} does not name a pending request of this session (unknown, expired or another session's)`,
       );
@@ -104,24 +131,44 @@ export class ClientRequests {
     const answer: ClientAnswer = isRecord(body.error)
       ? { error: { code: Number(body.error.code), message: String(body.error.message ?? ''), data: body.error.data } }
       : { result: isRecord(body.result) ? body.result : {} };
-    await this.backends.bus.publish(answerChannel(id), answer);
+    let onTaken!: () => void;
+    const taken = new Promise<void>((resolve) => (onTaken = resolve));
+    const unsubscribe = await this.backends.bus.subscribe(takenChannel(id), () => onTaken());
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await this.backends.bus.publish(answerChannel(id), answer);
+      const wasTaken = await Promise.race([
+        taken.then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.options.streams!.answerTakenMs))),
+      ]);
+      return wasTaken ? { taken: true } : { taken: false, origin };
+    } finally {
+      clearTimeout(timer);
+      await unsubscribe();
+    }
   }
 
-  private issueId(sessionId: string, expiresAt: number): string {
+  private issueId(sessionId: string, expiresAt: number, origin: ClientRequestOrigin): string {
     const nonce = randomUUID();
-    return `${PREFIX}.${nonce}.${expiresAt}.${this.tag(sessionId, nonce, expiresAt)}`;
+    const sealed = Buffer.from(
+      JSON.stringify({ m: origin.method, ...(origin.target ? { t: origin.target.slice(0, MAX_TARGET_CHARS) } : {}) }),
+    ).toString('base64url');
+    return `${PREFIX}.${nonce}.${expiresAt}.${sealed}.${this.tag(sessionId, nonce, expiresAt, sealed)}`;
   }
 
-  private verifyId(id: string, sessionId: string): boolean {
-    const [prefix, nonce, expiry, tag, ...rest] = id.split('.');
-    if (prefix !== PREFIX || rest.length || !nonce || !tag || !/^\d+$/.test(expiry ?? '')) return false;
-    const expected = Buffer.from(this.tag(sessionId, nonce, Number(expiry)));
+  /** The origin of a request id this server issued to this session, not expired; undefined otherwise. */
+  private verifyId(id: string, sessionId: string): ClientRequestOrigin | undefined {
+    const [prefix, nonce, expiry, sealed, tag, ...rest] = id.split('.');
+    if (prefix !== PREFIX || rest.length || !nonce || !sealed || !tag || !/^\d+$/.test(expiry ?? '')) return undefined;
+    const expected = Buffer.from(this.tag(sessionId, nonce, Number(expiry), sealed));
     const given = Buffer.from(tag);
-    return expected.length === given.length && timingSafeEqual(expected, given) && Number(expiry) > Date.now();
+    if (expected.length !== given.length || !timingSafeEqual(expected, given) || Number(expiry) <= Date.now()) return undefined;
+    const { m, t } = JSON.parse(Buffer.from(sealed, 'base64url').toString()) as { m: string; t?: string };
+    return { method: m, ...(t ? { target: t } : {}) };
   }
 
-  private tag(sessionId: string, nonce: string, expiresAt: number): string {
-    return createHmac('sha256', this.key).update(`mcp.clientRequest:${sessionId}\0${nonce}\0${expiresAt}`).digest('base64url');
+  private tag(sessionId: string, nonce: string, expiresAt: number, sealed: string): string {
+    return createHmac('sha256', this.key).update(`mcp.clientRequest:${sessionId}\0${nonce}\0${expiresAt}\0${sealed}`).digest('base64url');
   }
 }
 
@@ -132,6 +179,10 @@ export function isJsonRpcResponse(body: unknown): body is Record<string, unknown
 
 function answerChannel(id: string): string {
   return `mcp:client-answer:${id}`;
+}
+
+function takenChannel(id: string): string {
+  return `mcp:client-answer-taken:${id}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

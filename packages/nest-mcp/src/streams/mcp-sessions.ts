@@ -3,9 +3,10 @@ import type { ClientCapabilities, Implementation, LoggingLevel } from '@modelcon
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import type { ResolvedMcpOptions, ResolvedStreamOptions } from '../mcp-options.interface.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { headerValue } from '../protocol/protocol-version.js';
 import { McpStreamBackends } from './stream-backends.provider.js';
 import type { McpSession } from '../contracts/stream-backends.js';
@@ -26,6 +27,10 @@ export class McpSessions {
     private readonly backends: McpStreamBackends,
   ) {}
 
+  /**
+   * Stores a new session for `initialize`, unless its caller already has `maxSessionsPerCaller`
+   * live ones: then `409` with `-32600` saying how to free one (nothing is stored).
+   */
   async create(fields: {
     callerKey: string;
     protocolVersion: string;
@@ -36,11 +41,19 @@ export class McpSessions {
     const session: McpSession = {
       id: randomUUID(),
       ...fields,
-      subscriptions: [],
+      clientCapabilities: capabilitySummary(fields.clientCapabilities),
       createdAt: new Date(now),
       expiresAt: new Date(now + this.ttlMs),
     };
-    await this.backends.sessions.create(session);
+    const max = this.limits.maxSessionsPerCaller;
+    if (!(await this.backends.sessions.create(session, max))) {
+      throw new McpProtocolError(
+        McpErrorCode.InvalidRequest,
+        `Too many open sessions for this caller (${max}): end one with DELETE (its Mcp-Session-Id) or let it expire ` +
+          `(after ${this.limits.sessionTtlSeconds} s unused), then send initialize again`,
+        HttpStatus.CONFLICT,
+      );
+    }
     return session;
   }
 
@@ -70,16 +83,31 @@ export class McpSessions {
     await this.backends.sessions.update(session.id, { logLevel: level });
   }
 
-  /** Adds or removes one subscription. Read-modify-write of the list: a session's requests rarely race. */
-  async setSubscribed(session: McpSession, uri: string, subscribed: boolean): Promise<void> {
-    const current = (await this.backends.sessions.get(session.id))?.subscriptions ?? session.subscriptions;
-    const next = subscribed ? [...new Set([...current, uri])] : current.filter((u) => u !== uri);
-    session.subscriptions = next;
-    await this.backends.sessions.update(session.id, { subscriptions: next });
+  /**
+   * `resources/subscribe`: at most `maxSubscriptionsPerSession` URIs per session; past it the
+   * request fails with `-32600` (the session's earlier subscriptions stay).
+   */
+  async subscribe(session: McpSession, uri: string): Promise<void> {
+    const max = this.limits.maxSubscriptionsPerSession;
+    if (await this.backends.sessions.subscribe(session.id, uri, max)) return;
+    // Refused: full, or the session ended since this request found it.
+    if (!(await this.backends.sessions.get(session.id))) throw sessionNotFound();
+    throw McpProtocolError.invalidRequest(
+      `This session already has ${max} subscriptions: unsubscribe from one first (resources/unsubscribe)`,
+      HttpStatus.OK,
+    );
+  }
+
+  async unsubscribe(session: McpSession, uri: string): Promise<void> {
+    await this.backends.sessions.unsubscribe(session.id, uri);
   }
 
   private get ttlMs(): number {
-    return this.options.streams!.sessionTtlSeconds * 1000;
+    return this.limits.sessionTtlSeconds * 1000;
+  }
+
+  private get limits(): ResolvedStreamOptions {
+    return this.options.streams!;
   }
 }
 
@@ -89,4 +117,24 @@ export function sessionNotFound(): McpProtocolError {
     'Session not found: it expired, was ended, or belongs to another caller. Send initialize to start a new session.',
     HttpStatus.NOT_FOUND,
   );
+}
+
+/**
+ * What the layer reads of a client's `initialize` capabilities, and nothing else: whether it
+ * declared `elicitation` (and which of its modes, `form` / `url`: an empty object means form),
+ * `sampling` and `roots`, each with its contents dropped. A session's size does not depend on what
+ * the client sends (`experimental` or any other key is not kept).
+ */
+export function capabilitySummary(capabilities: ClientCapabilities): ClientCapabilities {
+  const summary: ClientCapabilities = {};
+  const { elicitation, sampling, roots } = capabilities as Record<string, unknown>;
+  if (isPlainObject(elicitation)) {
+    summary.elicitation = {
+      ...('form' in elicitation ? { form: {} } : {}),
+      ...('url' in elicitation ? { url: {} } : {}),
+    };
+  }
+  if (sampling) summary.sampling = {};
+  if (roots) summary.roots = {};
+  return summary;
 }

@@ -1,9 +1,9 @@
-import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, RequestId } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
 import { sendJson } from '../transport/json-rpc-response.js';
 import { SseWriter } from './sse-writer.js';
 import type { McpEventStore } from '../contracts/stream-backends.js';
-import { newStreamId } from './stream-ids.js';
+import { requestStreamId } from './stream-ids.js';
 
 /** What a channel needs from stream mode, given by the controller. */
 export interface ResponseChannelDeps {
@@ -37,6 +37,7 @@ export class ResponseChannel {
     private readonly res: Response,
     private readonly protocolVersion: () => string,
     private readonly sessionId: string | undefined,
+    private readonly requestId: RequestId,
     private readonly deps: ResponseChannelDeps,
   ) {
     this.signal = this.abort.signal;
@@ -106,7 +107,7 @@ export class ResponseChannel {
       this.streamRefused = true;
       return false;
     }
-    if (this.sessionId) this.streamId = newStreamId(this.sessionId, 'post');
+    if (this.sessionId) this.streamId = requestStreamId(this.sessionId, this.requestId);
     this.sse.open(this.protocolVersion(), this.sessionId ? { 'Mcp-Session-Id': this.sessionId } : {});
     return true;
   }

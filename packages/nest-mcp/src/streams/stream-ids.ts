@@ -1,13 +1,27 @@
 import { randomUUID } from 'node:crypto';
+import type { RequestId } from '@modelcontextprotocol/server';
 
 /**
- * Stream ids say which session a stream belongs to: `<sessionId>/<kind>-<uuid>` (`get` for the
- * standalone stream, `post` for a request's answer). `McpEventStore.append` receives only the
- * stream id, yet `replayAfter` must refuse another session's event: every event store derives the
- * session from the stream id with `sessionOfStream`. Session ids never contain `/`.
+ * Stream ids say which session a stream belongs to: `<sessionId>/<kind>…`. `McpEventStore.append`
+ * receives only the stream id, yet `replayAfter` must refuse another session's event: every event
+ * store derives the session from the stream id with `sessionOfStream`. Session ids never contain `/`.
+ *
+ * - `<sessionId>/get`: the session's one standalone stream (what its `GET` streams carry, and its
+ *   backlog while none is open);
+ * - `<sessionId>/post-<uuid>.<request id>`: one request's answer; the JSON-RPC id of the request
+ *   (base64url of its JSON, when short enough) lets any replica answer a resumed stream whose call
+ *   was cut off.
  */
-export function newStreamId(sessionId: string, kind: 'get' | 'post'): string {
-  return `${sessionId}/${kind}-${randomUUID()}`;
+export function standaloneStreamId(sessionId: string): string {
+  return `${sessionId}/get`;
+}
+
+/** Request ids longer than this are not carried in the stream id (a cut-off call then ends its stream without an answer). */
+const MAX_ENCODED_REQUEST_ID = 200;
+
+export function requestStreamId(sessionId: string, requestId: RequestId): string {
+  const encoded = Buffer.from(JSON.stringify(requestId)).toString('base64url');
+  return `${sessionId}/post-${randomUUID()}${encoded.length <= MAX_ENCODED_REQUEST_ID ? `.${encoded}` : ''}`;
 }
 
 export function sessionOfStream(streamId: string): string {
@@ -16,5 +30,18 @@ export function sessionOfStream(streamId: string): string {
 }
 
 export function isStandaloneStream(streamId: string): boolean {
-  return streamId.slice(streamId.indexOf('/') + 1).startsWith('get-');
+  return streamId.slice(streamId.indexOf('/') + 1) === 'get';
+}
+
+/** The JSON-RPC id of the request whose answer a request stream carries, when its id says so. */
+export function requestIdOfStream(streamId: string): RequestId | undefined {
+  const kind = streamId.slice(streamId.indexOf('/') + 1);
+  const dot = kind.indexOf('.');
+  if (!kind.startsWith('post-') || dot < 0) return undefined;
+  try {
+    const id = JSON.parse(Buffer.from(kind.slice(dot + 1), 'base64url').toString()) as unknown;
+    return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { McpRequestContext } from '../mcp-invocation.js';
-import { McpRegistry } from '../discovery/mcp.registry.js';
-import { CapabilityAccess } from '../handlers/capability-access.js';
+import { ResourcesHandler } from '../handlers/resources.handler.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
-import { quotedUri, resourceUriParam } from '../protocol/resource-uri.js';
+import { resourceUriParam } from '../protocol/resource-uri.js';
 import { isLoggingLevel } from './call-stream.js';
 import { McpSessions } from './mcp-sessions.js';
 import type { McpSession } from '../contracts/stream-backends.js';
@@ -17,8 +16,7 @@ import type { McpSession } from '../contracts/stream-backends.js';
 export class StreamMethodsHandler {
   constructor(
     private readonly sessions: McpSessions,
-    private readonly registry: McpRegistry,
-    private readonly access: CapabilityAccess,
+    private readonly resources: ResourcesHandler,
   ) {}
 
   async setLevel(params: Record<string, unknown>, context: McpRequestContext): Promise<Record<string, never>> {
@@ -33,13 +31,16 @@ export class StreamMethodsHandler {
 
   async subscribe(params: Record<string, unknown>, context: McpRequestContext, subscribed: boolean): Promise<Record<string, never>> {
     const uri = resourceUriParam(params.uri);
-    if (subscribed) {
-      // Only what the caller could read: a subscription must not reveal updates of a hidden resource.
-      const entry = this.registry.resource(uri) ?? this.registry.matchTemplate(uri)?.entry;
-      if (!entry) throw McpProtocolError.invalidParams(`Unknown resource: ${quotedUri(uri)}`, { uri });
-      this.access.assert('resource', entry, context);
+    if (!subscribed) {
+      await this.sessions.unsubscribe(sessionOf(context), uri);
+      return {};
     }
-    await this.sessions.setSubscribed(sessionOf(context), uri, subscribed);
+    // Only what the caller could read, by exactly the check of `resources/read`: the read itself
+    // (scopes, the app's guards and interceptors, the resource method), its content discarded. A
+    // resource the caller may not read fails here as reading it fails; a subscription must not
+    // reveal updates of a resource hidden from the caller. Not a call: no call hook, no audit row.
+    await this.resources.read(params, context);
+    await this.sessions.subscribe(sessionOf(context), uri);
     return {};
   }
 }

@@ -16,7 +16,8 @@ import { setMcpResponseHeaders } from '../transport/json-rpc-response.js';
 import { servedMessage, type McpRequestMessage } from '../transport/mcp-request-message.js';
 import { CallCancellations } from './call-cancellations.js';
 import { CallStream } from './call-stream.js';
-import { ClientRequests } from './client-requests.js';
+import { ClientRequests, type ClientRequestOrigin } from './client-requests.js';
+import { MCP_CALL_HOOK, type McpCall, type McpCallHook } from '../contracts/call-hook.js';
 import { McpSessions } from './mcp-sessions.js';
 import { acceptsEventStream, ResponseChannel } from './response-channel.js';
 import { StandaloneStreams } from './standalone-streams.js';
@@ -43,6 +44,7 @@ export class StreamingEndpoint {
     private readonly limits: StreamLimits,
     private readonly backends: McpStreamBackends,
     private readonly cancellations: CallCancellations,
+    @Inject(MCP_CALL_HOOK) private readonly hook: McpCallHook,
   ) {}
 
   async post(req: Request, res: Response, read: McpRequestMessage): Promise<McpRequestOutcome> {
@@ -50,7 +52,8 @@ export class StreamingEndpoint {
     if (read.answer) {
       // A client's answer to a server→client request: to the handler waiting for it, on whichever replica.
       const session = await this.sessions.require(req, callerKey);
-      await this.clientRequests.deliver(read.answer, session.id);
+      const delivery = await this.clientRequests.deliver(read.answer, session.id);
+      if (!delivery.taken) await this.unclaimedAnswer(req, session, delivery.origin);
       setMcpResponseHeaders(res, session.protocolVersion);
       res.status(HttpStatus.ACCEPTED).end();
       return undefined;
@@ -67,12 +70,16 @@ export class StreamingEndpoint {
       return undefined;
     }
     const context = requestContextOf(message, protocol, req, session);
-    const channel = new ResponseChannel(req, res, () => context.protocolVersion, session?.id, {
+    const channel = new ResponseChannel(req, res, () => context.protocolVersion, session?.id, message.id, {
       events: this.backends.events,
       acquireStream: () => this.limits.acquire(callerKey),
     });
     context.signal = channel.signal;
-    context.stream = new CallStream(channel, protocol.era, context.meta, session, this.clientRequests);
+    const target = message.params.name ?? message.params.uri;
+    context.stream = new CallStream(channel, protocol.era, context.meta, session, this.clientRequests, {
+      method: message.method,
+      ...(typeof target === 'string' ? { target } : {}),
+    });
     const untrack = session ? this.cancellations.track(session.id, message.id, (reason) => channel.cancel(reason)) : undefined;
     try {
       const result = await this.dispatcher.dispatch(message, context);
@@ -99,6 +106,28 @@ export class StreamingEndpoint {
     }
   }
 
+  /**
+   * An answer nobody took: the call that asked was lost with its replica (or already ended there).
+   * The call is audited as failed here, through the application's hook, as the replica that ran it
+   * could not; the client is told to call again.
+   */
+  private async unclaimedAnswer(req: Request, session: McpSession, origin: ClientRequestOrigin): Promise<never> {
+    const target = origin.target ?? origin.method;
+    const lost = McpProtocolError.invalidRequest(
+      `No call is waiting for this answer any more: the server running ${target} stopped, or that call already ended. ` +
+        `The answer was not used and nothing was done with it; call ${target} again.`,
+    );
+    const protocol = { era: 'handshake' as const, version: session.protocolVersion, clientCapabilities: {} };
+    const context = requestContextOf({ method: origin.method, params: {} }, protocol, req, session);
+    const call = { context, method: origin.method as McpCall['method'], target: origin.target, arguments: undefined, readOnly: false };
+    await this.hook
+      .around(call, () =>
+        Promise.reject(new McpProtocolError(McpErrorCode.InternalError, 'The call was lost with the server running it', HttpStatus.OK)),
+      )
+      .catch(() => undefined);
+    throw lost;
+  }
+
   /** `GET`: the session's standalone stream (Streamable HTTP, "Listening for Messages from the Server"). */
   async get(req: Request, res: Response): Promise<void> {
     const callerKey = this.options.callerKey(req) ?? '';
@@ -122,7 +151,7 @@ export class StreamingEndpoint {
     }
     setResponseVersion(req, session.protocolVersion);
     try {
-      await this.standalone.serve(req, res, session, session.protocolVersion, release);
+      await this.standalone.serve(req, res, session, callerKey, release);
     } catch (error) {
       // The replay failed (event store down): the slot is not held by a stream.
       release();

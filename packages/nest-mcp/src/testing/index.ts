@@ -5,3 +5,4 @@ export { rawRequest, type RawAnswer } from './raw-http.js';
 export { trickle, type SlowAnswer } from './slow-http.js';
 export { matchSnapshot, describeChange } from './snapshot.js';
 export { assertPrototypesClean, assertWellFormedAnswer, hasPollutingKey, nestedJson, prototypesSnapshot } from './wire-checks.js';
+export { collectSse, parseSse, sseEvents, type SseEvent } from './sse.js';

@@ -15,7 +15,8 @@ import {
   LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { McpResourceUpdates } from '@nest-mcp/core';
+import { Injectable, Module } from '@nestjs/common';
+import { McpModule, McpResourceUpdates, McpTool, type McpCall, type McpCallHook } from '@nest-mcp/core';
 import { abortReasons, hookLog, streamsApp, wipes } from '../fixtures/streams.fixture.js';
 import { startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
 
@@ -447,5 +448,169 @@ describe('stream mode limits', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     assert.fail('the slot of the closed stream was not freed');
+  });
+});
+
+/**
+ * In-chat confirmation over the stream is asked BEFORE the application's call hook: whatever the
+ * hook opens around a call (a database transaction) never waits for a person.
+ */
+const order: string[] = [];
+/** When the hook was last entered (performance.now()). */
+let hookEnteredAt = 0;
+
+@Injectable()
+class OrderHook implements McpCallHook {
+  async around<T>(call: McpCall, proceed: () => Promise<T>): Promise<T> {
+    order.push(`hook enter ${call.target}`);
+    hookEnteredAt = performance.now();
+    try {
+      const result = await proceed();
+      order.push(`hook exit ${call.target}${(result as { isError?: boolean }).isError ? ' (error result)' : ''}`);
+      return result;
+    } catch (error) {
+      order.push(`hook exit ${call.target} (threw)`);
+      throw error;
+    }
+  }
+}
+
+@Injectable()
+class OrderTools {
+  @McpTool({ name: 'erase', description: 'Erases everything', annotations: { destructiveHint: true } })
+  erase() {
+    order.push('erase ran');
+    return { content: [{ type: 'text' as const, text: 'erased' }] };
+  }
+
+  @McpTool({ name: 'peek', description: 'Harmless', annotations: { readOnlyHint: true } })
+  peek() {
+    return { content: [{ type: 'text' as const, text: 'peeked' }] };
+  }
+}
+
+@Module({ providers: [OrderHook], exports: [OrderHook] })
+class OrderHookModule {}
+
+@Module({
+  imports: [
+    McpModule.forRoot({
+      serverInfo: { name: 'order-fixture', version: '1.0.0' },
+      streams: { clientRequestTimeoutMs: 500, maxPendingConfirmationsPerCaller: 1 },
+      imports: [OrderHookModule],
+      callHook: { useExisting: OrderHook },
+    }),
+  ],
+  providers: [OrderTools],
+})
+class OrderAppModule {}
+
+describe('stream mode: in-chat confirmation before the call hook', () => {
+  let t: McpTestApp;
+  before(async () => {
+    t = await startMcpTestApp(OrderAppModule);
+  });
+  after(async () => {
+    await t?.close();
+  });
+
+  it('asks the person before the hook is entered; the hook runs around the confirmed call, or the declined one', async () => {
+    order.length = 0;
+    const { client } = await sdkClient(t.mcpUrl, {
+      elicit: (params) => (order.push(`asked: ${params.message.split('\n')[0]}`), { action: 'accept', content: { confirm: true } }),
+    });
+    try {
+      const result = await client.callTool({ name: 'erase', arguments: {} });
+      assert.deepEqual((result.content as any[])[0], { type: 'text', text: 'erased' });
+    } finally {
+      await client.close();
+    }
+    assert.deepEqual(order, ['asked: Confirm "erase"? Erases everything', 'hook enter erase', 'erase ran', 'hook exit erase']);
+
+    order.length = 0;
+    const { client: declining } = await sdkClient(t.mcpUrl, { elicit: () => (order.push('asked'), { action: 'decline' }) });
+    try {
+      const result = await declining.callTool({ name: 'erase', arguments: {} });
+      assert.equal(result.isError, true);
+      assert.match(JSON.stringify(result.content), /confirmation_declined/);
+    } finally {
+      await declining.close();
+    }
+    assert.deepEqual(order, ['asked', 'hook enter erase', 'hook exit erase (error result)'], 'a decline is still seen by the hook');
+  });
+
+  it('a question left unanswered fails the call in the hook, entered only after the timeout', async () => {
+    order.length = 0;
+    const session = await openSession(t.mcpUrl, {}, { elicitation: {} });
+    const sent = performance.now();
+    const answer = await rawPost(
+      t.mcpUrl,
+      { jsonrpc: '2.0', id: 21, method: 'tools/call', params: { name: 'erase', arguments: {} } },
+      { 'mcp-session-id': session },
+    );
+    assert.equal(answer.events[0].data.method, 'elicitation/create');
+    assert.match(answer.events.at(-1)!.data.error.message, /did not answer elicitation\/create within 500 ms/);
+    assert.ok(
+      hookEnteredAt - sent >= 450,
+      `the hook was entered ${Math.round(hookEnteredAt - sent)} ms after the call, not after the wait`,
+    );
+    assert.deepEqual(order, ['hook enter erase', 'hook exit erase (threw)'], 'the tool did not run; the hook saw a failure');
+  });
+
+  it('asks nothing for a call that cannot run (invalid arguments): it fails in the hook as before', async () => {
+    order.length = 0;
+    const session = await openSession(t.mcpUrl, {}, { elicitation: {} });
+    const answer = await rawPost(
+      t.mcpUrl,
+      { jsonrpc: '2.0', id: 22, method: 'tools/call', params: { name: 'erase', arguments: { unexpected: 1 } } },
+      { 'mcp-session-id': session },
+    );
+    assert.equal(answer.isSse, false, 'no question went out');
+    assert.equal(answer.json.result.isError, true);
+    assert.deepEqual(order, ['hook enter erase', 'hook exit erase (error result)']);
+  });
+
+  it('beyond maxPendingConfirmationsPerCaller waiting, the next destructive call gets too_many_pending_confirmations at once; other calls still work', async () => {
+    const session = await openSession(t.mcpUrl, { authorization: 'Bearer carol' }, { elicitation: {} });
+    const headers = { 'mcp-session-id': session, authorization: 'Bearer carol' };
+    const controller = new AbortController();
+    const pending = await fetch(t.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: BOTH, 'mcp-protocol-version': HANDSHAKE, ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 31, method: 'tools/call', params: { name: 'erase', arguments: {} } }),
+      signal: controller.signal,
+    });
+    const reader = pending.body!.getReader();
+    assert.match(new TextDecoder().decode((await reader.read()).value), /elicitation\/create/, 'the first call waits for its answer');
+    try {
+      order.length = 0;
+      const refused = await rawPost(
+        t.mcpUrl,
+        { jsonrpc: '2.0', id: 32, method: 'tools/call', params: { name: 'erase', arguments: {} } },
+        headers,
+      );
+      assert.equal(refused.isSse, false, 'not asked');
+      const envelope = JSON.parse(refused.json.result.content[0].text);
+      assert.equal(envelope.errors[0].code, 'too_many_pending_confirmations');
+      assert.equal(envelope.errors[0].retryable, true);
+      assert.match(envelope.errors[0].message, /1 confirmations of yours are already waiting for the user/);
+      assert.deepEqual(order, ['hook enter erase', 'hook exit erase (error result)'], 'the refusal went through the hook');
+
+      const peek = await rawPost(
+        t.mcpUrl,
+        { jsonrpc: '2.0', id: 33, method: 'tools/call', params: { name: 'peek', arguments: {} } },
+        headers,
+      );
+      assert.deepEqual(peek.json.result.content[0], { type: 'text', text: 'peeked' });
+      const otherSession = await openSession(t.mcpUrl, { authorization: 'Bearer dave' }, { elicitation: {} });
+      const other = await rawPost(
+        t.mcpUrl,
+        { jsonrpc: '2.0', id: 34, method: 'tools/call', params: { name: 'erase', arguments: {} } },
+        { 'mcp-session-id': otherSession, authorization: 'Bearer dave' },
+      );
+      assert.equal(other.events[0].data.method, 'elicitation/create', 'another caller is still asked');
+    } finally {
+      controller.abort();
+    }
   });
 });

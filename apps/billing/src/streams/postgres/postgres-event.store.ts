@@ -11,8 +11,9 @@ import { STREAMS_CONFIG, type StreamsConfig } from '../streams.config.js';
  * id is the table's sequence (`seq`), unique across replicas and increasing, so "after" is `>`.
  * Bounded by age (rows older than the retention are never replayed; the cleanup deletes them) and
  * per stream (at most `maxEventsPerStream`, the oldest deleted on append).
- * Written on the pool's own connections: an event already sent stays replayable even if the
- * call that sent it rolls back.
+ * Read and written outside any request's transaction (`outsideTransaction`): an event is
+ * replayable on every replica as soon as it is sent, while the call that sent it still runs, and
+ * stays so if that call rolls back or its replica dies.
  */
 @Injectable()
 export class PostgresEventStore implements McpEventStore {
@@ -21,7 +22,26 @@ export class PostgresEventStore implements McpEventStore {
     @Inject(STREAMS_CONFIG) private readonly config: StreamsConfig,
   ) {}
 
-  async append(streamId: string, message: JSONRPCMessage): Promise<string> {
+  append(streamId: string, message: JSONRPCMessage): Promise<string> {
+    return this.prisma.outsideTransaction(() => this.insert(streamId, message));
+  }
+
+  replayAfter(lastEventId: string, sessionId: string) {
+    return this.prisma.outsideTransaction(() => this.after(lastEventId, sessionId));
+  }
+
+  eventsOf(streamId: string) {
+    return this.prisma.outsideTransaction(async () => {
+      const rows = await this.prisma.client.mcpStreamEvent.findMany({
+        where: { streamId, createdAt: { gte: new Date(Date.now() - this.config.eventRetentionMs) } },
+        orderBy: { seq: 'asc' },
+        select: { seq: true, message: true },
+      });
+      return rows.map((row) => ({ id: eventId(streamId, row.seq.toString()), message: row.message as unknown as JSONRPCMessage }));
+    });
+  }
+
+  private async insert(streamId: string, message: JSONRPCMessage): Promise<string> {
     const row = await this.prisma.client.mcpStreamEvent.create({
       // createdAt from this replica's clock, in UTC like every other timestamp the stores compare.
       data: { streamId, sessionId: sessionOfStream(streamId), message: message as unknown as Prisma.InputJsonValue, createdAt: new Date() },
@@ -34,7 +54,7 @@ export class PostgresEventStore implements McpEventStore {
     return eventId(streamId, row.seq.toString());
   }
 
-  async replayAfter(lastEventId: string, sessionId: string) {
+  private async after(lastEventId: string, sessionId: string) {
     const parsed = parseEventId(lastEventId);
     if (!parsed || !/^[1-9][0-9]{0,17}$/.test(parsed.position) || !sessionId) return undefined;
     const since = new Date(Date.now() - this.config.eventRetentionMs);

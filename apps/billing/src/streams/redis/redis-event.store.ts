@@ -52,6 +52,14 @@ export class RedisEventStore implements McpEventStore {
     };
   }
 
+  async eventsOf(streamId: string) {
+    const since = Date.now() - this.limits.retentionMs;
+    const entries = (await this.redis.commands.sendCommand(['XRANGE', this.streamKey(streamId), `${Math.max(since, 0)}`, '+'])) as Array<
+      [string, string[]]
+    >;
+    return entries.map(([id, fields]) => ({ id: eventId(streamId, id), message: JSON.parse(fields[1]) as JSONRPCMessage }));
+  }
+
   private streamKey(streamId: string): string {
     return this.redis.key('events', streamId);
   }

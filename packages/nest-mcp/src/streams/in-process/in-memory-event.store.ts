@@ -42,6 +42,12 @@ export class InMemoryEventStore implements McpEventStore {
     return { streamId: last.streamId, events };
   }
 
+  async eventsOf(streamId: string) {
+    const events: { id: string; message: JSONRPCMessage }[] = [];
+    for (const event of this.events.values()) if (event.streamId === streamId) events.push({ id: event.id, message: event.message });
+    return events;
+  }
+
   private evict(): void {
     const oldest = Date.now() - this.maxAgeMs;
     for (const [id, event] of this.events) {

@@ -1,0 +1,278 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { mintToken, needsRealPostgres, startReplicas, type AppProcess } from '../support/app-process.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+
+/**
+ * Stream mode under faults, with two real server processes on one database, on each backend of
+ * shared stream state (Redis; PostgreSQL tables + LISTEN/NOTIFY) — issue 24, items 4 and 5:
+ * - a session's message goes on one stream only, even with streams open on both replicas;
+ * - what changes while a session has no stream open waits for its next GET, on any replica;
+ * - a revoked token's open stream closes within a second and its session ends;
+ * - a replica killed (`kill -9`) while a person's confirmation is pending: the person's answer,
+ *   POSTed to the surviving replica, is refused with "call again" and the lost call gets a failure
+ *   row in the audit trail; the client resuming the call's stream there gets an error answer
+ *   for its call instead of waiting forever; nothing was cancelled.
+ */
+
+const REDIS_URL = process.env.RATE_LIMIT_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const VERSION = '2025-11-25';
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+interface SseEvent {
+  id?: string;
+  data: Record<string, any>;
+}
+
+/** A response's SSE events, collected as they arrive; `ended` settles when the stream ends. */
+function collect(response: Response): { events: SseEvent[]; ended: Promise<void> } {
+  const events: SseEvent[] = [];
+  const ended = (async () => {
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const lines = buffer.slice(0, end).split('\n');
+          buffer = buffer.slice(end + 2);
+          const data = lines
+            .find((line) => line.startsWith('data:'))
+            ?.slice(5)
+            .trim();
+          if (data)
+            events.push({
+              id: lines
+                .find((line) => line.startsWith('id:'))
+                ?.slice(3)
+                .trim(),
+              data: JSON.parse(data),
+            });
+        }
+      }
+    } catch {
+      // aborted by the test, or the server died
+    }
+  })();
+  return { events, ended };
+}
+
+async function until(check: () => boolean, ms = 10_000): Promise<boolean> {
+  for (const start = Date.now(); !check() && Date.now() - start < ms;) await new Promise((resolve) => setTimeout(resolve, 50));
+  return check();
+}
+
+for (const backend of ['redis', 'postgres'] as const) {
+  describe(`stream mode under faults, two server processes (${backend})`, { skip: needsRealPostgres(), timeout: 240_000 }, () => {
+    let database: TestDatabase;
+    let a: AppProcess;
+    let b: AppProcess;
+    let token: string;
+    const opened: AbortController[] = [];
+    const prefix = `faults-${process.pid}-${randomBytes(3).toString('hex')}`;
+
+    before(async () => {
+      database = await createTestDatabase();
+      [a, b] = await startReplicas(2, {
+        databaseUrl: database.url,
+        env: {
+          MCP_STREAMS: 'true',
+          MCP_STATE_SECRET: randomBytes(32).toString('hex'),
+          ...(backend === 'redis' ? { REDIS_URL, MCP_STREAMS_KEY_PREFIX: prefix } : {}),
+          RATE_LIMIT_KEY_PREFIX: prefix,
+        },
+      });
+      token = await mintToken(database.url);
+    });
+    after(async () => {
+      for (const controller of opened) controller.abort();
+      await Promise.all([a?.stop(), b?.stop()]);
+      await database?.close();
+    });
+
+    const headers = (session?: string, extra: Record<string, string> = {}, bearer = token) => ({
+      authorization: `Bearer ${bearer}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': VERSION,
+      ...(session ? { 'mcp-session-id': session } : {}),
+      ...extra,
+    });
+    const rpc = (method: string, params: Record<string, unknown> = {}, id: number | string = 1) =>
+      JSON.stringify({ jsonrpc: '2.0', id, method, params });
+
+    async function openSession(app: AppProcess, bearer = token): Promise<string> {
+      const response = await fetch(app.mcpUrl, {
+        method: 'POST',
+        headers: headers(undefined, {}, bearer),
+        body: rpc('initialize', {
+          protocolVersion: VERSION,
+          capabilities: { elicitation: { form: {} } },
+          clientInfo: { name: 'faults-test', version: '1.0.0' },
+        }),
+      });
+      assert.equal(response.status, 200);
+      await response.text();
+      return response.headers.get('mcp-session-id')!;
+    }
+
+    async function post(app: AppProcess, session: string, body: string, bearer = token) {
+      const response = await fetch(app.mcpUrl, { method: 'POST', headers: headers(session, {}, bearer), body });
+      return { status: response.status, text: await response.text() };
+    }
+
+    async function openGet(app: AppProcess, session: string, extra: Record<string, string> = {}, bearer = token) {
+      const controller = new AbortController();
+      opened.push(controller);
+      const response = await fetch(app.mcpUrl, { method: 'GET', headers: headers(session, extra, bearer), signal: controller.signal });
+      assert.equal(response.status, 200);
+      const stream = collect(response);
+      // The stream is the session's current one once the server answered a later request.
+      await post(app, session, rpc('ping', {}, 'ping'), bearer);
+      return { ...stream, close: () => controller.abort() };
+    }
+
+    async function restPost(app: AppProcess, path: string, body: unknown): Promise<Record<string, unknown>> {
+      const response = await fetch(`${app.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const json = (await response.json()) as Record<string, unknown>;
+      assert.ok(response.status < 300, `${path}: ${response.status} ${JSON.stringify(json)}`);
+      return json;
+    }
+    const newCustomer = (app: AppProcess) =>
+      restPost(app, '/v1/customers', { name: 'Faults Customer', email: `faults-${randomBytes(4).toString('hex')}@demo.test` });
+    const newInvoice = (app: AppProcess, customerId: string) =>
+      restPost(app, '/v1/invoices', {
+        customer_id: customerId,
+        currency: 'MXN',
+        due_date: day(30),
+        lines: [{ description: 'Consulting', quantity: 1, unit_price_minor: 10_000 }],
+      });
+
+    async function subscribed(app: AppProcess, uri: string, bearer = token): Promise<string> {
+      const session = await openSession(app, bearer);
+      const answer = await post(app, session, rpc('resources/subscribe', { uri }), bearer);
+      assert.equal(answer.status, 200, answer.text);
+      assert.doesNotMatch(answer.text, /"error"/);
+      return session;
+    }
+
+    it('sends a change once, on the newest stream of the session, though both replicas hold one', async () => {
+      const customer = await newCustomer(a);
+      const uri = `billing://customers/${customer.id as string}`;
+      const session = await subscribed(a, uri);
+      const older = await openGet(a, session);
+      const newer = await openGet(b, session);
+      await newInvoice(a, customer.id as string);
+      assert.ok(await until(() => newer.events.length >= 1), 'the newest stream got the change');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(newer.events.length, 1);
+      assert.equal(older.events.length, 0, 'no copy on the older stream');
+      older.close();
+      newer.close();
+    });
+
+    it('keeps what changed while the session had no stream open, and delivers it on the next GET, on the other replica', async () => {
+      const customer = await newCustomer(a);
+      const uri = `billing://customers/${customer.id as string}`;
+      const session = await subscribed(a, uri);
+      await newInvoice(a, customer.id as string);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const stream = await openGet(b, session);
+      assert.ok(await until(() => stream.events.length >= 1), 'the backlog was delivered');
+      assert.equal(stream.events[0].data.method, 'notifications/resources/updated');
+      assert.equal(stream.events[0].data.params.uri, uri);
+      stream.close();
+    });
+
+    it("closes a revoked token's open stream within a second and ends its session", async () => {
+      const label = `revoked-${randomBytes(3).toString('hex')}`;
+      const revocable = await mintToken(database.url, { label });
+      const customer = await newCustomer(a);
+      const uri = `billing://customers/${customer.id as string}`;
+      const session = await subscribed(a, uri, revocable);
+      const stream = await openGet(a, session, {}, revocable);
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        await client.query('UPDATE access_tokens SET revoked_at = now() WHERE label = $1', [label]);
+      } finally {
+        await client.end();
+      }
+      const revokedAt = Date.now();
+      const closed = await Promise.race([stream.ended.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 3_000))]);
+      assert.equal(closed, true, 'the stream closed');
+      assert.ok(Date.now() - revokedAt < 2_000, `closed after ${Date.now() - revokedAt} ms`);
+      await newInvoice(a, customer.id as string);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(stream.events.length, 0, 'nothing after the revocation');
+      const refused = await post(b, session, rpc('ping'), revocable);
+      assert.equal(refused.status, 401, 'the token is refused on every replica');
+    });
+
+    it('a replica killed while a confirmation is pending: the answer is refused with "call again", the call is audited as failed, the resumed stream answers it', async () => {
+      const customer = await newCustomer(b);
+      const invoice = await newInvoice(b, customer.id as string);
+      const session = await openSession(a);
+      const call = await fetch(a.mcpUrl, {
+        method: 'POST',
+        headers: headers(session),
+        body: rpc(
+          'tools/call',
+          { name: 'billing_invoice_cancel', arguments: { invoice_id: invoice.id, reason: 'Issued to the wrong customer' } },
+          7,
+        ),
+      });
+      const stream = collect(call);
+      assert.ok(await until(() => stream.events.length >= 1));
+      const question = stream.events[0];
+      assert.equal(question.data.method, 'elicitation/create');
+      assert.ok(question.id, 'the question has an event id');
+
+      a.kill('SIGKILL');
+      await a.exited;
+
+      const answer = await fetch(b.mcpUrl, {
+        method: 'POST',
+        headers: headers(session),
+        body: JSON.stringify({ jsonrpc: '2.0', id: question.data.id, result: { action: 'accept', content: { confirm: true } } }),
+      });
+      assert.equal(answer.status, 400);
+      assert.match(await answer.text(), /No call is waiting for this answer.*call billing_invoice_cancel again/);
+
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const rows = await client.query(
+          "SELECT outcome FROM audit_events WHERE method = 'tools/call' AND target = 'billing_invoice_cancel' AND channel = 'mcp'",
+        );
+        assert.deepEqual(
+          rows.rows.map((row) => row.outcome),
+          ['error'],
+          'one failure row for the lost call',
+        );
+      } finally {
+        await client.end();
+      }
+
+      const resumed = await fetch(b.mcpUrl, { method: 'GET', headers: headers(session, { 'last-event-id': question.id }) });
+      assert.equal(resumed.status, 200);
+      const replay = collect(resumed);
+      await replay.ended;
+      const last = replay.events.at(-1)?.data;
+      assert.equal(last?.id, 7, 'an answer for the call itself');
+      assert.match(String(last?.error?.message), /did not finish/);
+
+      const invoiceNow = await fetch(`${b.baseUrl}/v1/invoices/${invoice.id as string}`, { headers: { authorization: `Bearer ${token}` } });
+      assert.notEqual(((await invoiceNow.json()) as { status?: string }).status, 'cancelled', 'nothing was cancelled');
+    });
+  });
+}

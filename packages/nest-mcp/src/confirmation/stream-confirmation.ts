@@ -1,0 +1,87 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { McpRegistry } from '../discovery/mcp.registry.js';
+import type { ToolEntry } from '../discovery/mcp-registry.types.js';
+import { CapabilityAccess } from '../handlers/capability-access.js';
+import { MCP_OPTIONS } from '../mcp.constants.js';
+import type { McpRequestContext } from '../mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { canElicitForm } from '../multi-round/input-required.js';
+import { isPlainObject } from '../protocol/json-rpc-message.js';
+import { validateArguments } from '../schema/dto-argument.validator.js';
+import { confirmationOf, confirmationQuestion } from './confirmation.interceptor.js';
+
+/**
+ * Nobody waits for a person inside the application's call hook. In stream mode (handshake era) a
+ * destructive tool is confirmed in the chat by a server→client request that may wait up to
+ * `clientRequestTimeoutMs`; asked from inside the tool's pipeline, that wait would happen inside
+ * the `McpCallHook`, i.e. inside whatever the application opens around a call (a database
+ * transaction holding a pooled connection). So the dispatcher asks here, before the hook, and
+ * records the answer on the request context (`confirmedInChat`); `McpConfirmationInterceptor`
+ * then only reads it, and the hook runs around a call whose outcome is already decided.
+ *
+ * Asks only for a call that would be confirmed in the chat and could run: the tool exists and is
+ * destructive, its confirmation is not link-only, the client declared form elicitation, the caller
+ * may use the tool, and its arguments are valid. Any other call goes into the hook unasked, and
+ * fails (or is confirmed by link) there, audited as before. A caller may have at most
+ * `maxPendingConfirmationsPerCaller` questions waiting (per process); above it the call is not
+ * asked and answers `too_many_pending_confirmations`.
+ */
+@Injectable()
+export class StreamConfirmation {
+  private readonly pending = new Map<string, number>();
+
+  constructor(
+    private readonly registry: McpRegistry,
+    private readonly access: CapabilityAccess,
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+  ) {}
+
+  /** Confirmations this caller has waiting for the user now (in this process). */
+  pendingOf(callerKey: string): number {
+    return this.pending.get(callerKey) ?? 0;
+  }
+
+  /** For a `tools/call`: asks the person now when the call will be confirmed in the chat over the stream. */
+  async askFirst(params: Record<string, unknown>, context: McpRequestContext): Promise<void> {
+    const stream = context.stream;
+    if (context.era !== 'handshake' || context.approved || !stream?.canAsk || !canElicitForm(context.clientCapabilities)) return;
+    const tool = typeof params.name === 'string' ? this.registry.tool(params.name) : undefined;
+    if (!tool?.annotations.destructiveHint || confirmationOf(tool, this.options) === 'link') return;
+    if (!this.access.allows('tool', tool, context) || !(await this.argumentsValid(tool, params.arguments))) return;
+
+    const callerKey = this.options.callerKey(context.httpRequest) ?? '';
+    const mine = this.pendingOf(callerKey);
+    if (mine >= this.options.streams!.maxPendingConfirmationsPerCaller) {
+      context.confirmedInChat = 'too-many';
+      return;
+    }
+    this.pending.set(callerKey, mine + 1);
+    try {
+      const question = confirmationQuestion(tool, isPlainObject(params.arguments) ? params.arguments : undefined);
+      const answer = await stream.ask('elicitation/create', question);
+      const content = answer.content as Record<string, unknown> | undefined;
+      context.confirmedInChat = answer.action === 'accept' && content?.confirm === true ? 'accepted' : 'declined';
+    } catch (error) {
+      // No answer in time, the call aborted, the client refused: the hook sees the call fail.
+      context.confirmedInChat = { error };
+    } finally {
+      const left = (this.pending.get(callerKey) ?? 1) - 1;
+      if (left > 0) this.pending.set(callerKey, left);
+      else this.pending.delete(callerKey);
+    }
+  }
+
+  /** As `ToolsHandler.call` validates them: only a call that would run is put to a person. */
+  private async argumentsValid(tool: ToolEntry, args: unknown): Promise<boolean> {
+    if (tool.input) {
+      const forbidUnknown = this.options.forbidUnknownArguments;
+      return validateArguments(tool.input, args ?? {}, { forbidUnknown }).then(
+        (validation) => validation.ok,
+        () => false, // the call fails in the hook, where it is audited
+      );
+    }
+    if (args === undefined || args === null) return true;
+    if (!isPlainObject(args)) return false;
+    return !this.options.forbidUnknownArguments || Object.keys(args).length === 0;
+  }
+}
