@@ -6,6 +6,7 @@ import { PrismaService } from '../../src/database/prisma.service.js';
 import { needsRealPostgres } from '../support/app-process.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { sentInvoice } from '../support/rest-http.js';
+import { sseEvents, type SseEvent } from '@nest-mcp/core/testing';
 
 /**
  * Stream mode (MCP_STREAMS=true), handshake era: a destructive tool confirmed in the chat is asked
@@ -15,32 +16,6 @@ import { sentInvoice } from '../support/rest-http.js';
  */
 
 const VERSION = '2025-11-25';
-
-interface SseEvent {
-  data: Record<string, any>;
-}
-
-/** Reads SSE events from a response body as they arrive. */
-async function* sseEvents(response: Response): AsyncGenerator<SseEvent> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = block
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trim())
-        .join('\n');
-      if (data) yield { data: JSON.parse(data) as Record<string, any> };
-    }
-  }
-}
 
 describe('in-chat confirmation over the stream waits outside any transaction (real app)', () => {
   let t: BillingTestApp;

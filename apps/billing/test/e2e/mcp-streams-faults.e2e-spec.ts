@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { mintToken, needsRealPostgres, startReplicas, type AppProcess } from '../support/app-process.js';
+import { ReplicaCalls } from '../support/replica-calls.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { collectSse } from '@nest-mcp/core/testing';
 
 /**
  * Stream mode under faults, with two real server processes on one database, on each backend of
@@ -18,49 +20,6 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database.
  */
 
 const REDIS_URL = process.env.RATE_LIMIT_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const VERSION = '2025-11-25';
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-
-interface SseEvent {
-  id?: string;
-  data: Record<string, any>;
-}
-
-/** A response's SSE events, collected as they arrive; `ended` settles when the stream ends. */
-function collect(response: Response): { events: SseEvent[]; ended: Promise<void> } {
-  const events: SseEvent[] = [];
-  const ended = (async () => {
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += value;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const lines = buffer.slice(0, end).split('\n');
-          buffer = buffer.slice(end + 2);
-          const data = lines
-            .find((line) => line.startsWith('data:'))
-            ?.slice(5)
-            .trim();
-          if (data)
-            events.push({
-              id: lines
-                .find((line) => line.startsWith('id:'))
-                ?.slice(3)
-                .trim(),
-              data: JSON.parse(data),
-            });
-        }
-      }
-    } catch {
-      // aborted by the test, or the server died
-    }
-  })();
-  return { events, ended };
-}
 
 async function until(check: () => boolean, ms = 10_000): Promise<boolean> {
   for (const start = Date.now(); !check() && Date.now() - start < ms;) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -95,67 +54,24 @@ for (const backend of ['redis', 'postgres'] as const) {
       await database?.close();
     });
 
-    const headers = (session?: string, extra: Record<string, string> = {}, bearer = token) => ({
-      authorization: `Bearer ${bearer}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': VERSION,
-      ...(session ? { 'mcp-session-id': session } : {}),
-      ...extra,
-    });
-    const rpc = (method: string, params: Record<string, unknown> = {}, id: number | string = 1) =>
-      JSON.stringify({ jsonrpc: '2.0', id, method, params });
-
-    async function openSession(app: AppProcess, bearer = token): Promise<string> {
-      const response = await fetch(app.mcpUrl, {
-        method: 'POST',
-        headers: headers(undefined, {}, bearer),
-        body: rpc('initialize', {
-          protocolVersion: VERSION,
-          capabilities: { elicitation: { form: {} } },
-          clientInfo: { name: 'faults-test', version: '1.0.0' },
-        }),
-      });
-      assert.equal(response.status, 200);
-      await response.text();
-      return response.headers.get('mcp-session-id')!;
-    }
-
-    async function post(app: AppProcess, session: string, body: string, bearer = token) {
-      const response = await fetch(app.mcpUrl, { method: 'POST', headers: headers(session, {}, bearer), body });
-      return { status: response.status, text: await response.text() };
-    }
+    const as = (bearer = token) => new ReplicaCalls(bearer);
+    const headers = (session?: string, extra: Record<string, string> = {}, bearer = token) => as(bearer).headers(session, extra);
+    const rpc = ReplicaCalls.rpc;
+    const openSession = (app: AppProcess, bearer = token) => as(bearer).openSession(app);
+    const post = (app: AppProcess, session: string, body: string, bearer = token) => as(bearer).post(app, session, body);
+    const newCustomer = (app: AppProcess) => as().newCustomer(app);
+    const newInvoice = (app: AppProcess, customerId: string) => as().newInvoice(app, customerId);
 
     async function openGet(app: AppProcess, session: string, extra: Record<string, string> = {}, bearer = token) {
       const controller = new AbortController();
       opened.push(controller);
       const response = await fetch(app.mcpUrl, { method: 'GET', headers: headers(session, extra, bearer), signal: controller.signal });
       assert.equal(response.status, 200);
-      const stream = collect(response);
+      const stream = collectSse(response);
       // The stream is the session's current one once the server answered a later request.
       await post(app, session, rpc('ping', {}, 'ping'), bearer);
       return { ...stream, close: () => controller.abort() };
     }
-
-    async function restPost(app: AppProcess, path: string, body: unknown): Promise<Record<string, unknown>> {
-      const response = await fetch(`${app.baseUrl}${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const json = (await response.json()) as Record<string, unknown>;
-      assert.ok(response.status < 300, `${path}: ${response.status} ${JSON.stringify(json)}`);
-      return json;
-    }
-    const newCustomer = (app: AppProcess) =>
-      restPost(app, '/v1/customers', { name: 'Faults Customer', email: `faults-${randomBytes(4).toString('hex')}@demo.test` });
-    const newInvoice = (app: AppProcess, customerId: string) =>
-      restPost(app, '/v1/invoices', {
-        customer_id: customerId,
-        currency: 'MXN',
-        due_date: day(30),
-        lines: [{ description: 'Consulting', quantity: 1, unit_price_minor: 10_000 }],
-      });
 
     async function subscribed(app: AppProcess, uri: string, bearer = token): Promise<string> {
       const session = await openSession(app, bearer);
@@ -231,7 +147,7 @@ for (const backend of ['redis', 'postgres'] as const) {
           7,
         ),
       });
-      const stream = collect(call);
+      const stream = collectSse(call);
       assert.ok(await until(() => stream.events.length >= 1));
       const question = stream.events[0];
       assert.equal(question.data.method, 'elicitation/create');
@@ -265,7 +181,7 @@ for (const backend of ['redis', 'postgres'] as const) {
 
       const resumed = await fetch(b.mcpUrl, { method: 'GET', headers: headers(session, { 'last-event-id': question.id }) });
       assert.equal(resumed.status, 200);
-      const replay = collect(resumed);
+      const replay = collectSse(resumed);
       await replay.ended;
       const last = replay.events.at(-1)?.data;
       assert.equal(last?.id, 7, 'an answer for the call itself');

@@ -5,7 +5,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { mintToken, needsRealPostgres, startReplicas, type AppProcess } from '../support/app-process.js';
+import { ReplicaCalls } from '../support/replica-calls.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { sseEvents, type SseEvent } from '@nest-mcp/core/testing';
 
 /**
  * Stream mode across two server processes (the real application, `MCP_STREAMS=true`) sharing
@@ -15,41 +17,6 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database.
  */
 
 const REDIS_URL = process.env.RATE_LIMIT_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const VERSION = '2025-11-25';
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-
-interface SseEvent {
-  id?: string;
-  data: Record<string, unknown>;
-}
-
-/** Reads SSE events from a response body as they arrive. */
-async function* sseEvents(response: Response): AsyncGenerator<SseEvent> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = block
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trim())
-        .join('\n');
-      if (!data) continue;
-      const id = block
-        .split('\n')
-        .find((line) => line.startsWith('id:'))
-        ?.slice(3)
-        .trim();
-      yield { id, data: JSON.parse(data) as Record<string, unknown> };
-    }
-  }
-}
 
 describe('stream mode on two server processes (PostgreSQL + Redis)', { skip: needsRealPostgres(), timeout: 180_000 }, () => {
   let database: TestDatabase;
@@ -79,61 +46,12 @@ describe('stream mode on two server processes (PostgreSQL + Redis)', { skip: nee
     await database?.close();
   });
 
-  const headers = (session?: string, extra: Record<string, string> = {}) => ({
-    authorization: `Bearer ${token}`,
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': VERSION,
-    ...(session ? { 'mcp-session-id': session } : {}),
-    ...extra,
-  });
-  const rpc = (method: string, params: Record<string, unknown> = {}, id: number | string = 1) =>
-    JSON.stringify({ jsonrpc: '2.0', id, method, params });
-
-  /** A handshake-era session opened on `app` by a client that declared form elicitation. */
-  async function openSession(app: AppProcess): Promise<string> {
-    const response = await fetch(app.mcpUrl, {
-      method: 'POST',
-      headers: headers(),
-      body: rpc('initialize', {
-        protocolVersion: VERSION,
-        capabilities: { elicitation: { form: {} } },
-        clientInfo: { name: 'replica-test', version: '1.0.0' },
-      }),
-    });
-    assert.equal(response.status, 200);
-    const session = response.headers.get('mcp-session-id');
-    assert.ok(session, 'initialize issued a session');
-    await response.text();
-    const initialized = await fetch(app.mcpUrl, {
-      method: 'POST',
-      headers: headers(session),
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-    });
-    assert.equal(initialized.status, 202);
-    return session;
-  }
-
-  async function restPost(app: AppProcess, path: string, body: unknown): Promise<Record<string, unknown>> {
-    const response = await fetch(`${app.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await response.json()) as Record<string, unknown>;
-    assert.ok(response.status < 300, `${path}: ${response.status} ${JSON.stringify(json)}`);
-    return json;
-  }
-
-  const newCustomer = (app: AppProcess) =>
-    restPost(app, '/v1/customers', { name: 'Replica Customer', email: `replica-${randomBytes(4).toString('hex')}@demo.test` });
-  const newInvoice = (app: AppProcess, customerId: string) =>
-    restPost(app, '/v1/invoices', {
-      customer_id: customerId,
-      currency: 'MXN',
-      due_date: day(30),
-      lines: [{ description: 'Consulting', quantity: 1, unit_price_minor: 10_000 }],
-    });
+  const calls = () => new ReplicaCalls(token);
+  const headers = (session?: string, extra: Record<string, string> = {}) => calls().headers(session, extra);
+  const rpc = ReplicaCalls.rpc;
+  const openSession = (app: AppProcess) => calls().openSession(app);
+  const newCustomer = (app: AppProcess) => calls().newCustomer(app);
+  const newInvoice = (app: AppProcess, customerId: string) => calls().newInvoice(app, customerId);
 
   it('serves a session opened on A on B, and B ends it for both', async () => {
     const session = await openSession(a);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { McpResourceUpdates } from '@nest-mcp/core';
-import { startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
+import { collectSse, startMcpTestApp, type McpTestApp, type SseEvent } from '@nest-mcp/core/testing';
 import { ledger, revoked, streamDeliveryApp } from '../fixtures/stream-delivery.fixture.js';
 
 const VERSION = '2025-11-25';
@@ -15,7 +15,7 @@ const URI = 'demo://ledger';
 
 /** One open GET stream: the messages it has carried so far, and whether it ended. */
 interface OpenGet {
-  messages: Array<{ id?: string; data: any }>;
+  messages: SseEvent[];
   ended: Promise<void>;
   close(): void;
 }
@@ -76,27 +76,7 @@ describe('stream delivery: one stream per message, backlog, read check, revocati
       signal: controller.signal,
     });
     assert.equal(response.status, 200);
-    const messages: OpenGet['messages'] = [];
-    const ended = (async () => {
-      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = '';
-      try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          buffer += value;
-          let end: number;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const lines = buffer.slice(0, end).split('\n');
-            buffer = buffer.slice(end + 2);
-            const data = lines.find((line) => line.startsWith('data: '))?.slice(6);
-            if (data) messages.push({ id: lines.find((line) => line.startsWith('id: '))?.slice(4), data: JSON.parse(data) });
-          }
-        }
-      } catch {
-        // aborted by the test
-      }
-    })();
+    const { events: messages, ended } = collectSse(response);
     const stream = { messages, ended, close: () => controller.abort() };
     opened.push(stream);
     // The stream registers itself as the session's current one before its first byte: give it a round trip.

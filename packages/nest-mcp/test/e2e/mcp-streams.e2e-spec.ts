@@ -18,7 +18,7 @@ import {
 import { Injectable, Module } from '@nestjs/common';
 import { McpModule, McpResourceUpdates, McpTool, type McpCall, type McpCallHook } from '@nest-mcp/core';
 import { abortReasons, hookLog, streamsApp, wipes } from '../fixtures/streams.fixture.js';
-import { startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
+import { parseSse, startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
 
 const HANDSHAKE = '2025-06-18';
 const BOTH = 'application/json, text/event-stream';
@@ -48,23 +48,6 @@ async function rawPost(url: string, body: unknown, headers: Record<string, strin
     events: isSse ? parseSse(text) : [],
     json: !isSse && text ? JSON.parse(text) : undefined,
   };
-}
-
-function parseSse(text: string): Array<{ id?: string; data: any }> {
-  return text
-    .split('\n\n')
-    .filter((block) => block.includes('data:'))
-    .map((block) => {
-      const lines = block.split('\n');
-      const id = lines.find((l) => l.startsWith('id: '))?.slice(4);
-      const data = JSON.parse(
-        lines
-          .filter((l) => l.startsWith('data: '))
-          .map((l) => l.slice(6))
-          .join('\n'),
-      );
-      return { ...(id ? { id } : {}), data };
-    });
 }
 
 /** `initialize` by hand: the session id. */
