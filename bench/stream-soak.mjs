@@ -27,6 +27,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import pg from 'pg';
+import { createScratchDatabase, withClient } from '../scripts/bench-database.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -166,50 +167,12 @@ function build() {
 // ---------------------------------------------------------------------------------------------
 // Database: a fresh mcp_soak_<pid>_<backend>, migrated with the app's own runner
 // ---------------------------------------------------------------------------------------------
-const ident = (name) => `"${name.replaceAll('"', '""')}"`;
-async function withClient(url, work) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-function databaseUrl(name) {
-  const url = new URL(config.databaseServer);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-}
 async function createDatabase(backend) {
-  const name = `mcp_soak_${process.pid}_${backend}`;
-  await withClient(config.databaseServer, async (client) => {
-    // Databases of earlier runs whose process is gone (killed mid-run); pids only mean something locally.
-    const host = new URL(config.databaseServer).hostname.replace(/^\[|\]$/g, '');
-    if (['127.0.0.1', 'localhost', '::1'].includes(host)) {
-      const { rows } = await client.query(String.raw`SELECT datname FROM pg_database WHERE datname ~ '^mcp_soak_\d+_'`);
-      for (const { datname } of rows) {
-        const pid = Number(/^mcp_soak_(\d+)_/.exec(datname)[1]);
-        if (pid !== process.pid && !isAlive(pid))
-          await client.query(`DROP DATABASE IF EXISTS ${ident(datname)} WITH (FORCE)`).catch(() => undefined);
-      }
-    }
-    await client.query(`DROP DATABASE IF EXISTS ${ident(name)} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${ident(name)}`);
-  });
+  const { name, url, drop } = await createScratchDatabase(config.databaseServer, 'mcp_soak', `_${backend}`);
   cleanups.push(async () => {
-    await withClient(config.databaseServer, (client) => client.query(`DROP DATABASE IF EXISTS ${ident(name)} WITH (FORCE)`));
+    await drop();
     say(`dropped database ${name}`);
   });
-  const url = databaseUrl(name);
   const { deployMigrations } = await import(pathToFileURL(join(root, 'apps', 'billing', 'scripts', 'migrate-deploy.mjs')).href);
   await deployMigrations(url, { root: join(root, 'apps', 'billing') });
   return { name, url };

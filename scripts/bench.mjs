@@ -17,6 +17,7 @@ import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuPinning } from '../bench/cpu-pinning.mjs';
+import { createScratchDatabase, withClient } from './bench-database.mjs';
 import { ERA_2025, ERA_2026, mcpBody, mcpHeaders, VERIFY } from '../bench/requests.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -210,51 +211,13 @@ function build() {
 // ---------------------------------------------------------------------------------------------
 // Database: a fresh mcp_bench_<pid> on the PostgreSQL server, migrated with the Prisma CLI
 // ---------------------------------------------------------------------------------------------
-const ident = (name) => `"${name.replaceAll('"', '""')}"`;
-async function admin(url, work) {
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-function databaseUrl(name) {
-  const url = new URL(config.databaseServer);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-}
+const admin = withClient;
 async function createDatabase() {
-  const name = `mcp_bench_${process.pid}`;
-  const url = databaseUrl(name);
   const t = performance.now();
-  await admin(config.databaseServer, async (client) => {
-    // Databases of earlier runs whose process is gone (killed mid-run): pids only mean something here.
-    const host = new URL(config.databaseServer).hostname.replace(/^\[|\]$/g, '');
-    if (['127.0.0.1', 'localhost', '::1'].includes(host)) {
-      const { rows } = await client.query(String.raw`SELECT datname FROM pg_database WHERE datname ~ '^mcp_bench_\d+$'`);
-      for (const { datname } of rows) {
-        const pid = Number(datname.slice('mcp_bench_'.length));
-        if (pid !== process.pid && !isAlive(pid))
-          await client.query(`DROP DATABASE IF EXISTS ${ident(datname)} WITH (FORCE)`).catch(() => undefined);
-      }
-    }
-    await client.query(`DROP DATABASE IF EXISTS ${ident(name)} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${ident(name)}`);
-  });
+  const { name, url, drop } = await createScratchDatabase(config.databaseServer, 'mcp_bench');
   cleanupDatabase = async () => {
     cleanupDatabase = async () => undefined;
-    await admin(config.databaseServer, (client) => client.query(`DROP DATABASE IF EXISTS ${ident(name)} WITH (FORCE)`));
+    await drop();
     say(`dropped database ${name}`);
   };
   const migrate = spawnSync(process.execPath, [join('apps', 'billing', 'scripts', 'prisma.mjs'), 'migrate', 'deploy'], {

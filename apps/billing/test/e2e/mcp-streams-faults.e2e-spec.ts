@@ -138,15 +138,13 @@ for (const backend of ['redis', 'postgres'] as const) {
       const customer = await newCustomer(b);
       const invoice = await newInvoice(b, customer.id as string);
       const session = await openSession(a);
-      const call = await fetch(a.mcpUrl, {
-        method: 'POST',
-        headers: headers(session),
-        body: rpc(
-          'tools/call',
-          { name: 'billing_invoice_cancel', arguments: { invoice_id: invoice.id, reason: 'Issued to the wrong customer' } },
-          7,
-        ),
-      });
+      const call = await as().callTool(
+        a,
+        session,
+        'billing_invoice_cancel',
+        { invoice_id: invoice.id, reason: 'Issued to the wrong customer' },
+        7,
+      );
       const stream = collectSse(call);
       assert.ok(await until(() => stream.events.length >= 1));
       const question = stream.events[0];

@@ -71,15 +71,13 @@ describe('stream mode on two server processes (PostgreSQL + Redis)', { skip: nee
     const invoice = await newInvoice(a, customer.id as string);
     const session = await openSession(a);
 
-    const call = await fetch(a.mcpUrl, {
-      method: 'POST',
-      headers: headers(session),
-      body: rpc(
-        'tools/call',
-        { name: 'billing_invoice_cancel', arguments: { invoice_id: invoice.id, reason: 'Issued to the wrong customer' } },
-        7,
-      ),
-    });
+    const call = await calls().callTool(
+      a,
+      session,
+      'billing_invoice_cancel',
+      { invoice_id: invoice.id, reason: 'Issued to the wrong customer' },
+      7,
+    );
     assert.equal(call.status, 200);
     assert.match(call.headers.get('content-type') ?? '', /text\/event-stream/);
     const events = sseEvents(call);

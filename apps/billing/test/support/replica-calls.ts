@@ -53,6 +53,15 @@ export class ReplicaCalls {
     return { status: response.status, text: await response.text() };
   }
 
+  /** `tools/call` in a session, the answer left unread (it may become an SSE stream). */
+  callTool(app: AppProcess, session: string, name: string, args: Record<string, unknown>, id: number | string): Promise<Response> {
+    return fetch(app.mcpUrl, {
+      method: 'POST',
+      headers: this.headers(session),
+      body: ReplicaCalls.rpc('tools/call', { name, arguments: args }, id),
+    });
+  }
+
   async restPost(app: AppProcess, path: string, body: unknown): Promise<Record<string, unknown>> {
     const response = await fetch(`${app.baseUrl}${path}`, {
       method: 'POST',
