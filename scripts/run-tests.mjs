@@ -5,10 +5,11 @@
 // migrated test database state of the billing app once. Imports of @nest-mcp/core resolve to the
 // layer's sources (the "@nest-mcp/source" export condition), so nothing needs building first. The last line is the one
 // CI reads, counted from the runner's own events (scripts/test-summary.reporter.mjs):
-// "N passed, N failed, N skipped".
+// "N passed, N failed, N skipped"; before it, the tests and suites that did not run, by reason.
 //
 //   npm test                      type-checks both workspaces (npm run typecheck), then runs every test file
 //   npm test -- <path substring>  runs the matching files only, without the type check (seconds)
+//   npm test -- <a> <b> …         runs the files that match any of them
 //
 // TYPECHECK=1 type-checks a filtered run too; TYPECHECK=0 skips it in a full run.
 //
@@ -40,25 +41,32 @@ const summary = (passed, failed, skipped = 0) => console.log(`${passed} passed, 
 const registerHooks = join(root, 'scripts', 'swc', 'register.mjs');
 await import(pathToFileURL(registerHooks).href);
 
-const filter = process.argv[2];
+/** Path substrings: a file runs when its path contains any of them (none: every file). */
+const filters = process.argv.slice(2).filter((argument) => argument !== '');
 const isTest = (name) => name.endsWith('.spec.ts') || name.endsWith('.e2e-spec.ts');
+// A filter written for the compiled files (`foo.spec.js`) still finds `foo.spec.ts`.
+const matchesFilter = (path, filter) => path.includes(filter) || path.replace(/\.ts$/, '.js').includes(filter);
+const matches = (path) => !filters.length || filters.some((filter) => matchesFilter(path, filter));
 function collect(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return name === 'generated' || name === 'node_modules' ? [] : collect(path);
-    // A filter written for the compiled files (`foo.spec.js`) still finds `foo.spec.ts`.
-    return isTest(name) && (!filter || path.includes(filter) || path.replace(/\.ts$/, '.js').includes(filter)) ? [path] : [];
+    return isTest(name) && matches(path) ? [path] : [];
   });
 }
 const files = WORKSPACES.flatMap((workspace) => [...collect(join(workspace, 'src')), ...collect(join(workspace, 'test'))]).sort();
-if (!files.length) {
-  // `node --test` without files would discover files on its own (and start test servers as tests).
-  console.error(`No test file matches "${filter}"`);
+const unmatched = filters.filter((filter) => !files.some((path) => matchesFilter(path, filter)));
+if (!files.length || unmatched.length) {
+  // `node --test` without files would discover files on its own (and start test servers as tests);
+  // a filter that matches nothing is a typo the run would otherwise hide.
+  console.error(
+    unmatched.length ? `No test file matches ${unmatched.map((filter) => JSON.stringify(filter)).join(', ')}` : 'No test file found',
+  );
   summary(0, 1);
   process.exit(1);
 }
 
-const typecheck = process.env.TYPECHECK ? process.env.TYPECHECK === '1' : !filter;
+const typecheck = process.env.TYPECHECK ? process.env.TYPECHECK === '1' : !filters.length;
 if (typecheck) {
   const started = performance.now();
   const tsc = (project) =>
@@ -122,8 +130,12 @@ child.on('close', async (code) => {
   } catch (error) {
     console.error(`Test database teardown: ${error.message}`);
   }
-  const counted = existsSync(summaryFile) ? /^(\d+) passed, (\d+) failed, (\d+) skipped$/m.exec(readFileSync(summaryFile, 'utf8')) : null;
+  const report = existsSync(summaryFile) ? readFileSync(summaryFile, 'utf8') : '';
+  const counted = /^(\d+) passed, (\d+) failed, (\d+) skipped$/m.exec(report);
   rmSync(summaryDir, { recursive: true, force: true });
+  // What did not run (skipped suites and tests, by reason), just above the count.
+  const notRun = counted ? report.slice(0, counted.index).trimEnd() : '';
+  if (notRun) console.log(`\n${notRun}`);
   const passed = Number(counted?.[1] ?? 0);
   const failed = Number(counted?.[2] ?? 0);
   // A run that failed without a failed test (a file that did not load, the watchdog) still fails.

@@ -39,6 +39,7 @@ export {
 } from './contracts/idempotency-store.js';
 export { MCP_APPROVAL_LINKS, type ApprovalOutcome, type ApprovalRequest, type McpApprovalLinks } from './contracts/approval-links.js';
 export { McpConfirmationInterceptor, CONFIRM_INPUT } from './confirmation/confirmation.interceptor.js';
+export { personFacingSummary } from './confirmation/person-facing-summary.js';
 export { argumentsHash, canonicalJson } from './calls/arguments-hash.js';
 export { McpDispatcher } from './server/mcp.dispatcher.js';
 export * from './contracts/stream-backends.js';
@@ -50,3 +51,8 @@ export { MessageBusListeners } from './streams/message-bus-listeners.js';
 export { McpResourceUpdates } from './streams/mcp-resource-updates.js';
 export { McpSpanAttribute, mcpSpanContextOf, setMcpSpanAttributes } from './server/mcp-tracing.js';
 export type { McpApprovedCall } from './server/mcp-approved-call.js';
+export { McpRestModule } from './rest/mcp-rest.module.js';
+export { McpRestScopeGuard } from './rest/mcp-rest-scope.guard.js';
+export { McpRestValidationPipe, mcpRestValidationPipe, restValidationException } from './rest/mcp-rest-validation.pipe.js';
+export { isRestRequestContext } from './rest/rest-request-context.js';
+export { McpInsufficientScopeException } from './rest/scope-challenge.js';

@@ -8,8 +8,8 @@ import { PrismaService } from '../database/prisma.service.js';
 import type { Approval, Prisma, User, Workspace } from '../generated/prisma/client.js';
 import type { Principal } from '../identity/principal.js';
 import { setPrincipal } from '../identity/request-principal.js';
-import { ALL_SCOPES } from '../app.scopes.js';
-import { McpDispatcher, McpRegistry } from '@nest-mcp/core';
+import { declaredScopes, ROLE_SCOPES, type RoleScopes } from '../identity/role-scopes.js';
+import { McpDispatcher, McpRegistry, personFacingSummary } from '@nest-mcp/core';
 import { APPROVALS_CONFIG, type ApprovalsConfig } from './approvals.config.js';
 import type { ApprovalView, DecisionOutcome } from './approval.view.js';
 
@@ -33,6 +33,7 @@ export class ApprovalService {
     private readonly registry: McpRegistry,
     private readonly dispatcher: McpDispatcher,
     @Inject(APPROVALS_CONFIG) private readonly config: ApprovalsConfig,
+    @Inject(ROLE_SCOPES) private readonly roles: RoleScopes,
   ) {}
 
   /** Pending, unexpired approvals in the workspaces where `userId` may decide, newest first. */
@@ -123,7 +124,8 @@ export class ApprovalService {
       kind: 'panel',
       onBehalfOf: row.requestedById,
       surfaces: [],
-      scopes: [...ALL_SCOPES],
+      // Every scope the application declares (a new module's too): what the person may do is their role's.
+      scopes: declaredScopes(this.roles),
       workspaceId: row.workspaceId,
       memberships: user.memberships.map((m) => ({ workspaceId: m.workspaceId, slug: m.workspace.slug, role: m.role })),
     };
@@ -177,9 +179,25 @@ export class ApprovalService {
     return (await this.views([row]))[0];
   }
 
+  /**
+   * The personal access tokens the calls came with, by id: "token “label”" (the label its owner or
+   * an operator gave it), else its display prefix. What the page names beside the client's own
+   * name, and instead of it when the client gave none (a 2025-era client without a session).
+   */
+  private async credentials(rows: ApprovalRow[]): Promise<Map<string, string>> {
+    const ids = [...new Set(rows.map((r) => r.requestedByTokenId).filter((id) => TOKEN_ID.test(id)))];
+    if (!ids.length) return new Map();
+    const tokens = await this.prisma.db.accessToken.findMany({
+      where: { id: { in: ids } },
+      select: { id: true, label: true, prefix: true },
+    });
+    return new Map(tokens.map((token) => [token.id, token.label ? `token “${token.label}”` : `token ${token.prefix}…`]));
+  }
+
   private async views(rows: ApprovalRow[]): Promise<ApprovalView[]> {
     const ids = [...new Set(rows.flatMap((r) => [r.requestedById, r.decidedById].filter((x): x is string => !!x)))];
     const users = new Map<string, User>((await this.prisma.db.user.findMany({ where: { id: { in: ids } } })).map((u) => [u.id, u]));
+    const credentials = await this.credentials(rows);
     const person = (id: string) => {
       const user = users.get(id);
       return { id, email: user?.email ?? 'unknown', name: user?.name ?? 'unknown' };
@@ -190,9 +208,13 @@ export class ApprovalService {
       return {
         id: row.id,
         workspace: { id: row.workspace.id, slug: row.workspace.slug, name: row.workspace.name },
-        tool: { name: row.tool, title: tool?.title ?? row.tool, description: tool?.description ?? '' },
+        tool: { name: row.tool, title: tool?.title ?? row.tool, summary: personFacingSummary(tool?.description) },
         arguments: redactArguments(row.arguments) as Record<string, unknown>,
-        client: { ...(row.clientName ? { name: row.clientName } : {}), ...(row.clientVersion ? { version: row.clientVersion } : {}) },
+        client: {
+          ...(row.clientName ? { name: row.clientName } : {}),
+          ...(row.clientVersion ? { version: row.clientVersion } : {}),
+          ...(credentials.has(row.requestedByTokenId) ? { credential: credentials.get(row.requestedByTokenId) } : {}),
+        },
         requestedBy: person(row.requestedById),
         status: expired ? 'expired' : row.status,
         createdAt: row.createdAt,
@@ -204,6 +226,9 @@ export class ApprovalService {
     });
   }
 }
+
+/** Personal access token ids are UUIDs; other credentials (a JWT's `iss#jti`, …) have no row to name them. */
+const TOKEN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The JSON envelope inside a tool result, for display. */
 function envelopeOf(result: CallToolResult): unknown {

@@ -2,10 +2,19 @@
 export interface ApprovalView {
   id: string;
   workspace: { id: string; slug: string; name: string };
-  tool: { name: string; title: string; description: string };
+  /**
+   * `title`: the tool's title (its name when it has none). `summary`: what Continue does, for a
+   * person: the description without its guidance for the model (see personFacingSummary).
+   */
+  tool: { name: string; title: string; summary: string };
   /** The call's arguments, secrets redacted, as the agent sent them. */
   arguments: Record<string, unknown>;
-  client: { name?: string; version?: string };
+  /**
+   * The client as it named itself (2026 `_meta` clientInfo, or the handshake session's
+   * `initialize`). `credential`: the label of the token the call came with, shown beside it (and
+   * instead of it for a 2025-era client without a session, which names itself to nobody per call).
+   */
+  client: { name?: string; version?: string; credential?: string };
   requestedBy: { id: string; email: string; name: string };
   /** `expired` is derived: pending past `expiresAt`. */
   status: 'pending' | 'executed' | 'failed' | 'denied' | 'expired';

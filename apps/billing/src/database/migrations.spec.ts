@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { EmbeddedPostgres } from './embedded-postgres.js';
-import { findProjectRoot, migrationsUpToDate, redactDatabaseUrl, runMigrations } from './migrations.js';
+import { describeApplied, findProjectRoot, migrationsUpToDate, redactDatabaseUrl, runMigrations } from './migrations.js';
 
 /** DATABASE_URL as the run started (other test files may change it later): real server, else PGlite. */
 const SERVER_URL = process.env.DATABASE_URL || undefined;
@@ -95,8 +95,15 @@ describe(`runMigrations keeps Prisma's bookkeeping (${SERVER_URL ? 'PostgreSQL' 
     const root = findProjectRoot();
     assert.equal(await migrationsUpToDate(database.url, root), false);
     const lines: string[] = [];
-    await runMigrations(database.url, { log: (line) => lines.push(line) });
+    const applied = await runMigrations(database.url, { log: (line) => lines.push(line) });
     assert.ok(lines.includes('All migrations have been successfully applied.'), lines.join('\n'));
+    // The names, for the boot log: every migration folder, in the order applied.
+    const folders = readdirSync(join(root, 'prisma', 'migrations'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    assert.deepEqual(applied, folders);
+    assert.equal(describeApplied(applied), `${folders.length} migrations applied: ${folders.join(', ')}`);
     assert.equal(await migrationsUpToDate(database.url, root), true);
 
     // Prisma's table, column for column (what its schema engine creates on PostgreSQL).
@@ -129,8 +136,9 @@ describe(`runMigrations keeps Prisma's bookkeeping (${SERVER_URL ? 'PostgreSQL' 
     }
 
     const again: string[] = [];
-    await runMigrations(database.url, { log: (line) => again.push(line) });
+    assert.deepEqual(await runMigrations(database.url, { log: (line) => again.push(line) }), []);
     assert.ok(again.includes('No pending migrations to apply.'), again.join('\n'));
+    assert.equal(describeApplied([]), 'No pending migration');
     assert.equal((await query(database.url, 'SELECT 1 FROM _prisma_migrations')).length, rows.length);
   });
 

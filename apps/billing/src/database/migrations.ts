@@ -43,23 +43,33 @@ function loadMigrateDeploy(): Promise<MigrateDeploy> {
  * Applies the pending migrations of `prisma/migrations` to the database at `databaseUrl`, with
  * Prisma's own bookkeeping (`_prisma_migrations`, its advisory lock), so that Prisma's CLI later
  * sees them as applied by itself. Prisma 7's CLI cannot migrate here: its native schema engine
- * cannot be downloaded offline (see README "Database"). Throws when a migration fails.
+ * cannot be downloaded offline (see README "Database"). Resolves with the names of the migrations
+ * it applied, in order (none: nothing was pending), for the boot log ({@link describeApplied});
+ * throws when a migration fails.
  */
-export async function runMigrations(databaseUrl: string, options: RunMigrationsOptions = {}): Promise<void> {
+export async function runMigrations(databaseUrl: string, options: RunMigrationsOptions = {}): Promise<string[]> {
   if (!databaseUrl) throw new Error('runMigrations: a database URL is required');
   const root = options.cwd ?? findProjectRoot();
   const runner = await loadMigrateDeploy();
   if (options.skipIfUpToDate && (await runner.migrationsUpToDate(databaseUrl, root))) {
     options.log?.('All migrations are already applied');
-    return;
+    return [];
   }
   const lines: string[] = [];
+  let applied: string[];
   try {
-    await runner.deployMigrations(databaseUrl, { root, log: (line) => lines.push(line) });
+    applied = await runner.deployMigrations(databaseUrl, { root, log: (line) => lines.push(line) });
   } catch (error) {
     throw new Error(`Migrations failed for ${redactDatabaseUrl(databaseUrl)}: ${(error as Error).message}`, { cause: error });
   }
   if (options.log) for (const line of lines) options.log(line);
+  return applied;
+}
+
+/** One boot-log line for what {@link runMigrations} applied: `3 migrations applied: 20250101_init, …` or `No pending migration`. */
+export function describeApplied(applied: readonly string[]): string {
+  if (!applied.length) return 'No pending migration';
+  return `${applied.length} migration${applied.length === 1 ? '' : 's'} applied: ${applied.join(', ')}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { isAbsolute, join } from 'node:path';
 import { DEFAULT_DATA_DIR, EmbeddedPostgres, EmbeddedPostgresBusyError, findRunningEmbedded, readState } from './embedded-postgres.js';
-import { findProjectRoot, migrationsUpToDate, redactDatabaseUrl, runMigrations } from './migrations.js';
+import { findProjectRoot, migrationsUpToDate, redactDatabaseUrl, runMigrations, describeApplied } from './migrations.js';
 
 export interface PrepareDatabaseOptions {
   /**
@@ -61,9 +61,9 @@ export async function prepareDatabase(options: PrepareDatabaseOptions = {}): Pro
       log(`Migrations up to date (checked in ${migrateMs} ms)`);
       return;
     }
-    await runMigrations(url);
+    const applied = await runMigrations(url);
     migrateMs = Math.round(performance.now() - t);
-    log(`Migrations applied in ${migrateMs} ms`);
+    log(`${describeApplied(applied)} in ${migrateMs} ms`);
   };
   const result = (url: string, source: PreparedDatabase['source'], stop?: () => Promise<void>): PreparedDatabase => {
     process.env.DATABASE_URL = url;

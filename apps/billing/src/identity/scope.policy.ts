@@ -86,6 +86,8 @@ export class ScopePolicy implements McpAccessPolicy {
       return new ForbiddenException({
         statusCode: 403,
         error: 'forbidden_by_role',
+        // The tool error's code over MCP: the model reads why, as the REST client reads `error`.
+        code: 'forbidden_by_role',
         message: `Your role does not allow ${decision.deniedByRole.join(' ')} in this workspace; ask a workspace admin`,
       });
     }

@@ -17,7 +17,12 @@ export class WorkspaceGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    if (!this.reflector.getAllAndOverride<boolean>(WORKSPACE_SCOPED, [context.getHandler(), context.getClass()])) return true;
+    if (!this.reflector.getAllAndOverride<boolean>(WORKSPACE_SCOPED, [context.getHandler(), context.getClass()])) {
+      // Nothing to resolve; code that reads the workspace anyway is told which method to scope (RequestContext.require).
+      const state = RequestContext.current();
+      if (state) state.unscopedHandler = `${context.getClass().name}.${context.getHandler().name}`;
+      return true;
+    }
     const req = context.switchToHttp().getRequest<Request>();
     const principal = principalOf(req);
     if (!principal) return false;

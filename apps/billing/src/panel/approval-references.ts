@@ -1,70 +1,90 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { describesApprovalIds, type ApprovalDescriber } from '../approvals/approval-describer.js';
 import type { ApprovalView } from '../approvals/approval.view.js';
-import { formatMoney } from '../billing/common/money.js';
-import { PrismaService } from '../database/prisma.service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Argument names whose value is the id of a record the approver should recognise. */
-const REFERENCE_FIELDS = ['invoice_id', 'payment_id', 'customer_id'] as const;
-type ReferenceField = (typeof REFERENCE_FIELDS)[number];
 
 /** What an id argument points at, in words: id → e.g. "INV-000123 · Acme Logistics · 3,750.00 MXN". */
 export type References = ReadonlyMap<string, string>;
 
 export const NOT_FOUND_REFERENCE = '(not found)';
 
+interface Registered {
+  describer: ApprovalDescriber;
+  name: string;
+  claims: Array<string | RegExp>;
+}
+
 /**
- * Reads, in the approval's workspace only and read-only, the invoices, payments and customers a
- * call's top-level `*_id` arguments name, so the approver sees what would change, not just ids.
- * An id with no such record in that workspace reads "(not found)".
+ * What the ids of an approval's top-level arguments name, so the approver sees what would change,
+ * not just UUIDs: asks the `ApprovalDescriber` of each argument (any module's provider marked
+ * `@DescribesApprovalIds(...)`, found at bootstrap), in the approval's workspace. An id its
+ * describer does not know reads "(not found)"; an argument no describer claims shows its id only.
  */
 @Injectable()
-export class ApprovalReferences {
-  constructor(private readonly prisma: PrismaService) {}
+export class ApprovalReferences implements OnApplicationBootstrap {
+  private readonly logger = new Logger('ApprovalReferences');
+  private describers: Registered[] = [];
+
+  constructor(private readonly discovery: DiscoveryService) {}
+
+  onApplicationBootstrap(): void {
+    const found = new Map<ApprovalDescriber, Registered>();
+    for (const wrapper of this.discovery.getProviders({ metadataKey: describesApprovalIds.KEY })) {
+      const instance: unknown = wrapper.instance;
+      if (!isDescriber(instance) || found.has(instance)) continue;
+      const claims = this.discovery.getMetadataByDecorator(describesApprovalIds, wrapper) ?? [];
+      found.set(instance, { describer: instance, name: String(wrapper.name), claims });
+    }
+    this.describers = [...found.values()];
+    const exact = new Map<string, string>();
+    for (const { name, claims } of this.describers) {
+      for (const claim of claims) {
+        if (typeof claim !== 'string') continue;
+        const other = exact.get(claim);
+        if (other) throw new Error(`Approval describers ${other} and ${name} both describe the argument "${claim}": keep one.`);
+        exact.set(claim, name);
+      }
+    }
+  }
+
+  /** The describer of an argument: the one naming it exactly, else the first whose pattern matches. */
+  private describerOf(argument: string): Registered | undefined {
+    return (
+      this.describers.find((d) => d.claims.includes(argument)) ??
+      this.describers.find((d) => d.claims.some((claim) => claim instanceof RegExp && claim.test(argument)))
+    );
+  }
 
   async of(approval: ApprovalView): Promise<References> {
-    const ids: Record<ReferenceField, string[]> = { invoice_id: [], payment_id: [], customer_id: [] };
-    for (const field of REFERENCE_FIELDS) {
-      const value = approval.arguments?.[field];
-      if (typeof value === 'string' && UUID.test(value)) ids[field].push(value.toLowerCase());
+    const asked = new Map<Registered, Map<string, Set<string>>>();
+    for (const [argument, value] of Object.entries(approval.arguments ?? {})) {
+      if (typeof value !== 'string' || !UUID.test(value)) continue;
+      const registered = this.describerOf(argument);
+      if (!registered) continue;
+      const byArgument = asked.get(registered) ?? new Map<string, Set<string>>();
+      byArgument.set(argument, (byArgument.get(argument) ?? new Set()).add(value.toLowerCase()));
+      asked.set(registered, byArgument);
     }
-    const workspaceId = approval.workspace.id;
-    const db = this.prisma.db;
-    const [invoices, payments, customers] = await Promise.all([
-      ids.invoice_id.length
-        ? db.invoice.findMany({
-            where: { id: { in: ids.invoice_id }, workspaceId },
-            select: { id: true, number: true, status: true, totalMinor: true, currency: true, customer: { select: { name: true } } },
-          })
-        : [],
-      ids.payment_id.length
-        ? db.payment.findMany({
-            where: { id: { in: ids.payment_id }, workspaceId },
-            select: {
-              id: true,
-              amountMinor: true,
-              refundedMinor: true,
-              currency: true,
-              invoice: { select: { number: true, customer: { select: { name: true } } } },
-            },
-          })
-        : [],
-      ids.customer_id.length
-        ? db.customer.findMany({ where: { id: { in: ids.customer_id }, workspaceId }, select: { id: true, name: true, email: true } })
-        : [],
-    ]);
     const references = new Map<string, string>();
-    for (const id of Object.values(ids).flat()) references.set(id, NOT_FOUND_REFERENCE);
-    for (const i of invoices)
-      references.set(i.id, `Invoice ${i.number} · ${i.customer.name} · ${formatMoney(i.totalMinor, i.currency)} (${i.status})`);
-    for (const p of payments) {
-      const refunded = p.refundedMinor ? `, ${formatMoney(p.refundedMinor, p.currency)} refunded` : '';
-      references.set(
-        p.id,
-        `Payment of ${formatMoney(p.amountMinor, p.currency)}${refunded} · ${p.invoice.customer.name} · invoice ${p.invoice.number}`,
-      );
-    }
-    for (const c of customers) references.set(c.id, `Customer ${c.name} <${c.email}>`);
+    const answers = [...asked].flatMap(([registered, byArgument]) =>
+      [...byArgument].map(async ([argument, ids]) => {
+        const context = { workspaceId: approval.workspace.id, tool: approval.tool.name, argument };
+        try {
+          const described = await registered.describer.describe([...ids], context);
+          for (const id of ids) references.set(id, described.get(id) ?? NOT_FOUND_REFERENCE);
+        } catch (error) {
+          // A broken describer must not keep a person from deciding: the ids show as they are.
+          this.logger.warn(`${registered.name} could not describe ${argument} of approval ${approval.id}: ${String(error)}`);
+        }
+      }),
+    );
+    await Promise.all(answers);
     return references;
   }
+}
+
+function isDescriber(value: unknown): value is ApprovalDescriber {
+  return typeof value === 'object' && value !== null && typeof (value as ApprovalDescriber).describe === 'function';
 }

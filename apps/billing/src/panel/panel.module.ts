@@ -1,4 +1,5 @@
 import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import { ApprovalsModule } from '../approvals/approvals.module.js';
 import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
@@ -10,7 +11,7 @@ import { PANEL_HEADERS } from './views/layout.js';
 
 /** The admin pages under /admin: sign-in and approvals (server-rendered HTML, cookie sessions). */
 @Module({
-  imports: [RateLimitModule, ApprovalsModule],
+  imports: [RateLimitModule, ApprovalsModule, DiscoveryModule],
   controllers: [PanelController],
   providers: [PanelAuthService, PanelSessionGuard, ApprovalReferences],
   exports: [PanelAuthService],

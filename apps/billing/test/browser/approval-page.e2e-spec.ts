@@ -358,7 +358,7 @@ describe(
 
       const missing = await call({ invoice_id: '00000000-0000-4000-8000-000000000000', reason: 'No such invoice' });
       assert.equal(missing.envelope.status, 'pending_confirmation', 'the approval comes before the tool looks the invoice up');
-      await page.goto(missing.envelope.approval!.url!);
+      await page.goto(missing.envelope.approval!.url);
       assert.equal(await page.locator('table.args .reference').innerText(), '(not found)');
       await page.close();
     });

@@ -4,7 +4,9 @@ import { Body, Controller, Injectable, Module, Param, Post, type Type } from '@n
 import { NestFactory } from '@nestjs/core';
 import { IsString, MaxLength } from 'class-validator';
 import { AppModule } from '../../src/app.module.js';
+import { APP_ROLE_SCOPES } from '../../src/app.scopes.js';
 import { configureApp } from '../../src/app.setup.js';
+import { declaredScopes } from '../../src/identity/role-scopes.js';
 import { McpTool } from '@nest-mcp/core';
 import { post, statelessRequest } from '@nest-mcp/core/testing';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
@@ -13,47 +15,51 @@ import { createTestDatabase } from '../support/test-database.js';
 /**
  * The decorator path inside the real application: its scope guard, its declared scopes and role
  * mapping, and its approval links, which need a workspace.
+ *
+ * The fixtures' names (classes, routes, tools) are their own: the README's example (tickets,
+ * `CloseTicketDto`, `TicketsController`, `support:write`) is what a user adds to the application
+ * this test boots, and two DTOs of one name collide in the Swagger document (and two tools of one name fail the boot).
  */
 
-class CloseTicketDto {
+class DecoratorFixtureReasonDto {
   @IsString()
   @MaxLength(200)
   reason: string;
 }
 
-@Controller('v1/support-tickets')
-class SupportTicketsController {
-  @Post(':id/close')
-  @McpTool({ name: 'support_ticket_close', description: 'Closes a support ticket.', scopes: ['billing:admin'] })
-  close(@Param('id') id: string, @Body() body: CloseTicketDto) {
-    return { id, closed: true, reason: body.reason };
+@Controller('v1/decorator-fixture-records')
+class DecoratorFixtureController {
+  @Post(':id/archive')
+  @McpTool({ name: 'decorator_fixture_archive', description: 'Archives a fixture record.', scopes: ['billing:admin'] })
+  archive(@Param('id') id: string, @Body() body: DecoratorFixtureReasonDto) {
+    return { id, archived: true, reason: body.reason };
   }
 }
 
-@Module({ controllers: [SupportTicketsController] })
-class SupportModule {}
+@Module({ controllers: [DecoratorFixtureController] })
+class DecoratorFixtureModule {}
 
 @Injectable()
-class TypoScopeTools {
-  @McpTool({ description: 'Reads tickets.', scopes: ['billing:raed'] })
-  tickets() {
+class TypoScopeFixtureTools {
+  @McpTool({ description: 'Reads fixture records.', scopes: ['billing:raed'] })
+  fixtureRecords() {
     return [];
   }
 }
 
-@Module({ providers: [TypoScopeTools] })
-class TypoScopeModule {}
+@Module({ providers: [TypoScopeFixtureTools] })
+class TypoScopeFixtureModule {}
 
 @Injectable()
-class UnscopedDestructiveTools {
-  @McpTool({ description: 'Deletes a ticket.', annotations: { destructiveHint: true } })
-  deleteTicket(input: CloseTicketDto) {
+class UnscopedDestructiveFixtureTools {
+  @McpTool({ description: 'Deletes a fixture record.', annotations: { destructiveHint: true } })
+  deleteFixtureRecord(input: DecoratorFixtureReasonDto) {
     return input;
   }
 }
 
-@Module({ providers: [UnscopedDestructiveTools] })
-class UnscopedDestructiveModule {}
+@Module({ providers: [UnscopedDestructiveFixtureTools] })
+class UnscopedDestructiveFixtureModule {}
 
 /** Boots the real application with `extra` on a database of its own; returns the boot error. */
 async function appBootError(extra: Type<unknown>): Promise<string> {
@@ -81,22 +87,22 @@ describe('decorators in the billing application', () => {
   let viewer: string;
   let admin: string;
   before(async () => {
-    t = await startBillingApp(SupportModule);
-    // The token asks for every scope; the viewer's role still allows only billing:read.
-    viewer = await t.token({ email: 'viewer@demo.test', scopes: ['billing:read', 'billing:write', 'billing:admin'] });
+    t = await startBillingApp(DecoratorFixtureModule);
+    // The token asks for every declared scope; the viewer's role still allows only billing:read.
+    viewer = await t.token({ email: 'viewer@demo.test' });
     admin = await t.token();
   });
   after(() => t.close());
 
-  const closeOverRest = (token: string) =>
-    fetch(`${t.baseUrl}/v1/support-tickets/t-1/close`, {
+  const archiveOverRest = (token: string) =>
+    fetch(`${t.baseUrl}/v1/decorator-fixture-records/r-1/archive`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...bearer(token) },
       body: JSON.stringify({ reason: 'duplicate' }),
     });
 
   it('1: @McpTool({ scopes }) on a controller route protects the REST route too (a viewer gets 403)', async () => {
-    const response = await closeOverRest(viewer);
+    const response = await archiveOverRest(viewer);
     assert.equal(response.status, 403);
     assert.match(((await response.json()) as { message: string }).message, /role does not allow billing:admin/);
   });
@@ -104,26 +110,29 @@ describe('decorators in the billing application', () => {
   it('1: the same viewer is refused the tool over MCP', async () => {
     const request = statelessRequest('tools/list');
     const { body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(viewer) });
-    assert.ok(!body.result.tools.some((tool: { name: string }) => tool.name === 'support_ticket_close'));
+    assert.ok(!body.result.tools.some((tool: { name: string }) => tool.name === 'decorator_fixture_archive'));
   });
 
-  it('1: an admin closes the ticket over REST', async () => {
-    const response = await closeOverRest(admin);
+  it('1: an admin archives the record over REST', async () => {
+    const response = await archiveOverRest(admin);
     assert.equal(response.status, 201);
-    assert.deepEqual(await response.json(), { id: 't-1', closed: true, reason: 'duplicate' });
+    assert.deepEqual(await response.json(), { id: 'r-1', archived: true, reason: 'duplicate' });
   });
 });
 
 describe('decorator checks of the billing application at boot', () => {
   it('6: a scope the application does not declare fails the boot, naming the method and the declared scopes', async () => {
-    const message = await appBootError(TypoScopeModule);
-    assert.match(message, /TypoScopeTools\.tickets: "billing:raed" is not a declared scope \(did you mean "billing:read"\?\)/);
-    assert.match(message, /billing:admin, billing:read, billing:write/);
+    const message = await appBootError(TypoScopeFixtureModule);
+    assert.match(
+      message,
+      /TypoScopeFixtureTools\.fixtureRecords: "billing:raed" is not a declared scope \(did you mean "billing:read"\?\)/,
+    );
+    assert.ok(message.includes(`Declared scopes: ${declaredScopes(APP_ROLE_SCOPES).join(', ')}.`), message);
   });
 
   it('5: a destructive tool outside @WorkspaceScoped() fails the boot (its approval needs a workspace)', async () => {
-    const message = await appBootError(UnscopedDestructiveModule);
-    assert.match(message, /UnscopedDestructiveTools\.deleteTicket/);
+    const message = await appBootError(UnscopedDestructiveFixtureModule);
+    assert.match(message, /UnscopedDestructiveFixtureTools\.deleteFixtureRecord/);
     assert.match(message, /@WorkspaceScoped\(\)/);
   });
 });

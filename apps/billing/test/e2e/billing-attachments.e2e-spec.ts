@@ -205,7 +205,7 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
       assert.equal(envelope.errors[0].code, 'attachment_too_large');
       assert.equal(envelope.errors[0].field, 'content_base64');
       assert.match(envelope.errors[0].message, /The file is 10485761 bytes \(10\.00 MiB\); the cap is 10 MiB \(10485760 bytes\)/);
-      assert.match(envelope.errors[0].message_es!, /10 MiB/);
+      assert.match(envelope.errors[0].message_es, /10 MiB/);
       const viaRest = await rest(accountant, 'POST', '/v1/attachments', args);
       assert.equal(viaRest.status, 413);
       assert.match(viaRest.body.message, /the cap is 10 MiB/);
@@ -286,9 +286,19 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
       assert.equal(badId.envelope.errors[0].field, 'attachment_id');
     });
 
-    it('needs billing:write to upload: a viewer gets 403 over MCP and REST', async () => {
-      assert.equal((await upload(viewer, valid())).status, 403);
+    it('needs billing:write to upload: a viewer is refused over MCP (a tool error) and REST (403), nothing stored', async () => {
+      const before = await attachmentCount();
+      // A role refusal over MCP (docs/protocol.md, "Refusals"): HTTP 200, `isError: true`, no scope challenge.
+      const viaMcp = await upload(viewer, valid());
+      assert.equal(viaMcp.status, 200, JSON.stringify(viaMcp.body));
+      assert.equal(viaMcp.isError, true);
+      assert.equal(viaMcp.headers.get('www-authenticate'), null);
+      assert.equal(viaMcp.envelope.ok, false);
+      assert.deepEqual(viaMcp.envelope.errors, [
+        { code: 'forbidden_by_role', message: 'Your role does not allow billing:write in this workspace; ask a workspace admin', retryable: false },
+      ]);
       assert.equal((await rest(viewer, 'POST', '/v1/attachments', valid())).status, 403);
+      assert.equal(await attachmentCount(), before);
     });
   });
 

@@ -53,6 +53,22 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
     return envelope.errors;
   };
 
+  /**
+   * A role refusal over MCP (docs/protocol.md, "Refusals"): no HTTP error and no scope challenge (a
+   * new token would not help), but a tool result with `isError: true` naming what the role lacks.
+   */
+  const refusedByRole = async (token: string, name: string, args: Record<string, unknown>, scope: string) => {
+    const { status, headers, body, envelope, isError } = await callTool(t.mcpUrl, name, args, { token });
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.equal(isError, true, JSON.stringify(body));
+    assert.equal(headers.get('www-authenticate'), null);
+    assert.equal(envelope.ok, false);
+    assert.deepEqual(envelope.errors, [
+      { code: 'forbidden_by_role', message: `Your role does not allow ${scope} in this workspace; ask a workspace admin`, retryable: false },
+    ]);
+    return envelope;
+  };
+
   const invoiceArgs = (customerId: string, extra: Record<string, unknown> = {}) => ({
     customer_id: customerId,
     currency: 'MXN',
@@ -336,13 +352,9 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
       assert.match(errors[0].message_es ?? '', /repártelas en varias facturas/);
     });
 
-    it('is refused to a viewer (403) and writes nothing', async () => {
+    it('is refused to a viewer (a tool error over MCP, 403 over REST) and writes nothing', async () => {
       const viewer = await t.token({ email: 'viewer@demo.test', scopes: ['billing:read', 'billing:write'] });
-      const { status } = await rpc(viewer, 'tools/call', {
-        name: 'billing_invoice_create',
-        arguments: invoiceArgs(acme.id, { notes: 'viewer' }),
-      });
-      assert.equal(status, 403);
+      await refusedByRole(viewer, 'billing_invoice_create', invoiceArgs(acme.id, { notes: 'viewer' }), 'billing:write');
       const viaRest = await rest(viewer, 'POST', '/v1/invoices', invoiceArgs(acme.id, { notes: 'viewer' }));
       assert.equal(viaRest.status, 403);
       assert.equal(await t.prisma.client.invoice.count({ where: { notes: 'viewer' } }), 0);
@@ -671,15 +683,17 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
       assert.equal((await t.prisma.client.invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status, 'sent');
     });
 
-    it('is refused to an accountant (403) over REST, and nothing changes', async () => {
+    it('is refused to an accountant (403 over REST, a tool error over MCP), and nothing changes', async () => {
       const invoice = await createRest(acme.id);
       const { status } = await rest(accountant, 'POST', `/v1/invoices/${invoice.id}/cancel`, { reason: 'Accountant tries' });
       assert.equal(status, 403);
-      const { status: mcpStatus } = await rpc(accountant, 'tools/call', {
-        name: 'billing_invoice_cancel',
-        arguments: { invoice_id: invoice.id, reason: 'Accountant tries' },
-      });
-      assert.equal(mcpStatus, 403);
+      const envelope = await refusedByRole(
+        accountant,
+        'billing_invoice_cancel',
+        { invoice_id: invoice.id, reason: 'Accountant tries' },
+        'billing:admin',
+      );
+      assert.equal(envelope.status, 'failed', 'refused outright, not left waiting for an approval');
       assert.equal((await t.prisma.client.invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status, 'sent');
     });
 

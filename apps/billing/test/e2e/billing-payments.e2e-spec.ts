@@ -5,7 +5,7 @@ import { RequestContext } from '../../src/context/request-context.js';
 import type { InvoiceStatus } from '../../src/generated/prisma/client.js';
 import { startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { restCall } from '../support/rest-http.js';
-import { callTool, toolsByName } from '@nest-mcp/core/testing';
+import { callTool, toolsByName, type ToolAnswer } from '@nest-mcp/core/testing';
 
 const DAY = 86_400_000;
 const isoDate = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY).toISOString().slice(0, 10);
@@ -20,6 +20,20 @@ function evidence(key: string, extra: Array<{ value: string; source: string; con
 
 const key = () => `TRK${randomUUID().replaceAll('-', '').slice(0, 16).toUpperCase()}`;
 const idem = () => `idem-${randomUUID()}`;
+
+/**
+ * A role refusal over MCP (docs/protocol.md, "Refusals"): no HTTP error and no scope challenge (a
+ * new token would not help), but a tool result with `isError: true` the model can read.
+ */
+function assertRefusedByRole(answer: ToolAnswer, scope: string) {
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  assert.equal(answer.isError, true);
+  assert.equal(answer.headers.get('www-authenticate'), null);
+  assert.equal(answer.envelope.ok, false);
+  assert.deepEqual(answer.envelope.errors, [
+    { code: 'forbidden_by_role', message: `Your role does not allow ${scope} in this workspace; ask a workspace admin`, retryable: false },
+  ]);
+}
 
 describe('billing payments and refunds: REST and MCP (real database)', () => {
   let t: BillingTestApp;
@@ -326,7 +340,7 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
         assert.equal(error.code, 'amount_exceeds_balance');
         assert.equal(error.field, 'amount_minor');
         assert.match(error.message, /outstanding balance of invoice PAYTEST-\d+: 30000 \(300\.00 MXN\)/);
-        assert.match(error.message_es!, /saldo pendiente .*300\.00 MXN/);
+        assert.match(error.message_es, /saldo pendiente .*300\.00 MXN/);
         const viaRest = await rest(accountant, 'POST', '/v1/payments', paymentArgs(inv.id, 40_000));
         assert.equal(viaRest.status, 422);
         assert.equal(viaRest.body.code, 'amount_exceeds_balance');
@@ -400,10 +414,9 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
         assert.equal((await rest(accountant, 'POST', '/v1/payments', paymentArgs(missing, 1_000))).status, 404);
       });
 
-      it('needs billing:write: a viewer is refused over MCP (403) and REST (403)', async () => {
+      it('needs billing:write: a viewer is refused over MCP (a tool error) and REST (403)', async () => {
         const inv = await invoice();
-        const { status } = await register(viewer, paymentArgs(inv.id, 1_000));
-        assert.equal(status, 403);
+        assertRefusedByRole(await register(viewer, paymentArgs(inv.id, 1_000)), 'billing:write');
         assert.equal((await rest(viewer, 'POST', '/v1/payments', paymentArgs(inv.id, 1_000))).status, 403);
         assert.equal(await paymentCount(inv.id), 0);
       });
@@ -432,7 +445,7 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
         assert.equal(envelope.errors[0].code, 'ambiguous_tracking_key');
         assert.equal(envelope.errors[0].field, 'reference');
         assert.match(envelope.errors[0].message, /several tracking key candidates are confident but differ/);
-        assert.match(envelope.errors[0].message_es!, /clave de rastreo/);
+        assert.match(envelope.errors[0].message_es, /clave de rastreo/);
         assert.match(envelope.nextQuestion!, /Which of these is the bank tracking key/);
         for (const value of ['KEY-AAA-111', 'KEY-BBB-222', 'KEY-CCC-333']) assert.ok(envelope.nextQuestion!.includes(value), value);
 
@@ -564,15 +577,21 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
       assert.equal(audit.outcome, 'success');
     });
 
-    it('is not even callable over MCP by an accountant (403, billing:admin)', async () => {
-      const { paymentId } = await paidInvoice();
-      const { status, body } = await mcp(accountant, 'billing_payment_refund', {
+    it('is not even callable over MCP by an accountant (a tool error: the role lacks billing:admin), nothing changes', async () => {
+      const { invoiceId, paymentId } = await paidInvoice();
+      const approvals = () => t.prisma.client.approval.count({ where: { tool: 'billing_payment_refund' } });
+      const approvalsBefore = await approvals();
+      const answer = await mcp(accountant, 'billing_payment_refund', {
         payment_id: paymentId,
         reason: 'Customer paid twice',
         idempotency_key: idem(),
       });
-      assert.equal(status, 403);
-      assert.match(body.error.message, /billing:admin/);
+      assertRefusedByRole(answer, 'billing:admin');
+      assert.equal(answer.envelope.safety, 'destructive');
+      assert.equal(answer.envelope.approval, undefined);
+      assert.equal(await t.prisma.client.refund.count({ where: { paymentId } }), 0);
+      assert.equal(await approvals(), approvalsBefore, 'a refused call asks for no approval');
+      assert.equal((await dbInvoice(invoiceId)).paidMinor, 60_000);
     });
 
     it('is refused over REST for an accountant (403), nothing changes', async () => {

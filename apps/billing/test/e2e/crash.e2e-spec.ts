@@ -105,7 +105,7 @@ describe('kill -9 of a replica during a stream of idempotent writes', { skip: ne
       });
       // The fault: kill -9 of replica A once a third of the writes are in, with requests in flight on it.
       for (const deadline = Date.now() + 60_000; acknowledged.size < WRITES / 3; await sleep(5)) {
-        if (writersFailed) throw writersFailed;
+        if (writersFailed) throw writersFailed as Error;
         assert.ok(Date.now() < deadline, `${WRITES / 3} writes not acknowledged within 60 s: ${JSON.stringify(figures)}`);
       }
       a.kill('SIGKILL');

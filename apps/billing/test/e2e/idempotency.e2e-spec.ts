@@ -479,7 +479,7 @@ describe('idempotency keys and one-time request state (real database)', () => {
       assert.equal(first.envelope.ok, true, JSON.stringify(first.body));
       const replay = await call(viewerInDemo, 'billing_invoice_create', args);
       assert.equal(replay.isError, true, replay.text);
-      assert.equal(replay.envelope.errors[0].code, 'forbidden');
+      assert.equal(replay.envelope.errors[0].code, 'forbidden_by_role');
       assert.match(replay.envelope.errors[0].message, /role does not allow billing:write/);
       assert.ok(!replay.text.includes(first.envelope.data.id), 'nothing of the first answer');
     });
@@ -489,7 +489,7 @@ describe('idempotency keys and one-time request state (real database)', () => {
       assert.equal((await call(accountant, 'billing_invoice_create', args)).envelope.ok, true);
       const reused = await call(viewerInDemo, 'billing_invoice_create', { ...args, notes: 'other arguments' });
       const fresh = await call(viewerInDemo, 'billing_invoice_create', { ...args, notes: 'other arguments', idempotency_key: idem() });
-      assert.equal(reused.envelope.errors[0].code, 'forbidden', reused.text);
+      assert.equal(reused.envelope.errors[0].code, 'forbidden_by_role', reused.text);
       assert.deepEqual(reused.envelope.errors, fresh.envelope.errors);
     });
 

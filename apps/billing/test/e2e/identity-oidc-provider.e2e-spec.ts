@@ -164,7 +164,7 @@ describe('a real OpenID provider (oidc-provider) and both official clients', { t
           },
         },
       },
-    } as ConstructorParameters<typeof Provider>[1]);
+    });
     const handle = provider.callback();
     idp = createHttpServer((req, res) => void handle(req, res));
     await new Promise<void>((resolve) => idp.listen(idpPort, '127.0.0.1', resolve));
@@ -239,7 +239,7 @@ describe('a real OpenID provider (oidc-provider) and both official clients', { t
     }
   });
 
-  it('a viewer whose token carries billing:write is refused by role with a plain 403: the client does not re-authorise for nothing', async () => {
+  it('a viewer whose token carries billing:write is refused by role with a tool error, no challenge: the client does not re-authorise for nothing', async () => {
     const auth = new TestOAuthProvider('vic');
     const make = () => new StreamableHTTPClientTransport(new URL(t.mcpUrl), { authProvider: auth as unknown as ClientOAuthProvider });
     const first = make();
@@ -250,10 +250,24 @@ describe('a real OpenID provider (oidc-provider) and both official clients', { t
     const connected = new Client({ name: 'oidc-viewer', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     await connected.connect(make());
     try {
-      const call = connected.callTool({ name: 'billing_customer_create', arguments: { name: 'Nope', email: 'nope@demo.test' } });
-      await assert.rejects(call, /role does not allow billing:write/);
+      // docs/protocol.md, "Refusals": the 2.x client returns the refusal as a result the model reads.
+      const result = await connected.callTool({ name: 'billing_customer_create', arguments: { name: 'Nope', email: 'nope@demo.test' } });
+      assert.equal(result.isError, true, JSON.stringify(result));
+      const [block] = result.content as Array<{ type: string; text?: string }>;
+      assert.equal(block.type, 'text');
+      const envelope = JSON.parse(block.text!) as { ok: boolean; errors: unknown[] };
+      assert.equal(envelope.ok, false);
+      assert.deepEqual(envelope.errors, [
+        { code: 'forbidden_by_role', message: 'Your role does not allow billing:write in this workspace; ask a workspace admin', retryable: false },
+      ]);
+      assert.deepEqual(result.structuredContent, envelope);
       assert.equal(auth.authorizations, 1, 'no second trip to the provider: a new token would not help');
       assert.equal(await t.prisma.client.customer.count({ where: { email: 'nope@demo.test' } }), 0);
+      const audit = await t.prisma.client.auditEvent.findFirstOrThrow({
+        where: { target: 'billing_customer_create', tokenId: { startsWith: `jwt:${issuer}#vic` } },
+        orderBy: { occurredAt: 'desc' },
+      });
+      assert.equal(audit.outcome, 'denied');
     } finally {
       await connected.close();
     }

@@ -14,6 +14,25 @@ const mcp = (
 
 const toolNames = (body: { result: { tools: Array<{ name: string }> } }) => body.result.tools.map((tool) => tool.name);
 
+/**
+ * A role refusal over MCP (docs/protocol.md, "Refusals"): no HTTP error and no scope challenge (a
+ * new token would not help), but a tool result with `isError: true` the model can read, in the
+ * text block and as structuredContent alike.
+ */
+function assertRefusedByRole(answer: { status: number; headers: Headers; body: any }, scopes: string) {
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  assert.equal(answer.body.error, undefined);
+  assert.equal(answer.body.result.isError, true);
+  assert.equal(answer.headers.get('www-authenticate'), null, 'a role refusal is no scope challenge: a new token would not help');
+  const envelope = envelopeOf(answer.body);
+  assert.equal(envelope.ok, false);
+  assert.equal(envelope.status, 'failed');
+  assert.deepEqual(envelope.errors, [
+    { code: 'forbidden_by_role', message: `Your role does not allow ${scopes} in this workspace; ask a workspace admin`, retryable: false },
+  ]);
+  assert.deepEqual(answer.body.result.structuredContent, envelope);
+}
+
 describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
   let t: BillingTestApp;
   const invalidTokenChallenge = (reason: string) =>
@@ -128,25 +147,25 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
 
     it('refuses a call the role does not allow even when the token has the scope', async () => {
       const token = await t.token({ email: 'viewer@demo.test', scopes: ['billing:read', 'billing:write'] });
-      const { status, headers, body } = await mcp(t, token, 'tools/call', {
+      const denied = { method: 'tools/call', target: 'billing_customer_create', outcome: 'denied', errorCode: 'http_403' };
+      const deniedBefore = await t.prisma.client.auditEvent.count({ where: denied });
+      const answer = await mcp(t, token, 'tools/call', {
         name: 'billing_customer_create',
         arguments: { name: 'X', email: 'x@x.test' },
       });
-      assert.equal(status, 403);
-      assert.match(body.error.message, /role does not allow billing:write/);
-      assert.equal(headers.get('www-authenticate'), null, 'a role refusal is no scope challenge: a new token would not help');
+      assertRefusedByRole(answer, 'billing:write');
       assert.equal(await t.prisma.client.customer.count({ where: { email: 'x@x.test' } }), 0);
+      assert.equal(await t.prisma.client.auditEvent.count({ where: denied }), deniedBefore + 1, 'the refusal is audited as denied');
     });
 
-    it('names the role first when both the role and the token lack the scope (plain 403, over MCP and REST)', async () => {
+    it('names the role first when both the role and the token lack the scope (no challenge: a tool error over MCP, a plain 403 over REST)', async () => {
       const token = await t.token({ email: 'viewer@demo.test', scopes: ['billing:read'] });
-      const { status, headers, body } = await mcp(t, token, 'tools/call', {
+      const answer = await mcp(t, token, 'tools/call', {
         name: 'billing_customer_create',
         arguments: { name: 'X', email: 'x@x.test' },
       });
-      assert.equal(status, 403);
-      assert.match(body.error.message, /role does not allow billing:write/);
-      assert.equal(headers.get('www-authenticate'), null);
+      assertRefusedByRole(answer, 'billing:write');
+      assert.equal(await t.prisma.client.customer.count({ where: { email: 'x@x.test' } }), 0);
       const response = await fetch(`${t.baseUrl}/v1/customers`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...bearer(token) },
@@ -157,6 +176,7 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
       assert.deepEqual(await response.json(), {
         statusCode: 403,
         error: 'forbidden_by_role',
+        code: 'forbidden_by_role',
         message: 'Your role does not allow billing:write in this workspace; ask a workspace admin',
       });
     });

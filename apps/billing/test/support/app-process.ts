@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { RequestContext } from '../../src/context/request-context.js';
 import { PrismaService } from '../../src/database/prisma.service.js';
-import { ALL_SCOPES, APP_ROLE_SCOPES } from '../../src/app.scopes.js';
+import { APP_ROLE_SCOPES } from '../../src/app.scopes.js';
 import { PersonalTokenService, type MintRequest } from '../../src/identity/personal-token.service.js';
+import { declaredScopes } from '../../src/identity/role-scopes.js';
 
 /**
  * The real application in a process of its own: the compiled `src/main.js` (what `npm start`
@@ -168,7 +169,7 @@ export function needsRealPostgres(): false | string {
 /**
  * Mints a personal access token straight into the database at `databaseUrl` (as `npm run token`
  * does), for tests whose application runs in another process. Defaults: the demo admin, every
- * scope, workspace `demo`.
+ * scope the application declares (its role mapping, `APP_ROLE_SCOPES`), workspace `demo`.
  */
 export async function mintToken(databaseUrl: string, request: Partial<MintRequest> = {}): Promise<string> {
   const previous = process.env.DATABASE_URL;
@@ -184,7 +185,7 @@ export async function mintToken(databaseUrl: string, request: Partial<MintReques
     const minted = await RequestContext.run({ channel: 'system' }, () =>
       new PersonalTokenService(prisma, APP_ROLE_SCOPES).mint({
         email: 'admin@demo.test',
-        scopes: [...ALL_SCOPES],
+        scopes: declaredScopes(APP_ROLE_SCOPES),
         workspaceSlug: 'demo',
         label: 'test',
         surfaces: ['mcp', 'api'],

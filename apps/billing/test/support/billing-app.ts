@@ -1,9 +1,11 @@
-import { Module, type Type } from '@nestjs/common';
+import { Module, type INestApplication, type Type } from '@nestjs/common';
 import { AppModule } from '../../src/app.module.js';
+import { APP_ROLE_SCOPES } from '../../src/app.scopes.js';
 import { RequestContext } from '../../src/context/request-context.js';
 import { seedDemo } from '../../src/demo/demo-seed.js';
 import { PrismaService } from '../../src/database/prisma.service.js';
 import { PersonalTokenService, type MintRequest } from '../../src/identity/personal-token.service.js';
+import { declaredScopes, ROLE_SCOPES, type RoleScopes } from '../../src/identity/role-scopes.js';
 import { createTestDatabase } from './test-database.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
@@ -29,23 +31,46 @@ export async function startBillingAppOn(port: number, ...extra: Type<unknown>[])
   @Module({ imports: [AppModule, ...extra] })
   class TestAppModule {}
 
-  const t = await startTestApp(TestAppModule, '/mcp', port);
-  const prisma = t.app.get(PrismaService);
-  await seedDemo(prisma);
-  const tokens = t.app.get(PersonalTokenService);
-  return {
-    ...t,
-    prisma,
-    token: (request = {}) => mintDemoToken(tokens, request),
-    close: async () => {
-      await t.close();
-      await database.close();
-    },
-  };
+  // A boot that fails (a boot check, a missing provider) rejects with its error, after closing
+  // the database: left open, it would keep the test file's process alive until the runner's timeout.
+  let t: TestApp | undefined;
+  try {
+    t = await startTestApp(TestAppModule, '/mcp', port);
+    const prisma = t.app.get(PrismaService);
+    await seedDemo(prisma);
+    const tokens = t.app.get(PersonalTokenService);
+    const scopes = declaredAppScopes(t.app);
+    const app = t;
+    return {
+      ...app,
+      prisma,
+      token: (request = {}) => mintDemoToken(tokens, { scopes, ...request }),
+      close: async () => {
+        try {
+          await app.close();
+        } finally {
+          await database.close();
+        }
+      },
+    };
+  } catch (error) {
+    await t?.close().catch(() => undefined);
+    await database.close().catch(() => undefined);
+    throw error;
+  }
 }
 
 /**
- * A personal access token from the app's own service; defaults: the demo admin, every scope,
+ * Every scope the application declares: its role mapping (`app.scopes.ts`, `IdentityModule.forRoot({ roleScopes })`),
+ * the list `ScopePolicy.declaredScopes()` gives the MCP layer. A scope added there is in the test tokens at once.
+ */
+export function declaredAppScopes(app: INestApplication): string[] {
+  return declaredScopes(app.get<RoleScopes>(ROLE_SCOPES));
+}
+
+/**
+ * A personal access token from the app's own service; defaults: the demo admin, every scope the
+ * application declares (`APP_ROLE_SCOPES`; pass `scopes` for an application booted with another mapping),
  * workspace demo, accepted on both surfaces (tests drive MCP and REST with one token; a real
  * token is minted for one: see the channel tests in identity.e2e-spec.ts).
  */
@@ -53,7 +78,7 @@ export async function mintDemoToken(tokens: PersonalTokenService, request: Parti
   const minted = await RequestContext.run({ channel: 'system' }, () =>
     tokens.mint({
       email: 'admin@demo.test',
-      scopes: ['billing:read', 'billing:write', 'billing:admin'],
+      scopes: declaredScopes(APP_ROLE_SCOPES),
       workspaceSlug: 'demo',
       surfaces: ['mcp', 'api'],
       ...request,

@@ -11,6 +11,7 @@ import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { canElicitForm, inputRequired, inputResponse } from '../multi-round/input-required.js';
 import { McpRequestState } from '../multi-round/request-state.js';
 import { ToolReply } from '../server/tool-reply.js';
+import { personFacingSummary } from './person-facing-summary.js';
 import { MCP_APPROVAL_LINKS, type ApprovalOutcome, type McpApprovalLinks } from '../contracts/approval-links.js';
 
 /** The key of the confirmation in `inputRequests` / `inputResponses`. */
@@ -115,7 +116,7 @@ const PROCEED = Symbol('proceed');
 export function confirmationQuestion(tool: ToolEntry, args: Record<string, unknown> | undefined) {
   const title = tool.definition.title ?? tool.name;
   return {
-    message: `Confirm "${title}"? ${tool.definition.description ?? ''}\nArguments: ${JSON.stringify(args ?? {})}`.trim(),
+    message: `Confirm "${title}"? ${personFacingSummary(tool.definition.description)}\nArguments: ${JSON.stringify(args ?? {})}`.trim(),
     requestedSchema: {
       type: 'object' as const,
       properties: { confirm: { type: 'boolean' as const, title: 'Yes, do it', description: 'This cannot be undone.' } },

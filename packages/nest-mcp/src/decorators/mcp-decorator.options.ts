@@ -66,6 +66,13 @@ export interface McpResourceOptions {
   mimeType?: string;
   /** As `McpToolOptions.scopes`: also the route's `@RequiredScopes()`. */
   scopes?: string[];
+  /**
+   * DTO of the template's variables: it validates them on each read (a malformed value is invalid
+   * params) and its properties must be exactly the template's variables, or the boot fails.
+   * Default: on a controller route, its `@Param('id')` parameters and `@Param()` DTO; on a provider
+   * method, its first parameter's type when it is a class (`ticket(variables: TicketVariablesDto)`).
+   */
+  input?: Type<unknown>;
 }
 
 export interface McpPromptOptions {

@@ -6,7 +6,8 @@ import { declareMethodScopes } from './scopes-metadata.js';
 
 /**
  * Exposes a method as an MCP resource: a fixed URI, or an RFC 6570 URI template whose variables
- * reach the method as its input object (and as `@Param(name)` on a controller route).
+ * reach the method as its input object (and as `@Param(name)` on a controller route). What the
+ * method reads (its input DTO, its `@Param` names) must be exactly the template's variables.
  */
 export function McpResource(options: McpResourceOptions): MethodDecorator {
   if (!options?.uri || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(options.uri)) {

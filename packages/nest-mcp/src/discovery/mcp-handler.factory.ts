@@ -1,4 +1,11 @@
-import { Injectable, ValidationPipe, type ArgumentMetadata, type NestInterceptor, type PipeTransform } from '@nestjs/common';
+import {
+  BadRequestException,
+  Injectable,
+  ValidationPipe,
+  type ArgumentMetadata,
+  type NestInterceptor,
+  type PipeTransform,
+} from '@nestjs/common';
 import { ROUTE_ARGS_METADATA, RouteParamtypes } from '@nestjs/common/internal';
 import { ExternalContextCreator, ModulesContainer } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
@@ -89,15 +96,21 @@ export class McpHandlerFactory {
    * The creator's parameter step, minus every `ValidationPipe` (global, controller, method or
    * parameter) for a value the layer already validated as an instance of the parameter's type:
    * the same DTO, the same class-validator rules, checked once per call. Any other pipe
-   * (`ParseUUIDPipe`, a schema pipe of another library) still runs.
+   * (`ParseUUIDPipe`, a schema pipe of another library) still runs; when it refuses a named
+   * argument (`@Param('id', ParseUUIDPipe)`), its 400 names that argument (Nest's own pipes do not
+   * say which one), so the agent knows what to correct.
    */
   private static withoutRepeatedValidation(shared: ExternalContextCreator) {
     type GetParamValue = (value: unknown, metadata: ArgumentMetadata, pipes: PipeTransform[]) => Promise<unknown>;
     const getParamValue = (shared as unknown as { getParamValue: GetParamValue }).getParamValue;
-    return function (this: ExternalContextCreator, value: unknown, metadata: ArgumentMetadata, pipes: PipeTransform[]) {
+    return async function (this: ExternalContextCreator, value: unknown, metadata: ArgumentMetadata, pipes: PipeTransform[]) {
       const needed =
         pipes.length && isValidatedAs(value, metadata.metatype) ? pipes.filter((pipe) => !(pipe instanceof ValidationPipe)) : pipes;
-      return getParamValue.call(this, value, metadata, needed);
+      try {
+        return await getParamValue.call(this, value, metadata, needed);
+      } catch (error) {
+        throw typeof metadata.data === 'string' ? namingArgument(error, metadata.data) : error;
+      }
     };
   }
 
@@ -109,4 +122,14 @@ export class McpHandlerFactory {
       .filter(([key, value]) => named.some((prefix) => key.startsWith(prefix)) && typeof value.data === 'string')
       .map(([, value]) => value.data as string);
   }
+}
+
+/** A pipe's 400 about one named argument, as a 400 that names it (`field`), unless it already does. */
+function namingArgument(error: unknown, field: string): unknown {
+  if (!(error instanceof BadRequestException)) return error;
+  const body = error.getResponse();
+  if (typeof body === 'object' && body !== null && ('field' in body || 'errors' in body)) return error;
+  const message = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : body;
+  const text = Array.isArray(message) ? message.join('; ') : String(message ?? error.message);
+  return new BadRequestException({ statusCode: 400, error: 'Bad Request', field, message: `\`${field}\`: ${text}` }, { cause: error });
 }

@@ -39,6 +39,12 @@ export interface ResourceEntry extends EntryBase {
 export interface ResourceTemplateEntry extends EntryBase {
   definition: ResourceTemplateType;
   template: UriTemplate;
+  /**
+   * Validates the template's variables on each read (a malformed value is invalid params); its
+   * properties are exactly the template's variables (checked at boot). Undefined when the method
+   * types them with no class: the variables object then refuses to be read outside the template.
+   */
+  input?: Type<object>;
 }
 
 export interface PromptEntry extends EntryBase {

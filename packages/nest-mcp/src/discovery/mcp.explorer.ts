@@ -22,7 +22,8 @@ import type { ToolEntry } from './mcp-registry.types.js';
 import { RawJson } from '../server/raw-json.js';
 import { McpConfirmationInterceptor } from '../confirmation/confirmation.interceptor.js';
 import { McpIdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
-import { resolveToolInput, type ToolInput } from './route-input.js';
+import { resolveResourceInput, resolveToolInput, type ToolInput } from './route-input.js';
+import { assertRouteParameters } from './route-path.check.js';
 import { assertScopesAgree, checkScopeNames, type ScopeUsage } from './scope-declarations.check.js';
 
 /**
@@ -72,6 +73,7 @@ export class McpExplorer implements OnModuleInit {
     if (!tool && !resource && !prompt && !completion) return;
 
     const source = `${prototype.constructor.name}.${methodName}`;
+    if (!Reflect.hasMetadata('design:type', prototype, methodName)) throw new Error(missingDecoratorMetadata(source));
     if (!wrapper.isDependencyTreeStatic()) {
       throw new Error(`${source}: MCP handlers must live on singleton providers or controllers, not request-scoped ones`);
     }
@@ -81,13 +83,17 @@ export class McpExplorer implements OnModuleInit {
     const target = prototype.constructor as Type<unknown>;
     const toolInput = tool ? resolveToolInput(target, methodName, source, tool.input) : undefined;
     const promptInput = prompt ? resolveToolInput(target, methodName, source, prompt.args) : undefined;
-    const handler = this.handlers.create(wrapper, methodName, around, (toolInput ?? promptInput)?.slices);
+    const variables = resource ? templateVariables(resource.uri) : undefined;
+    const resourceInput =
+      resource && variables ? resolveResourceInput(target, methodName, source, resource.uri, variables, resource.input) : undefined;
+    assertRouteParameters(target, methodName, source, wrapper.host?.metatype);
+    const handler = this.handlers.create(wrapper, methodName, around, (toolInput ?? promptInput ?? resourceInput)?.slices);
     const origin = { class: target, method: method as Function };
     const routeScopes: string[] | undefined = Reflect.getMetadata(MCP_SCOPES_METADATA, method);
     assertScopesAgree(source, routeScopes, { McpTool: tool?.scopes, McpResource: resource?.scopes, McpPrompt: prompt?.scopes });
     const declaredScopes: string[] = routeScopes ?? Reflect.getMetadata(MCP_SCOPES_METADATA, target) ?? [];
     if (tool) this.addTool({ ...tool, scopes: tool.scopes ?? declaredScopes }, toolInput!, { source, origin, handler });
-    if (resource) this.addResource({ ...resource, scopes: resource.scopes ?? declaredScopes }, { source, origin, handler });
+    if (resource) this.addResource({ ...resource, scopes: resource.scopes ?? declaredScopes }, resourceInput!, { source, origin, handler });
     if (prompt) this.addPrompt({ ...prompt, scopes: prompt.scopes ?? declaredScopes }, promptInput!, { source, origin, handler });
     if (completion) {
       const ref =
@@ -148,7 +154,7 @@ export class McpExplorer implements OnModuleInit {
     });
   }
 
-  private addResource(meta: McpResourceMetadata, bound: BoundMethod): void {
+  private addResource(meta: McpResourceMetadata, { dto: input }: ToolInput, bound: BoundMethod): void {
     const common = {
       name: meta.name,
       ...(meta.title ? { title: meta.title } : {}),
@@ -158,7 +164,13 @@ export class McpExplorer implements OnModuleInit {
     };
     const entry = { name: meta.name, scopes: meta.scopes ?? [], ...bound };
     if (UriTemplate.isTemplate(meta.uri)) {
-      this.registry.addTemplate({ ...entry, template: new UriTemplate(meta.uri), definition: { uriTemplate: meta.uri, ...common } });
+      if (input) schemaOf(bound.source, input, { mode: 'input' }); // fails the boot on a DTO that cannot validate
+      this.registry.addTemplate({
+        ...entry,
+        template: new UriTemplate(meta.uri),
+        definition: { uriTemplate: meta.uri, ...common },
+        ...(input ? { input } : {}),
+      });
     } else {
       this.registry.addResource({ ...entry, definition: { uri: meta.uri, ...common } });
     }
@@ -190,6 +202,26 @@ export class McpExplorer implements OnModuleInit {
 
 /** What every registry entry of one decorated method shares. */
 type BoundMethod = Pick<ToolEntry, 'source' | 'origin' | 'handler'>;
+
+/** The variables of a URI template; none for a fixed URI. */
+function templateVariables(uri: string): string[] {
+  return UriTemplate.isTemplate(uri) ? new UriTemplate(uri).variableNames : [];
+}
+
+/**
+ * TypeScript's decorator metadata (`design:type`, `design:paramtypes`) is what tells the layer a
+ * method's input DTO and a DTO's property types; without it tools would lose their input and
+ * schemas their types. Every decorated method has `design:type` when it is emitted.
+ */
+function missingDecoratorMetadata(source: string): string {
+  return (
+    `${source}: decorator metadata is missing (Reflect.getMetadata('design:type' / 'design:paramtypes') is undefined), so ` +
+    "the layer cannot see this method's input DTO nor its DTOs' property types. The code was compiled without " +
+    'emitDecoratorMetadata: tsx and esbuild never emit it. Compile with tsc ("emitDecoratorMetadata": true with ' +
+    '"experimentalDecorators": true) or SWC (jsc.transform.decoratorMetadata: true, as Nest\'s SWC builder does); ' +
+    'Vitest 4 keeps the metadata'
+  );
+}
 
 /** A DTO's schema; an error names the method it was built for. */
 function schemaOf(source: string, dto: Type<unknown>, options: DtoSchemaOptions): JsonSchema {

@@ -23,6 +23,8 @@ export interface ToolInput {
   /** Validates the call and is its `inputSchema`; undefined when the method takes no input. */
   dto?: Type<object>;
   slices: ArgumentSlices;
+  /** How the handler reads each property of `dto`, for error messages: `@Param('id')`, `@Body() CloseDto`, `CloseDto`. */
+  readers?: Record<string, string>;
 }
 
 const PRIMITIVES: unknown[] = [String, Number, Boolean, Object, Array, Date, Function, Promise];
@@ -41,7 +43,7 @@ export function resolveToolInput(target: Type<unknown>, methodName: string, sour
   const slices: ArgumentSlices = { named: [], whole: {} };
   if (!args) {
     const dto = explicit ?? paramTypes[0];
-    return { dto: dto === undefined ? undefined : asDto(dto, source, 'its first parameter'), slices };
+    return dto === undefined ? { slices } : withReaders({ dto: asDto(dto, source, explicit ? '`input`' : 'its first parameter'), slices });
   }
 
   const wholes: Array<{ source: ArgumentSource; type: unknown; label: string }> = [];
@@ -69,11 +71,11 @@ export function resolveToolInput(target: Type<unknown>, methodName: string, sour
           `reach it. Add \`${absent.key}\` to ${dto.name}, or drop \`input\` and let the route's parameters make the input`,
       );
     }
-    return { dto, slices };
+    return withReaders({ dto, slices }, named);
   }
   if (!wholes.length && !named.length) return { slices };
   const dtos = wholes.map((whole) => ({ ...whole, dto: asDto(whole.type, source, whole.label) }));
-  if (dtos.length === 1 && !named.length) return { dto: dtos[0].dto, slices };
+  if (dtos.length === 1 && !named.length) return withReaders({ dto: dtos[0].dto, slices }, [], dtos[0].label);
 
   const owners = new Map<string, string>();
   const claim = (key: string, label: string) => {
@@ -95,7 +97,55 @@ export function resolveToolInput(target: Type<unknown>, methodName: string, sour
   // The body's DTO (else the query's) is the base: its instances are what REST hands the handler.
   const ordered = SOURCES.flatMap(([kind]) => dtos.filter((w) => w.source === kind).map((w) => w.dto));
   const dto = withSource(source, () => composeDto(`${target.name}_${methodName}_Input`, ordered, named));
-  return { dto, slices };
+  return { dto, slices, readers: Object.fromEntries(owners) };
+}
+
+/** `input` with `readers`: named parameters by their decorator, the other properties by `label` (default: the DTO's name). */
+function withReaders(input: ToolInput & { dto: Type<object> }, named: NamedScalar[] = [], label = input.dto.name): ToolInput {
+  const readers = Object.fromEntries(validatedProperties(input.dto).map((key) => [key, label]));
+  for (const n of named) readers[n.key] = n.label;
+  return { ...input, readers };
+}
+
+/**
+ * A resource's input: the variables of its URI template (none for a fixed URI), which must be
+ * exactly what the method reads. The DTO is, as for a tool, the decorator's `input`, the route's
+ * `@Param('id')` / `@Param()` DTO, or a provider method's first parameter when it is a class; it
+ * validates the variables on each read. A property the template lacks would always be undefined
+ * (and `where: { id: undefined }` matches any row), so both directions fail the boot. A provider
+ * method whose first parameter has no class (`variables: { id: string }`) has no DTO: the
+ * resources handler then refuses, at the read, any variable the template does not have.
+ */
+export function resolveResourceInput(
+  target: Type<unknown>,
+  methodName: string,
+  source: string,
+  uri: string,
+  variables: readonly string[],
+  explicit?: Type<unknown>,
+): ToolInput {
+  const hasRouteArgs = Reflect.hasMetadata(ROUTE_ARGS_METADATA, target, methodName);
+  const first: unknown = (Reflect.getMetadata('design:paramtypes', target.prototype, methodName) ?? [])[0];
+  const untyped = !explicit && !hasRouteArgs && (first === undefined || first === Object);
+  const input: ToolInput = untyped ? { slices: { named: [], whole: {} } } : resolveToolInput(target, methodName, source, explicit);
+  if (!input.dto) return input;
+  const properties = validatedProperties(input.dto);
+  const extra = properties.filter((property) => !variables.includes(property));
+  const unread = variables.filter((variable) => !properties.includes(variable));
+  if (!extra.length && !unread.length) return input;
+  const problems = [
+    ...extra.map(
+      (property) =>
+        `reads \`${property}\` (${input.readers?.[property] ?? input.dto!.name}), which the URI template ${uri} does not have, ` +
+        'so it would always be undefined (and a query on it would match any row)',
+    ),
+    ...unread.map((variable) => `reads nothing of the template's {${variable}}`),
+  ];
+  const fix =
+    extra.length === 1 && unread.length === 1
+      ? `Rename \`${extra[0]}\` to \`${unread[0]}\` (or the template's {${unread[0]}} to {${extra[0]}})`
+      : `Make what the method reads exactly the template's variables (${variables.map((v) => `{${v}}`).join(', ') || 'none'})`;
+  throw new Error(`${source}: ${problems.join('; ')}. ${fix}: a resource's input is the variables of its URI template`);
 }
 
 function asDto(candidate: unknown, source: string, what: string): Type<object> {

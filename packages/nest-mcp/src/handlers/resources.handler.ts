@@ -1,6 +1,10 @@
 import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from '@modelcontextprotocol/server';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { McpRegistry } from '../discovery/mcp.registry.js';
+import type { ResourceTemplateEntry } from '../discovery/mcp-registry.types.js';
+import { MCP_OPTIONS } from '../mcp.constants.js';
+import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { validateArguments } from '../schema/dto-argument.validator.js';
 import type { McpRequestContext } from '../mcp-invocation.js';
 import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
@@ -15,6 +19,7 @@ export class ResourcesHandler {
     private readonly registry: McpRegistry,
     private readonly access: CapabilityAccess,
     private readonly invocations: InvocationBuilder,
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
   list(params: Record<string, unknown>, context: McpRequestContext): ListResourcesResult {
@@ -34,10 +39,11 @@ export class ResourcesHandler {
     const entry = fixed ?? matched?.entry;
     if (!entry) throw McpProtocolError.invalidParams(`Unknown resource: ${quotedUri(uri)}`, { uri });
     this.access.assert('resource', entry, context);
+    const input = matched ? await this.variablesOf(matched.entry, matched.variables, uri) : {};
 
     let output: unknown;
     try {
-      const invocation = await this.invocations.build('resource', entry.name, {}, context, matched?.variables ?? {});
+      const invocation = await this.invocations.build('resource', entry.name, {}, context, input);
       invocation.uri = uri;
       output = await entry.handler(invocation);
     } catch (exception) {
@@ -48,6 +54,41 @@ export class ResourcesHandler {
     }
     return { contents: toContents(uri, output, entry.definition.mimeType) };
   }
+
+  /**
+   * What the method receives: the variables validated by its DTO (a malformed one is invalid
+   * params, as a bad tool argument is for a tool), or, for a method that types them with no
+   * class, the variables object, which throws when the method reads a variable its template does
+   * not have rather than answer undefined (and another row than the one asked for).
+   */
+  private async variablesOf(entry: ResourceTemplateEntry, variables: Record<string, string>, uri: string): Promise<unknown> {
+    if (!entry.input) return onlyTemplateVariables(entry, variables);
+    const validation = await validateArguments(entry.input, variables, { forbidUnknown: this.options.forbidUnknownArguments });
+    if (validation.ok) return validation.value;
+    throw McpProtocolError.invalidParams(`Resource ${quotedUri(uri)}: ${validation.violations.map((v) => v.message).join('; ')}`, {
+      uri,
+      violations: validation.violations,
+    });
+  }
+}
+
+/** Names any code may probe on an object without meaning a variable (serializers, promise checks, inspection). */
+const PROBED = new Set(['toJSON', 'then', 'inspect', 'constructor']);
+
+function onlyTemplateVariables(entry: ResourceTemplateEntry, variables: Record<string, string>): Record<string, string> {
+  const names = entry.template.variableNames;
+  return new Proxy(variables, {
+    get(target, property, receiver) {
+      if (typeof property === 'string' && !names.includes(property) && !PROBED.has(property) && !(property in Object.prototype)) {
+        throw new Error(
+          `${entry.source} read \`${property}\` from the variables of ${entry.definition.uriTemplate}, which has only ` +
+            `${names.map((name) => `{${name}}`).join(', ')}. Read one of those, or type the variables with a class-validator DTO ` +
+            '(or give @McpResource an `input`) so the boot checks them against the template',
+        );
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
 }
 
 /**

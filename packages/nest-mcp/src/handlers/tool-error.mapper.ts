@@ -1,4 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
+import { isScopeChallenge } from '../rest/scope-challenge.js';
 import type { ToolError } from '../server/tool-result.envelope.js';
 
 const CODE_BY_STATUS: Record<number, string> = {
@@ -15,11 +16,14 @@ const CODE_BY_STATUS: Record<number, string> = {
 
 /**
  * A 4xx `HttpException` thrown by a handler is something the caller can act on: it becomes a
- * tool result with `isError: true`. Anything else is not, and stays an exception. `extraFields`
- * (McpModuleOptions.toolErrorFields) are copied from the exception's body when they are strings.
+ * tool result with `isError: true`. Anything else is not, and stays an exception; so does the
+ * OAuth step-up challenge (a 403 with `WWW-Authenticate: Bearer error="insufficient_scope"`),
+ * which the endpoint answers as HTTP 403 with its header, for the client to re-authorise.
+ * `extraFields` (McpModuleOptions.toolErrorFields) are copied from the exception's body when they
+ * are strings.
  */
 export function toolErrorsFromException(exception: unknown, extraFields: readonly string[] = []): ToolError[] | undefined {
-  if (!(exception instanceof HttpException)) return undefined;
+  if (!(exception instanceof HttpException) || isScopeChallenge(exception)) return undefined;
   const status = exception.getStatus();
   if (status < 400 || status >= 500) return undefined;
   const body = exception.getResponse();

@@ -87,7 +87,7 @@ export class ToolsHandler {
       // A question the handler put through invocation.elicit/sample/listRoots (2026 era): ask it.
       const asked = await this.invocations.asked(exception, invocation);
       if (asked) return { result: assertAnswerable(asked, invocation), final: false };
-      const errors = toolErrorsFromException(exception, this.errorFields);
+      const errors = toolErrorsFromException(exception, this.errorFields)?.map((error) => withCorrectionHint(error, invocation.name));
       if (!errors) throw exception;
       // A handler shared with REST cannot return a ToolReply; an exception carrying `nextQuestion` says the same.
       const nextQuestion = nextQuestionOf(exception);
@@ -140,4 +140,13 @@ function safetyOf(entry: ToolEntry): ToolSafety {
 /** A handler may answer a full `CallToolResult` (content blocks) instead of data for the envelope. */
 function isCallToolResult(value: unknown): value is CallToolResult {
   return typeof value === 'object' && value !== null && Array.isArray((value as CallToolResult).content);
+}
+
+/**
+ * An argument refused by the handler's own checks (a pipe, a 400 naming its \`field\`) gets the
+ * hint the layer's validation gives: what to do next.
+ */
+function withCorrectionHint(error: ToolError, tool: string): ToolError {
+  if (error.code !== 'invalid_argument' || !error.field || / again\.$/.test(error.message)) return error;
+  return { ...error, message: `${error.message.replace(/\.?$/, '.')} Correct this argument and call ${tool} again.` };
 }

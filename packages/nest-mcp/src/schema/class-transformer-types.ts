@@ -30,6 +30,25 @@ export function declaredNestedType(target: Function, property: string): unknown 
   return transformerStorage.findTypeMetadata(target, property)?.typeFunction?.();
 }
 
+/** Classes `@Type(() => X)` may name that are values, not nested DTOs (`@Type(() => Number)`). */
+const VALUE_TYPES: unknown[] = [String, Number, Boolean, Date, Object, Array, BigInt, Symbol, Map, Set, Buffer, Function];
+
+/**
+ * The properties of `dto` (its own and inherited) whose `@Type(() => X)` names a class, i.e. a
+ * nested DTO class-transformer will instantiate, with that class.
+ */
+export function nestedTypeProperties(dto: Function): Map<string, Function> {
+  const found = new Map<string, Function>();
+  for (const target of lineage(dto)) {
+    for (const property of transformerStorage._typeMetadatas.get(target)?.keys() ?? []) {
+      if (found.has(property)) continue;
+      const type = declaredNestedType(dto, property);
+      if (typeof type === 'function' && !VALUE_TYPES.includes(type)) found.set(property, type);
+    }
+  }
+  return found;
+}
+
 /**
  * Gives `to` the class-transformer decorators (`@Type`, `@Transform`, `@Expose`, `@Exclude`) that
  * `from` and its ancestors declare on `properties`, so `plainToInstance(to, …)` converts them as

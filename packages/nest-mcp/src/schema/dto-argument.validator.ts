@@ -6,6 +6,7 @@ import { argumentShapeViolations } from './argument-shape.check.js';
 import { dtoToJsonSchema } from './dto-json-schema.factory.js';
 import type { JsonSchema } from './json-schema.types.js';
 import { markValidated } from './validated-arguments.js';
+import { withoutUnsentProperties } from './unsent-properties.js';
 
 export interface FieldViolation {
   /** Dotted path of the argument, `lines[0].amount`; empty for the arguments object itself. */
@@ -59,7 +60,8 @@ export async function validateArguments<T extends object>(
     return { ok: false, violations: [{ field: '', message: 'arguments must be a JSON object' }] };
   }
   const shape = argumentShapeViolations(schemaOf(dto), args as Record<string, unknown>);
-  const instance = plainToInstance(dto, args);
+  // Only what the caller sent is validated as sent: see withoutUnsentProperties.
+  const instance = withoutUnsentProperties(plainToInstance(dto, args), args);
   const errors = await validate(instance as object, {
     whitelist: true,
     forbidNonWhitelisted: options.forbidUnknown,

@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 
 type ValidationMetadata = ReturnType<ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']>[number];
-import { declaredNestedType } from './class-transformer-types.js';
+import { declaredNestedType, nestedTypeProperties } from './class-transformer-types.js';
 import { CONSTRAINT_KEYWORDS, STRING_ONLY_KEYWORDS } from './constraint-keywords.js';
 import type { JsonSchema } from './json-schema.types.js';
 import { swaggerPropertyNames, swaggerPropertyOf, swaggerSchema, type SwaggerProperty } from './swagger-property.schema.js';
@@ -28,7 +28,7 @@ export function dtoToJsonSchema(dto: Type<unknown>, options: DtoSchemaOptions, s
   }
   const storage = getMetadataStorage();
   const byProperty = storage.groupByPropertyName(storage.getTargetValidationMetadatas(dto, '', true, false));
-  if (options.mode === 'input') assertValidatable(dto, Object.keys(byProperty));
+  if (options.mode === 'input') assertValidatable(dto, byProperty);
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const [property, metadatas] of Object.entries(byProperty)) {
@@ -55,9 +55,26 @@ export function dtoToJsonSchema(dto: Type<unknown>, options: DtoSchemaOptions, s
 
 /**
  * An input DTO the validator cannot check would refuse every call ("an unknown value was passed
- * to the validate function") or silently drop a documented property: say so at boot instead.
+ * to the validate function", "`x` is not an accepted argument") or silently drop a documented
+ * property: say so at boot instead.
  */
-function assertValidatable(dto: Type<unknown>, validated: string[]): void {
+function assertValidatable(dto: Type<unknown>, byProperty: Record<string, ValidationMetadata[]>): void {
+  const validated = Object.keys(byProperty);
+  const unnested = [...nestedTypeProperties(dto)].filter(
+    ([property]) => !byProperty[property]?.some((metadata) => metadata.type === ValidationTypes.NESTED_VALIDATION),
+  );
+  if (unnested.length) {
+    throw new Error(
+      unnested
+        .map(
+          ([property, type]) =>
+            `${dto.name}.${property} has @Type(() => ${type.name}) but no @ValidateNested(), so the rules of ${type.name} would ` +
+            'never run (and, with no other validator, every call passing it would be refused). Add @ValidateNested() ' +
+            '(@ValidateNested({ each: true }) for an array; with @IsOptional() if it may be omitted)',
+        )
+        .join('\n'),
+    );
+  }
   if (!validated.length) {
     throw new Error(
       `${dto.name} has no class-validator decorators, so every call would be refused. Give each property its ` +
@@ -71,6 +88,33 @@ function assertValidatable(dto: Type<unknown>, validated: string[]): void {
       `${unvalidated.map((property) => `${dto.name}.${property}`).join(', ')}: documented with @ApiProperty() but without a ` +
         'class-validator decorator, so calls that pass it would be refused. Add its validators (with @IsOptional() if it may be omitted), or remove it',
     );
+  }
+  const undecorated = instanceFields(dto).filter((property) => !validated.includes(property));
+  if (undecorated.length) {
+    throw new Error(
+      undecorated
+        .map(
+          (property) =>
+            `${dto.name}.${property} has no decorator, yet every ${dto.name} instance has it (a class field is defined on ` +
+            `each instance, undefined until set): no validator accepts it, so the schema leaves it out and a caller ` +
+            `passing it is told "\`${property}\` is not an accepted argument; remove it". Give it its validators ` +
+            '(with @IsOptional() if it may be omitted, e.g. @IsOptional() @IsString({ each: true }) for a string[]), or remove the property',
+        )
+        .join('\n'),
+    );
+  }
+}
+
+/**
+ * The fields a new instance of `dto` has of its own: every declared class field with
+ * `useDefineForClassFields` (SWC, tsc targeting ES2022+), initialized ones otherwise. A DTO whose
+ * constructor needs arguments is not inspected.
+ */
+function instanceFields(dto: Type<unknown>): string[] {
+  try {
+    return Object.keys(new (dto as new () => object)());
+  } catch {
+    return [];
   }
 }
 
@@ -92,7 +136,7 @@ function propertySchema(
 
   for (const metadata of metadatas) {
     if (metadata.type === ValidationTypes.NESTED_VALIDATION) {
-      nested = nestedType(dto, property, designType);
+      nested = nestedType(dto, property, designType, options.mode);
       if (metadata.each) schema = { ...schema, type: 'array' };
       continue;
     }
@@ -141,9 +185,26 @@ function designTypeSchema(designType: unknown): JsonSchema {
   }
 }
 
-function nestedType(dto: Type<unknown>, property: string, designType: unknown): Type<unknown> | undefined {
-  const resolved = declaredNestedType(dto, property) ?? designType;
-  if (typeof resolved !== 'function' || [Array, Object, String, Number, Boolean, Date].includes(resolved as never)) {
+const NOT_NESTED: unknown[] = [Array, Object, String, Number, Boolean, Date];
+
+/**
+ * The nested DTO of a `@ValidateNested()` property. An input needs `@Type(() => X)` even on a
+ * single object whose TypeScript type names the class: class-transformer instantiates nested
+ * objects only from `@Type`, and class-validator refuses a plain object where it expects one
+ * ("`contact.undefined`: an unknown value was passed to the validate function") on every call.
+ */
+function nestedType(dto: Type<unknown>, property: string, designType: unknown, mode: DtoSchemaOptions['mode']): Type<unknown> {
+  const declared = declaredNestedType(dto, property);
+  const named = typeof designType === 'function' && !NOT_NESTED.includes(designType) ? designType.name : 'NestedDto';
+  if (declared === undefined && mode === 'input') {
+    throw new Error(
+      `${dto.name}.${property}: @ValidateNested() without @Type(() => ${named}), so class-transformer would leave the ` +
+        `object plain and every call would be refused ("\`${property}.undefined\`: an unknown value was passed to the ` +
+        `validate function"). Add @Type(() => ${named}) from class-transformer`,
+    );
+  }
+  const resolved = declared ?? designType;
+  if (typeof resolved !== 'function' || NOT_NESTED.includes(resolved)) {
     throw new Error(`${dto.name}.${property}: @ValidateNested() needs @Type(() => NestedDto) to describe the nested object`);
   }
   return resolved as Type<unknown>;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ForbiddenException, Injectable, Module } from '@nestjs/common';
 import {
+  McpInsufficientScopeException,
   McpModule,
   McpTool,
   RequiredScopes,
@@ -11,7 +12,10 @@ import {
   type McpCapability,
   type McpRequestContext,
 } from '@nest-mcp/core';
-import { callStateless, post, statelessRequest, startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
+import { callStateless, envelopeOf, post, statelessRequest, startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
+
+/** How many times notes_add ran: a refused call must not run it. */
+let added = 0;
 
 @RequiredScopes('notes:read')
 @Injectable()
@@ -24,6 +28,7 @@ class NotesTools {
   @RequiredScopes('notes:write')
   @McpTool({ description: 'Adds a note.' })
   notes_add() {
+    added += 1;
     return { added: true };
   }
 
@@ -33,15 +38,37 @@ class NotesTools {
   }
 }
 
-/** Grants the scopes listed in the X-Scopes header: a stand-in for the identity layer. */
+/**
+ * A stand-in for the identity layer: grants the scopes listed in the X-Scopes header, and
+ * `X-Role: reader` stands for a role that may not write. The role is checked first: its refusal is
+ * a plain permission error (a new token would not help); a scope the token lacks is the step-up
+ * challenge (docs/protocol.md, "Refusals").
+ */
 @Injectable()
 class HeaderScopesPolicy implements McpAccessPolicy {
   canUse(capability: McpCapability, context: McpRequestContext): boolean {
-    const granted = String(context.httpRequest.headers['x-scopes'] ?? '').split(' ');
-    return capability.scopes.every((scope) => granted.includes(scope));
+    return !this.deniedByRole(capability, context) && !this.missing(capability, context).length;
   }
-  refuse(capability: McpCapability): Error {
-    return new ForbiddenException(`needs ${capability.scopes.join(' ')}`);
+  refuse(capability: McpCapability, context: McpRequestContext): Error {
+    if (this.deniedByRole(capability, context)) {
+      return new ForbiddenException({ statusCode: 403, code: 'forbidden_by_role', message: 'Your role does not allow notes:write' });
+    }
+    // The scopes the token has plus the missing ones, so a client that replaces its scopes keeps what it could do.
+    return new McpInsufficientScopeException([...new Set([...this.granted(context), ...capability.scopes])], {
+      message: `needs ${this.missing(capability, context).join(' ')}`,
+    });
+  }
+  private deniedByRole(capability: McpCapability, context: McpRequestContext): boolean {
+    return context.httpRequest.headers['x-role'] === 'reader' && capability.scopes.includes('notes:write');
+  }
+  private missing(capability: McpCapability, context: McpRequestContext): string[] {
+    const granted = this.granted(context);
+    return capability.scopes.filter((scope) => !granted.includes(scope));
+  }
+  private granted(context: McpRequestContext): string[] {
+    return String(context.httpRequest.headers['x-scopes'] ?? '')
+      .split(' ')
+      .filter(Boolean);
   }
 }
 
@@ -86,11 +113,46 @@ describe('access policy and call hook', () => {
     assert.deepEqual(await listAs(t.mcpUrl, 'notes:read notes:write'), ['notes_add', 'notes_help', 'notes_list']);
   });
 
-  it("refuses a call the policy does not allow with the policy's error, before running it", async () => {
+  it("refuses a call beyond the token's scopes with the policy's step-up challenge (HTTP 403), before running it", async () => {
+    added = 0;
     const request = statelessRequest('tools/call', { name: 'notes_add', arguments: {} });
-    const { status, body } = await post(t.mcpUrl, request.body, { ...request.headers, 'x-scopes': 'notes:read' });
+    const { status, headers, body } = await post(t.mcpUrl, request.body, { ...request.headers, 'x-scopes': 'notes:read' });
     assert.equal(status, 403);
-    assert.match(body.error.message, /needs notes:write/);
+    assert.equal(headers.get('www-authenticate'), 'Bearer error="insufficient_scope", scope="notes:read notes:write"');
+    assert.equal(body.id, 1);
+    assert.equal(body.error.code, -32600);
+    assert.equal(body.error.message, 'needs notes:write');
+    assert.equal(body.result, undefined);
+    assert.equal(added, 0);
+  });
+
+  it("refuses a call the role does not allow with the policy's error as a tool result (isError, HTTP 200), before running it", async () => {
+    added = 0;
+    const request = statelessRequest('tools/call', { name: 'notes_add', arguments: {} });
+    const { status, headers, body } = await post(t.mcpUrl, request.body, {
+      ...request.headers,
+      'x-scopes': 'notes:read notes:write',
+      'x-role': 'reader',
+    });
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.equal(headers.get('www-authenticate'), null, 'a plain permission error is no scope challenge');
+    assert.equal(body.id, 1);
+    assert.equal(body.error, undefined);
+    assert.equal(body.result.isError, true);
+    assert.deepEqual(envelopeOf(body), {
+      ok: false,
+      status: 'failed',
+      errors: [{ code: 'forbidden_by_role', message: 'Your role does not allow notes:write', retryable: false }],
+      toolName: 'notes_add',
+      safety: 'mutation',
+      durationMs: 0,
+    });
+    assert.equal(added, 0);
+    // The same headers without the role: the policy allows it, and the tool runs.
+    const allowed = await post(t.mcpUrl, request.body, { ...request.headers, 'x-scopes': 'notes:read notes:write' });
+    assert.equal(allowed.status, 200);
+    assert.notEqual(allowed.body.result.isError, true);
+    assert.equal(added, 1);
   });
 
   it('runs capability calls inside the hook (refused ones too), and lists outside it', async () => {
@@ -98,10 +160,14 @@ describe('access policy and call hook', () => {
     const request = statelessRequest('tools/call', { name: 'notes_list', arguments: { a: 1 } });
     await post(t.mcpUrl, request.body, { ...request.headers, 'x-scopes': 'notes:read' });
     await callStateless(t.mcpUrl, 'tools/call', { name: 'notes_add', arguments: {} });
+    const byRole = statelessRequest('tools/call', { name: 'notes_add', arguments: { b: 2 } });
+    await post(t.mcpUrl, byRole.body, { ...byRole.headers, 'x-scopes': 'notes:read notes:write', 'x-role': 'reader' });
     await callStateless(t.mcpUrl, 'tools/list');
     assert.deepEqual(calls, [
       { method: 'tools/call', target: 'notes_list', args: { a: 1 }, readOnly: true, outcome: 'ok' },
       { method: 'tools/call', target: 'notes_add', args: {}, readOnly: false, outcome: 'threw' },
+      // A refusal answered as a tool result still reaches the hook as the refusal thrown.
+      { method: 'tools/call', target: 'notes_add', args: { b: 2 }, readOnly: false, outcome: 'threw' },
     ]);
   });
 });

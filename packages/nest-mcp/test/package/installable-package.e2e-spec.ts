@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, InsufficientScopeError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -84,13 +84,61 @@ export class GreetingTools {
   }
 }
 `,
+  'src/note.dto.ts': `
+import { IsString, MaxLength, MinLength } from 'class-validator';
+
+export class NoteDto {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(80)
+  title!: string;
+}
+`,
+  'src/notes.controller.ts': `
+import { Body, Controller, Post } from '@nestjs/common';
+import { McpTool } from '@nest-mcp/core';
+import { NoteDto } from './note.dto.js';
+
+@Controller('notes')
+export class NotesController {
+  @Post()
+  @McpTool({ description: 'Adds a note.', scopes: ['notes:write'] })
+  create(@Body() dto: NoteDto) {
+    return { created: dto.title };
+  }
+}
+`,
+  // The app's access policy: the token's scopes, here from a header (a stand-in for real tokens).
+  'src/header-scopes.policy.ts': `
+import { Injectable } from '@nestjs/common';
+import { McpInsufficientScopeException, type McpAccessPolicy, type McpCapability, type McpRequestContext } from '@nest-mcp/core';
+
+@Injectable()
+export class HeaderScopesPolicy implements McpAccessPolicy {
+  canUse(capability: McpCapability, context: McpRequestContext): boolean {
+    return capability.scopes.every((scope) => this.granted(context).includes(scope));
+  }
+  refuse(capability: McpCapability, context: McpRequestContext): Error {
+    return new McpInsufficientScopeException([...new Set([...this.granted(context), ...capability.scopes])]);
+  }
+  private granted(context: McpRequestContext): string[] {
+    return String(context.httpRequest.headers['x-scopes'] ?? '').split(' ').filter(Boolean);
+  }
+}
+`,
   'src/app.module.ts': `
 import { Module } from '@nestjs/common';
-import { McpModule } from '@nest-mcp/core';
+import { McpModule, McpRestModule } from '@nest-mcp/core';
 import { GreetingTools } from './greeting.tools.js';
+import { HeaderScopesPolicy } from './header-scopes.policy.js';
+import { NotesController } from './notes.controller.js';
 
 @Module({
-  imports: [McpModule.forRoot({ serverInfo: { name: 'existing-nest-app', version: '1.0.0' } })],
+  imports: [
+    McpModule.forRoot({ serverInfo: { name: 'existing-nest-app', version: '1.0.0' }, accessPolicy: { useClass: HeaderScopesPolicy } }),
+    McpRestModule, // the REST half: scopes enforced by the access policy, DTOs validated
+  ],
+  controllers: [NotesController],
   providers: [GreetingTools],
 })
 export class AppModule {}
@@ -201,9 +249,9 @@ describe('the MCP layer installed as a package in an existing Nest app', () => {
     );
   });
 
-  it('says at boot which implementation fills each extension point (the in-process defaults)', () => {
+  it("says at boot which implementation fills each extension point (the app's policy, the in-process defaults)", () => {
     const log = output.join('');
-    assert.match(log, /Extension points: accessPolicy = AllowAllAccessPolicy \(default/);
+    assert.match(log, /Extension points: accessPolicy = HeaderScopesPolicy;/);
     assert.match(log, /idempotencyStore = InMemoryIdempotencyStore \(default: in memory, one process only\)/);
   });
 
@@ -239,5 +287,79 @@ describe('the MCP layer installed as a package in an existing Nest app', () => {
     } finally {
       await client.close();
     }
+  });
+
+  describe('McpRestModule, one line in the app module: the REST route of a tool', () => {
+    const notes = (headers: Record<string, string>, body: unknown) =>
+      fetch(url.replace(/\/mcp$/, '/notes'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+
+    it("is refused without the tool's scope: 403 with the step-up challenge of the app's policy", async () => {
+      const response = await notes({ 'x-scopes': 'notes:read' }, { title: 'Hi' });
+      assert.equal(response.status, 403);
+      assert.equal(response.headers.get('www-authenticate'), 'Bearer error="insufficient_scope", scope="notes:read notes:write"');
+      assert.equal(((await response.json()) as { error: string }).error, 'insufficient_scope');
+    });
+
+    it('with the scope and an invalid body: 400 naming the field', async () => {
+      const response = await notes({ 'x-scopes': 'notes:write' }, { title: '', extra: 1 });
+      assert.equal(response.status, 400);
+      const body = (await response.json()) as { errors: Array<{ field: string }>; message: string[] };
+      assert.deepEqual(body.errors.map((error) => error.field).sort(), ['extra', 'title']);
+      assert.ok(
+        body.message.some((message) => message.startsWith('`title` must be longer than or equal to 1')),
+        JSON.stringify(body),
+      );
+    });
+
+    it('with the scope and a valid body: 201', async () => {
+      const response = await notes({ 'x-scopes': 'notes:write' }, { title: 'Hi' });
+      assert.equal(response.status, 201);
+      assert.deepEqual(await response.json(), { created: 'Hi' });
+    });
+
+    it('over MCP the same tool without the scope is the step-up challenge, reported by the 2.x client as InsufficientScopeError', async () => {
+      const client = new Client({ name: 'install-check', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { 'x-scopes': 'notes:read' } } }));
+      try {
+        await assert.rejects(client.callTool({ name: 'create', arguments: { title: 'Hi' } }), InsufficientScopeError);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
+  it('loads in a CommonJS app too (require(esm)), types included under module nodenext', () => {
+    const cjs = join(app, 'cjs');
+    mkdirSync(cjs, { recursive: true });
+    writeFileSync(join(cjs, 'package.json'), JSON.stringify({ type: 'commonjs' }));
+    writeFileSync(
+      join(cjs, 'check.ts'),
+      [
+        "import { McpModule, McpRestModule } from '@nest-mcp/core';",
+        "import { callTool } from '@nest-mcp/core/testing';",
+        "console.log([typeof McpModule.forRoot, typeof McpRestModule, typeof callTool].join(' '));",
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(cjs, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'ES2023',
+          types: ['node'],
+          strict: true,
+          skipLibCheck: true,
+        },
+        files: ['check.ts'],
+      }),
+    );
+    run(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], cjs);
+    assert.match(readFileSync(join(cjs, 'check.js'), 'utf8'), /require\("@nest-mcp\/core"\)/);
+    assert.equal(run(process.execPath, ['check.js'], cjs).trim(), 'function function function');
   });
 });

@@ -13,9 +13,14 @@ function person(p: { name: string; email: string } | undefined): SafeHtml | stri
   return p ? html`${p.name} <span class="muted">&lt;${p.email}&gt;</span>` : '';
 }
 
+/**
+ * The client as it named itself, and the token it called with. A 2025-era client names itself
+ * only in `initialize`: with stream mode's sessions that name is kept; without, no call carries it.
+ */
 function client(c: ApprovalView['client']): SafeHtml {
-  if (!c.name) return html`<span class="muted">(unnamed client)</span>`;
-  return html`${c.name}${c.version ? html` <span class="muted">${c.version}</span>` : ''}`;
+  const via = c.credential ? html` <span class="muted">· ${c.credential}</span>` : '';
+  if (!c.name) return html`<span class="muted">(unnamed client)</span>${via}`;
+  return html`${c.name}${c.version ? html` <span class="muted">${c.version}</span>` : ''}${via}`;
 }
 
 const STATUS_LABEL: Record<ApprovalView['status'], string> = {
@@ -100,7 +105,7 @@ export function approvalDetailPage(viewer: Viewer, a: ApprovalView, references?:
   <h1>${pending ? html`Approve “${a.tool.title || a.tool.name}”?` : html`Approval: ${a.tool.title || a.tool.name}`}</h1>
   <p class="lead">${client(a.client)} asked to run this on behalf of ${a.requestedBy.name}.</p>
   ${facts(a)}
-  ${a.tool.description ? html`<h2>What it does</h2><p>${a.tool.description}</p>` : ''}
+  ${a.tool.summary ? html`<h2>What it does</h2><p>${a.tool.summary}</p>` : ''}
   <h2>Arguments</h2>
   <p class="muted">As the agent sent them, with what the ids refer to in ${a.workspace.name}. Check them: they were written by an AI agent, not by a person.</p>
   ${argumentsView(a.arguments, references)}
