@@ -73,7 +73,9 @@ export class McpExplorer implements OnModuleInit {
     if (!tool && !resource && !prompt && !completion) return;
 
     const source = `${prototype.constructor.name}.${methodName}`;
-    if (!Reflect.hasMetadata('design:type', prototype, methodName)) throw new Error(missingDecoratorMetadata(source));
+    // Either key says the compiler emitted metadata (a method decorated by hand may carry only its parameter types).
+    if (!Reflect.hasMetadata('design:type', prototype, methodName) && !Reflect.hasMetadata('design:paramtypes', prototype, methodName))
+      throw new Error(missingDecoratorMetadata(source));
     if (!wrapper.isDependencyTreeStatic()) {
       throw new Error(`${source}: MCP handlers must live on singleton providers or controllers, not request-scoped ones`);
     }
@@ -211,7 +213,7 @@ function templateVariables(uri: string): string[] {
 /**
  * TypeScript's decorator metadata (`design:type`, `design:paramtypes`) is what tells the layer a
  * method's input DTO and a DTO's property types; without it tools would lose their input and
- * schemas their types. Every decorated method has `design:type` when it is emitted.
+ * schemas their types. Every decorated method has `design:type` and `design:paramtypes` when it is emitted.
  */
 function missingDecoratorMetadata(source: string): string {
   return (
