@@ -295,7 +295,11 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
       assert.equal(viaMcp.headers.get('www-authenticate'), null);
       assert.equal(viaMcp.envelope.ok, false);
       assert.deepEqual(viaMcp.envelope.errors, [
-        { code: 'forbidden_by_role', message: 'Your role does not allow billing:write in this workspace; ask a workspace admin', retryable: false },
+        {
+          code: 'forbidden_by_role',
+          message: 'Your role does not allow billing:write in this workspace; ask a workspace admin',
+          retryable: false,
+        },
       ]);
       assert.equal((await rest(viewer, 'POST', '/v1/attachments', valid())).status, 403);
       assert.equal(await attachmentCount(), before);

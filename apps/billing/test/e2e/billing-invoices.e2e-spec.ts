@@ -64,7 +64,11 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
     assert.equal(headers.get('www-authenticate'), null);
     assert.equal(envelope.ok, false);
     assert.deepEqual(envelope.errors, [
-      { code: 'forbidden_by_role', message: `Your role does not allow ${scope} in this workspace; ask a workspace admin`, retryable: false },
+      {
+        code: 'forbidden_by_role',
+        message: `Your role does not allow ${scope} in this workspace; ask a workspace admin`,
+        retryable: false,
+      },
     ]);
     return envelope;
   };

@@ -258,7 +258,11 @@ describe('a real OpenID provider (oidc-provider) and both official clients', { t
       const envelope = JSON.parse(block.text!) as { ok: boolean; errors: unknown[] };
       assert.equal(envelope.ok, false);
       assert.deepEqual(envelope.errors, [
-        { code: 'forbidden_by_role', message: 'Your role does not allow billing:write in this workspace; ask a workspace admin', retryable: false },
+        {
+          code: 'forbidden_by_role',
+          message: 'Your role does not allow billing:write in this workspace; ask a workspace admin',
+          retryable: false,
+        },
       ]);
       assert.deepEqual(result.structuredContent, envelope);
       assert.equal(auth.authorizations, 1, 'no second trip to the provider: a new token would not help');
