@@ -7,7 +7,7 @@ import type { McpRequestContext } from '../mcp-invocation.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { canElicitForm } from '../multi-round/input-required.js';
 import { isPlainObject } from '../protocol/json-rpc-message.js';
-import { validateArguments } from '../schema/dto-argument.validator.js';
+import { validateToolArguments } from '../schema/dto-argument.validator.js';
 import { confirmationOf, confirmationQuestion } from './confirmation.interceptor.js';
 
 /**
@@ -72,16 +72,10 @@ export class StreamConfirmation {
   }
 
   /** As `ToolsHandler.call` validates them: only a call that would run is put to a person. */
-  private async argumentsValid(tool: ToolEntry, args: unknown): Promise<boolean> {
-    if (tool.input) {
-      const forbidUnknown = this.options.forbidUnknownArguments;
-      return validateArguments(tool.input, args ?? {}, { forbidUnknown }).then(
-        (validation) => validation.ok,
-        () => false, // the call fails in the hook, where it is audited
-      );
-    }
-    if (args === undefined || args === null) return true;
-    if (!isPlainObject(args)) return false;
-    return !this.options.forbidUnknownArguments || Object.keys(args).length === 0;
+  private argumentsValid(tool: ToolEntry, args: unknown): Promise<boolean> {
+    return validateToolArguments(tool.input, args, { forbidUnknown: this.options.forbidUnknownArguments }).then(
+      (validation) => validation?.ok !== false,
+      () => false, // the call fails in the hook, where it is audited
+    );
   }
 }

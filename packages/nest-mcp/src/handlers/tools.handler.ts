@@ -9,7 +9,7 @@ import type { McpInvocation, McpRequestContext } from '../mcp-invocation.js';
 import { asInputRequired, assertAnswerable } from '../multi-round/input-required.js';
 import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
-import { validateArguments, type ArgumentValidation } from '../schema/dto-argument.validator.js';
+import { validateToolArguments } from '../schema/dto-argument.validator.js';
 import { RawJson } from '../server/raw-json.js';
 import { ToolReply } from '../server/tool-reply.js';
 import type { ToolEnvelope, ToolError, ToolSafety } from '../server/tool-result.envelope.js';
@@ -49,9 +49,7 @@ export class ToolsHandler {
       this.result(entry, { ...partial, toolName: name, safety: safetyOf(entry), durationMs: Math.round(performance.now() - started) });
 
     let input: unknown = undefined;
-    const validation = entry.input
-      ? await validateArguments(entry.input, params.arguments ?? {}, { forbidUnknown: this.options.forbidUnknownArguments })
-      : this.checkNoArguments(params.arguments);
+    const validation = await validateToolArguments(entry.input, params.arguments, { forbidUnknown: this.options.forbidUnknownArguments });
     if (validation) {
       if (!validation.ok) {
         const errors = validation.violations.map((v): ToolError => ({
@@ -103,20 +101,6 @@ export class ToolsHandler {
       return { result: reply, final: ok };
     }
     return { result: finish({ ok: true, status: 'success', data: output, errors: [] }), final: true };
-  }
-
-  /** A tool without an input DTO publishes an empty closed schema: hold it to that. */
-  private checkNoArguments(args: unknown): ArgumentValidation<never> | undefined {
-    if (args === undefined || args === null) return undefined;
-    if (typeof args !== 'object' || Array.isArray(args)) {
-      return { ok: false, violations: [{ field: '', message: 'arguments must be a JSON object' }] };
-    }
-    const extra = Object.keys(args);
-    if (!extra.length || !this.options.forbidUnknownArguments) return undefined;
-    return {
-      ok: false,
-      violations: extra.map((field) => ({ field, message: `\`${field}\` is not an accepted argument; this tool takes none` })),
-    };
   }
 
   private result(entry: ToolEntry, envelope: ToolEnvelope): CallToolResult {

@@ -102,3 +102,26 @@ function rephrase(message: string, property: string, field: string): string {
   }
   return message;
 }
+
+/**
+ * A tool call's arguments against the tool's input: its DTO when it has one; without one, the
+ * empty closed schema it publishes (no arguments, or an empty object, unless unknown arguments are
+ * allowed). Undefined when there is nothing to check (no DTO and nothing refused).
+ */
+export async function validateToolArguments(
+  input: Type<object> | undefined,
+  args: unknown,
+  options: { forbidUnknown: boolean },
+): Promise<ArgumentValidation<object> | undefined> {
+  if (input) return validateArguments(input, args ?? {}, options);
+  if (args === undefined || args === null) return undefined;
+  if (typeof args !== 'object' || Array.isArray(args)) {
+    return { ok: false, violations: [{ field: '', message: 'arguments must be a JSON object' }] };
+  }
+  const extra = Object.keys(args);
+  if (!extra.length || !options.forbidUnknown) return undefined;
+  return {
+    ok: false,
+    violations: extra.map((field) => ({ field, message: `\`${field}\` is not an accepted argument; this tool takes none` })),
+  };
+}
