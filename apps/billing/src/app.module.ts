@@ -6,6 +6,8 @@ import { PrismaApprovalLinks } from './approvals/prisma-approval-links.js';
 import { AuditCallHook } from './audit/audit-call.hook.js';
 import { AuditModule } from './audit/audit.module.js';
 import { BillingModule } from './billing/billing.module.js';
+import { ClientInfoModule } from './client-info/client-info.module.js';
+import { PrismaClientInfoStore } from './client-info/prisma-client-info.store.js';
 import { readEnvironment } from './config/environment.js';
 import { requestStateSecret } from './config/request-state-secret.js';
 import { RequestContextMiddleware } from './context/request-context.middleware.js';
@@ -25,23 +27,38 @@ import { RequestStateModule } from './request-state/request-state.module.js';
 import { StatusModule } from './status/status.module.js';
 import { StreamBackends } from './streams/stream-backends.factory.js';
 import { StreamsModule } from './streams/streams.module.js';
+import { BillingTaskCallers } from './tasks/billing-task.callers.js';
+import { PgBossTaskQueue } from './tasks/pg-boss-task.queue.js';
+import { PostgresTaskStore } from './tasks/postgres-task.store.js';
+import { TasksModule } from './tasks/tasks.module.js';
 
 @Module({
   imports: [
     McpModule.forRoot({
       // The layer's extension points, filled by this app's modules (Postgres, the scope policy).
-      imports: [AuditModule, IdempotencyModule, RequestStateModule, ApprovalsModule, StreamsModule],
+      imports: [AuditModule, IdempotencyModule, RequestStateModule, ClientInfoModule, ApprovalsModule, StreamsModule, TasksModule],
       accessPolicy: { useExisting: ScopePolicy },
       callHook: { useExisting: AuditCallHook },
       idempotencyStore: { useExisting: PrismaIdempotencyStore },
       requestStateStore: { useExisting: PrismaRequestStateStore },
+      // Stateless mode: the name a 2025-era client gave in `initialize`, for its later requests (audit, approval page).
+      clientInfoStore: { useExisting: PrismaClientInfoStore },
       approvalLinks: { useExisting: PrismaApprovalLinks },
+      // Tasks (tools declared with `task`): in PostgreSQL (mcp_tasks), run by pg-boss workers on any replica
+      // (TASK_WORKERS per process; 0: this replica only enqueues), each run acting as its caller again.
+      taskStore: { useExisting: PostgresTaskStore },
+      taskQueue: { useExisting: PgBossTaskQueue },
+      taskCallers: { useExisting: BillingTaskCallers },
       // Stream mode (MCP_STREAMS=true, packages/nest-mcp/docs/streams.md): sessions, replayable events and the bus
       // between replicas in Redis (REDIS_URL) or PostgreSQL.
       streams: readEnvironment().mcpStreams,
       sessionStore: { useFactory: (backends: StreamBackends) => backends.sessions, inject: [StreamBackends] },
       eventStore: { useFactory: (backends: StreamBackends) => backends.events, inject: [StreamBackends] },
       messageBus: { useFactory: (backends: StreamBackends) => backends.bus, inject: [StreamBackends] },
+      // Long work (docs/tasks.md): a client without the MCP tasks extension follows a `task: 'background'` tool's queued
+      // job (billing_statement_export) with this tool (src/billing/jobs/jobs.controller.ts).
+      // MCP_TASK_MAX_RUN_MS: the run limit, also how long a killed replica's task waits before another runs it.
+      tasks: { jobTool: 'billing_job_get', maxRunMs: readEnvironment().mcpTaskMaxRunMs },
       maxBodyBytes: BODY_LIMIT_BYTES,
       // Shared by every replica; see requestStateSecret for the default.
       requestState: { secret: requestStateSecret(readEnvironment()) },

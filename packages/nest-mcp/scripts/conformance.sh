@@ -5,7 +5,8 @@
 #   - the frozen 2025-11-25 requirement set (handshake wire), and
 #   - the 2025-06-18 suite (handshake wire, through the official SDK client),
 # each against its baseline conformance/expected-failures-<set>.yml. Full outputs and
-# checks.json per scenario land in conformance/results/ (git-ignored). It ends with one line per run:
+# checks.json per scenario land in conformance/results/ (git-ignored). Then each scenario of the tasks
+# extension, on its own, against an empty baseline. It ends with one line per run:
 #   conformance <set>: N/M scenarios pass      (N = scored scenarios with no FAILURE)
 # and exits non-zero if any run does (an unexpected failure, or a baseline entry now passing).
 # `npm run conformance:fixture` (scripts/conformance-fixture.sh) starts the same fixture alone.
@@ -101,8 +102,9 @@ scored_scenarios() {  # the server scenarios a requirement set scores
 }
 
 STATUS=0
-run_suite() {  # run_suite <revision> <scored-names file or ""> <suite options...>
+run_suite() {  # run_suite <revision> <scored-names file or ""> <suite options...>; baseline: $BASELINE or the revision's
   local revision=$1 scored=$2; shift 2
+  local baseline="${BASELINE:-$SUITE_DIR/expected-failures-$revision.yml}"
   local out="$RESULTS_DIR/$revision" code=0
   rm -rf "$out" "$out.txt"
   log "running $revision ($*)"
@@ -110,7 +112,7 @@ run_suite() {  # run_suite <revision> <scored-names file or ""> <suite options..
   command -v timeout >/dev/null && limit=(timeout --kill-after=10 "$RUN_TIMEOUT")
   # In the background so that a signal reaches the trap at once instead of after the run.
   "${limit[@]}" "$NODE22" "$CLI" server --url "$URL" "$@" \
-    --expected-failures "$SUITE_DIR/expected-failures-$revision.yml" -o "$out" >"$out.txt" 2>&1 &
+    --expected-failures "$baseline" -o "$out" >"$out.txt" 2>&1 &
   SUITE_PID=$!
   wait "$SUITE_PID" || code=$?
   SUITE_PID=""
@@ -119,7 +121,7 @@ run_suite() {  # run_suite <revision> <scored-names file or ""> <suite options..
   log "$revision: exit $code, full output in $out.txt"
   [[ $code -eq 0 ]] || STATUS=1
   # No summary means the suite itself broke (bad baseline file, timeout): show why, score 0.
-  if grep -q '^=== SUMMARY ===' "$out.txt"; then LAST_SCORE="$(score "$out.txt" "$scored")"; else LAST_SCORE="0/0"; tail -n 20 "$out.txt" >&2; fi
+  if grep -q '^=== SUMMARY ===' "$out.txt"; then LAST_SCORE="$(score "$out.txt" "$scored")"; else LAST_SCORE="0/0"; [[ $code -eq 0 ]] || tail -n 20 "$out.txt" >&2; fi
 }
 
 scored_scenarios 2026-07-28 >"$RESULTS_DIR/scored-2026-07-28.txt"
@@ -133,7 +135,20 @@ SCORE_2025_11="$LAST_SCORE"
 run_suite 2025-06-18 "" --spec-version 2025-06-18
 SCORE_2025_06="$LAST_SCORE"
 
+# 5. The tasks extension (io.modelcontextprotocol/tasks, docs/tasks.md): not scored by any
+#    requirement set (extensions are optional), so each of its scenarios is run on its own against
+#    an empty baseline: every one must pass.
+TASK_SCENARIOS=(tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal tasks-mrtr-input
+  tasks-request-headers tasks-dispatch-and-envelope tasks-status-notifications tasks-required-task-error tasks-mrtr-composition)
+TASKS_PASSED=0
+for scenario in "${TASK_SCENARIOS[@]}"; do
+  BASELINE="$SUITE_DIR/expected-failures-tasks.yml" run_suite "$scenario" "" --scenario "$scenario"
+  # A single-scenario run prints no summary table, only "Passed: N/M, F failed".
+  if plain "$RESULTS_DIR/$scenario.txt" | grep -qE '^Passed: [0-9]+/[0-9]+, 0 failed'; then TASKS_PASSED=$((TASKS_PASSED + 1)); else STATUS=1; fi
+done
+
 echo "conformance 2026-07-28 (--requirements): $SCORE_2026 scenarios pass"
 echo "conformance 2025-11-25 (--requirements): $SCORE_2025_11 scenarios pass"
 echo "conformance 2025-06-18 (--spec-version): $SCORE_2025_06 scenarios pass"
+echo "conformance tasks extension (--scenario each): $TASKS_PASSED/${#TASK_SCENARIOS[@]} scenarios pass"
 exit "$STATUS"

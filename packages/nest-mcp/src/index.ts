@@ -29,6 +29,7 @@ export type { InboundMessage } from './protocol/json-rpc-message.js';
 export { MAX_JSON_DEPTH, type AuthenticateBeforeRead } from './transport/json-body.reader.js';
 export { McpRequestState } from './multi-round/request-state.js';
 export { MCP_REQUEST_STATE_STORE, InMemoryRequestStateStore, type McpRequestStateStore } from './contracts/request-state-store.js';
+export { MCP_CLIENT_INFO_STORE, InMemoryClientInfoStore, type McpClientInfoStore } from './contracts/client-info-store.js';
 export { acceptedContent, canElicitForm, inputRequired, inputResponse, isInputRequiredResult } from './multi-round/input-required.js';
 export { InMemoryIdempotencyStore } from './idempotency/in-memory-idempotency.store.js';
 export {
@@ -49,10 +50,32 @@ export { InMemoryEventStore } from './streams/in-process/in-memory-event.store.j
 export { InProcessMessageBus } from './streams/in-process/in-process-message.bus.js';
 export { MessageBusListeners } from './streams/message-bus-listeners.js';
 export { McpResourceUpdates } from './streams/mcp-resource-updates.js';
+export {
+  MCP_TASK_STORE,
+  TERMINAL_TASK_STATUSES,
+  type McpTask,
+  type McpTaskError,
+  type McpTaskPatch,
+  type McpTaskStatus,
+  type McpTaskStore,
+} from './contracts/task-store.js';
+export {
+  MCP_TASK_CALLERS,
+  MCP_TASK_QUEUE,
+  McpTaskRefused,
+  type McpTaskCallers,
+  type McpTaskQueue,
+  type McpTaskRun,
+  type McpTaskRunOutcome,
+} from './contracts/task-queue.js';
+export { McpTasks, jobView, type McpJobView } from './tasks/mcp-tasks.service.js';
+export { TASKS_EXTENSION } from './tasks/task-wire.js';
+export { InMemoryTaskStore } from './tasks/in-process/in-memory-task.store.js';
 export { McpSpanAttribute, mcpSpanContextOf, setMcpSpanAttributes } from './server/mcp-tracing.js';
 export type { McpApprovedCall } from './server/mcp-approved-call.js';
 export { McpRestModule } from './rest/mcp-rest.module.js';
 export { McpRestScopeGuard } from './rest/mcp-rest-scope.guard.js';
 export { McpRestValidationPipe, mcpRestValidationPipe, restValidationException } from './rest/mcp-rest-validation.pipe.js';
+export { namedArgumentPipe } from './rest/named-argument.pipe.js';
 export { isRestRequestContext } from './rest/rest-request-context.js';
 export { McpInsufficientScopeException } from './rest/scope-challenge.js';

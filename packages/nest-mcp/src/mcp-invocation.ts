@@ -45,6 +45,19 @@ export interface McpRequestContext {
    * has `maxPendingConfirmationsPerCaller` confirmations waiting.
    */
   confirmedInChat?: InChatConfirmation;
+  /**
+   * Set in-process only, never from the wire: this call is a task's run on a worker (docs/tasks.md).
+   * Everything checked when the task was accepted (idempotency key, confirmation) is not checked
+   * again; guards and the access policy are, as the caller is now.
+   */
+  taskRun?: McpTaskRunContext;
+}
+
+/** What a task's run adds to its call (see `McpRequestContext.taskRun`). */
+export interface McpTaskRunContext {
+  taskId: string;
+  /** `invocation.progress` inside a task: becomes the task's `statusMessage`. */
+  progress(done: number, total?: number, message?: string): Promise<void>;
 }
 
 /** The outcome of an in-chat confirmation asked before the call hook (see `McpRequestContext.confirmedInChat`). */

@@ -76,7 +76,8 @@ export interface McpModuleOptions {
    */
   idempotencyKeyArgument?: string;
   /**
-   * Who is calling, as a stable string: binds `requestState` to the caller. Default: a hash of
+   * Who is calling, as a stable string: binds `requestState` to the caller, and in stateless mode
+   * keys the client info a handshake-era `initialize` gave (`clientInfoStore`). Default: a hash of
    * the credentials the request carried (`Authorization`, `X-API-Key`).
    */
   callerKey?: (request: Request) => string | undefined;
@@ -88,7 +89,36 @@ export interface McpModuleOptions {
    * `MCP_MESSAGE_BUS`); see docs/streams.md.
    */
   streams?: boolean | McpStreamOptions;
+  /** Long work as tasks (tools declared with `task`): retention, limits, the job tool. See docs/tasks.md. */
+  tasks?: McpTaskOptions;
 }
+
+/** Limits of tasks. Every field but `jobTool` has a default. */
+export interface McpTaskOptions {
+  /** How long a task stays readable after it was created (`ttlMs`); then it is purged. Default 86 400 000 (a day). */
+  ttlMs?: number;
+  /** How often a client should poll `tasks/get` (`pollIntervalMs`). Default 1000. */
+  pollIntervalMs?: number;
+  /** A run taking longer is stopped and the task fails; also how long a dead worker's job waits before another takes it. Default 600 000 (10 min). */
+  maxRunMs?: number;
+  /** Runs a task may start (a run cut short by a crash counts); past it, the task fails. Default 2 (one retry after a crash). */
+  maxAttempts?: number;
+  /** Unfinished tasks one workspace (or one caller, without workspaces) may have; the next call gets `too_many_tasks`. Default 20. */
+  maxActivePerWorkspace?: number;
+  /** Tasks of one workspace running at once, across replicas; the others wait in the queue. Default 4. */
+  maxRunningPerWorkspace?: number;
+  /** How often a running task checks whether it was cancelled from another replica. Default 1000 ms. */
+  cancelCheckMs?: number;
+  /** How often expired tasks are purged. Default 60 000 ms. */
+  purgeEveryMs?: number;
+  /**
+   * The tool a client without the tasks extension follows a `queued` job with (named in the
+   * `queued` answer). Required when a tool is declared `task: 'background'` (checked at boot).
+   */
+  jobTool?: string;
+}
+
+export type ResolvedTaskOptions = Required<Omit<McpTaskOptions, 'jobTool'>> & Pick<McpTaskOptions, 'jobTool'>;
 
 /** Limits of stream mode. Every field has a default. */
 export interface McpStreamOptions {
@@ -149,4 +179,5 @@ export interface ResolvedMcpOptions {
   callerKey: (request: Request) => string | undefined;
   /** Undefined when stream mode is off (the default). */
   streams?: ResolvedStreamOptions;
+  tasks: ResolvedTaskOptions;
 }

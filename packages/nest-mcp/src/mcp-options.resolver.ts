@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { DEFAULT_SUPPORTED_VERSIONS } from './mcp.constants.js';
-import type { McpModuleOptions, McpStreamOptions, ResolvedMcpOptions, ResolvedStreamOptions } from './mcp-options.interface.js';
+import type {
+  McpModuleOptions,
+  McpStreamOptions,
+  McpTaskOptions,
+  ResolvedMcpOptions,
+  ResolvedStreamOptions,
+  ResolvedTaskOptions,
+} from './mcp-options.interface.js';
 import type { JsonSchema } from './schema/json-schema.types.js';
 import { TOOL_ERROR_FIELDS } from './server/tool-result.envelope.js';
 
@@ -49,6 +56,21 @@ export function resolveMcpOptions(options: McpModuleOptions = {}): ResolvedMcpOp
     idempotencyKeyArgument: options.idempotencyKeyArgument ?? 'idempotency_key',
     callerKey: options.callerKey ?? credentialsHash,
     ...(options.streams ? { streams: streamOptions(options.streams === true ? {} : options.streams) } : {}),
+    tasks: taskOptions(options.tasks ?? {}),
+  };
+}
+
+function taskOptions(options: McpTaskOptions): ResolvedTaskOptions {
+  return {
+    ttlMs: positiveInteger('tasks.ttlMs', options.ttlMs ?? 86_400_000),
+    pollIntervalMs: positiveInteger('tasks.pollIntervalMs', options.pollIntervalMs ?? 1000),
+    maxRunMs: positiveInteger('tasks.maxRunMs', options.maxRunMs ?? 600_000),
+    maxAttempts: positiveInteger('tasks.maxAttempts', options.maxAttempts ?? 2),
+    maxActivePerWorkspace: positiveInteger('tasks.maxActivePerWorkspace', options.maxActivePerWorkspace ?? 20),
+    maxRunningPerWorkspace: positiveInteger('tasks.maxRunningPerWorkspace', options.maxRunningPerWorkspace ?? 4),
+    cancelCheckMs: positiveInteger('tasks.cancelCheckMs', options.cancelCheckMs ?? 1000),
+    purgeEveryMs: positiveInteger('tasks.purgeEveryMs', options.purgeEveryMs ?? 60_000),
+    ...(options.jobTool ? { jobTool: options.jobTool } : {}),
   };
 }
 

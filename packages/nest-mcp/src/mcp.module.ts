@@ -6,6 +6,11 @@ import { StreamConfirmation } from './confirmation/stream-confirmation.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpExtensionPointsReport } from './extension-points/mcp-extension-points.report.js';
 import { McpIdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
+import { McpTaskInterceptor } from './tasks/task.interceptor.js';
+import { McpTasks } from './tasks/mcp-tasks.service.js';
+import { TaskAborts } from './tasks/task-aborts.js';
+import { TasksHandler } from './tasks/tasks.handler.js';
+import { McpTaskWorker } from './tasks/task-worker.js';
 import { McpHandlerFactory } from './discovery/mcp-handler.factory.js';
 import { McpRegistry } from './discovery/mcp.registry.js';
 import { CapabilityAccess } from './handlers/capability-access.js';
@@ -22,6 +27,7 @@ import { InvocationBuilder } from './multi-round/invocation.builder.js';
 import { McpRequestState } from './multi-round/request-state.js';
 import { McpController } from './server/mcp.controller.js';
 import { McpDispatcher } from './server/mcp.dispatcher.js';
+import { StatelessClientInfo } from './server/stateless-client-info.js';
 import { CallCancellations } from './streams/call-cancellations.js';
 import { ClientRequests } from './streams/client-requests.js';
 import { McpResourceUpdates } from './streams/mcp-resource-updates.js';
@@ -65,6 +71,7 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
     PromptsHandler,
     CompletionHandler,
     McpDispatcher,
+    StatelessClientInfo,
     McpTransportState,
     McpRequestState,
     InvocationBuilder,
@@ -74,6 +81,12 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
     // endpoint's own route do not pay for an interceptor chain (RxJS) that would pass through.
     McpIdempotencyInterceptor,
     McpConfirmationInterceptor,
+    // Tasks (tools declared with `task`, docs/tasks.md): the task boundary, `tasks/*`, the worker.
+    McpTaskInterceptor,
+    McpTasks,
+    TaskAborts,
+    TasksHandler,
+    McpTaskWorker,
     // Stream mode (`streams` option); idle when it is off.
     McpStreamBackends,
     McpSessions,
@@ -88,7 +101,7 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
     McpResourceUpdates,
     McpExtensionPointsReport,
   ],
-  exports: [MCP_OPTIONS, McpRegistry, McpRequestState, McpDispatcher, McpResourceUpdates],
+  exports: [MCP_OPTIONS, McpRegistry, McpRequestState, McpDispatcher, McpResourceUpdates, McpTasks],
 })
 export class McpModule extends McpConfigurableModule implements OnApplicationBootstrap {
   constructor(

@@ -10,9 +10,9 @@ export interface ApprovalView {
   /** The call's arguments, secrets redacted, as the agent sent them. */
   arguments: Record<string, unknown>;
   /**
-   * The client as it named itself (2026 `_meta` clientInfo, or the handshake session's
-   * `initialize`). `credential`: the label of the token the call came with, shown beside it (and
-   * instead of it for a 2025-era client without a session, which names itself to nobody per call).
+   * The client as it named itself (2026 `_meta` clientInfo, or the handshake-era `initialize`: the
+   * session's in stream mode, the caller's last one otherwise). `credential`: the label of the token
+   * the call came with, shown beside it (and instead of it for a client that never named itself).
    */
   client: { name?: string; version?: string; credential?: string };
   requestedBy: { id: string; email: string; name: string };

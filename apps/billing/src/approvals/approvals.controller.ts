@@ -6,7 +6,7 @@ import { IDENTITY_CONFIG, type IdentityConfig } from '../identity/identity.confi
 import { principalOf } from '../identity/request-principal.js';
 import { SCOPES } from '../app.scopes.js';
 import { WorkspaceScoped } from '../identity/workspace-scoped.decorator.js';
-import { McpTool, RequiredScopes } from '@nest-mcp/core';
+import { McpTool, namedArgumentPipe, RequiredScopes } from '@nest-mcp/core';
 import { ApprovalIdDto, ApprovalStatusDto } from './approval-status.dto.js';
 import { approvalUrl } from './approval-url.js';
 import { ApprovalService } from './approval.service.js';
@@ -42,7 +42,7 @@ export class ApprovalsController {
     input: ApprovalIdDto,
     output: ApprovalStatusDto,
   })
-  async status(@Param('approval_id', ParseUUIDPipe) id: string, @Req() request: Request): Promise<ApprovalStatusDto> {
+  async status(@Param('approval_id', namedArgumentPipe(ParseUUIDPipe)) id: string, @Req() request: Request): Promise<ApprovalStatusDto> {
     const approval = await this.approvals.ownStatus(id, principalOf(request)!.userId, currentWorkspaceId());
     if (!approval) {
       throw new NotFoundException({

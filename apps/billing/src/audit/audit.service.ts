@@ -7,7 +7,11 @@ import { isDatabaseUnavailable } from '../database/database-unavailable.js';
 import { SqlTransactionScope } from '../database/sql-transaction.js';
 import { boundedJson, boundedText, cutText, MAX_TARGET_CHARS } from './audit-bounds.js';
 
-export type AuditOutcome = 'success' | 'failed' | 'denied' | 'error';
+/**
+ * `queued`: a call accepted as a task or a queued job, whose work runs later (its run has a row
+ * of its own); `cancelled`: a task's run stopped by a cancel, nothing it did kept.
+ */
+export type AuditOutcome = 'success' | 'failed' | 'denied' | 'error' | 'queued' | 'cancelled';
 
 export interface AuditRecord {
   /** Default: the channel of the current request (an MCP call: `mcp`; a decision on the admin pages: `panel`). */

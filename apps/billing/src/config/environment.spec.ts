@@ -50,6 +50,16 @@ describe('readEnvironment', () => {
     );
   });
 
+  it('reads the run limit of MCP tasks (MCP_TASK_MAX_RUN_MS), unset by default: the layer default applies', () => {
+    assert.equal(readEnvironment({}).mcpTaskMaxRunMs, undefined);
+    assert.equal(readEnvironment({ MCP_TASK_MAX_RUN_MS: '12000' }).mcpTaskMaxRunMs, 12_000);
+    assert.throws(
+      () => readEnvironment({ MCP_TASK_MAX_RUN_MS: '500' }),
+      /MCP_TASK_MAX_RUN_MS must be an integer ≥ 1000 \(milliseconds\) \(got "500"\)/,
+    );
+    assert.throws(() => readEnvironment({ MCP_TASK_MAX_RUN_MS: '10m' }), /MCP_TASK_MAX_RUN_MS must be an integer/);
+  });
+
   it('needs a shared MCP_STATE_SECRET for more than one replica, and a long enough one', () => {
     assert.throws(() => readEnvironment({ REPLICAS: '2' }), /REPLICAS=2 needs MCP_STATE_SECRET/);
     assert.throws(() => readEnvironment({ MCP_STATE_SECRET: 'short' }), /MCP_STATE_SECRET must be at least 32 characters/);

@@ -28,6 +28,12 @@ export interface Environment {
   /** `MCP_STREAMS`: the MCP endpoint's opt-in stream mode (packages/nest-mcp/docs/streams.md). Default off. */
   readonly mcpStreams: boolean;
   /**
+   * `MCP_TASK_MAX_RUN_MS`: the layer's `tasks.maxRunMs` (docs/tasks.md), when set: a task's run taking
+   * longer is stopped and fails, and a killed replica's task waits this long (plus a grace) before
+   * another replica runs it. Unset: the layer's default (10 minutes).
+   */
+  readonly mcpTaskMaxRunMs?: number;
+  /**
    * `API_DOCS`: who may read /docs and /docs-json: `off`, `public`, or `authenticated` (a token
    * issued for the REST API). Default `off` in production (NODE_ENV=production), `public` otherwise.
    */
@@ -61,6 +67,7 @@ const NAMES: readonly string[] = [
   'MCP_STATE_SECRET',
   'MCP_DESTRUCTIVE_CONFIRMATION',
   'MCP_STREAMS',
+  'MCP_TASK_MAX_RUN_MS',
   'API_DOCS',
 ];
 
@@ -117,6 +124,7 @@ function validate(source: NodeJS.ProcessEnv): Environment {
     mcpStateSecret: variables.MCP_STATE_SECRET,
     mcpDestructiveConfirmation: variables.MCP_DESTRUCTIVE_CONFIRMATION,
     mcpStreams: variables.MCP_STREAMS ?? false,
+    mcpTaskMaxRunMs: variables.MCP_TASK_MAX_RUN_MS,
     apiDocs: variables.API_DOCS ?? (production ? 'off' : 'public'),
   };
 }

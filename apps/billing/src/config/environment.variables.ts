@@ -103,6 +103,13 @@ export class EnvironmentVariables {
   @IsIn(['elicitation-or-link', 'link'], { message: 'MCP_DESTRUCTIVE_CONFIRMATION must be elicitation-or-link or link' })
   MCP_DESTRUCTIVE_CONFIRMATION?: 'elicitation-or-link' | 'link';
 
+  /** The layer's `tasks.maxRunMs`: how long a task's run may take, and how long a dead worker's job waits. */
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'MCP_TASK_MAX_RUN_MS must be an integer ≥ 1000 (milliseconds)' })
+  @Min(1000, { message: 'MCP_TASK_MAX_RUN_MS must be an integer ≥ 1000 (milliseconds)' })
+  MCP_TASK_MAX_RUN_MS?: number;
+
   /** Who may read the REST API documentation (/docs, /docs-json). */
   @IsOptional()
   @blankIsUnset()

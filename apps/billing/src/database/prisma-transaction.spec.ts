@@ -22,7 +22,7 @@ describe('PrismaService transactions (pooled connection, routed by context)', ()
     prisma = new PrismaService();
   });
   after(async () => {
-    await prisma.onModuleDestroy();
+    await prisma.onApplicationShutdown();
     await database.close();
   });
 

@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
@@ -99,7 +99,7 @@ export type ExtendedPrismaClient = ReturnType<typeof createClient>;
  * with the request's audit event.
  */
 @Injectable()
-export class PrismaService implements OnModuleDestroy {
+export class PrismaService implements OnApplicationShutdown {
   readonly client: ExtendedPrismaClient;
   /** How long a transaction may stay open before it is rolled back (a stuck call must not hold a connection). */
   transactionLimitMs = 15_000;
@@ -153,34 +153,37 @@ export class PrismaService implements OnModuleDestroy {
    * Runs `work` in one transaction bound to the calling context; nested calls join the open
    * transaction instead of starting another. With `savepoint`, a nested call that fails rolls
    * back only its own writes (a SAVEPOINT of the open transaction), and the outer work goes on.
-   * Held open longer than `transactionLimitMs`, it is rolled back and the work's later queries fail.
+   * Held open longer than `limitMs` (default `transactionLimitMs`), it is rolled back and the
+   * work's later queries fail. `limitMs` applies to a new transaction only: a nested call joins the
+   * open one, with its limit.
    */
-  async transaction<T>(work: (tx: TransactionClient) => Promise<T>, options: { savepoint?: boolean } = {}): Promise<T> {
+  async transaction<T>(work: (tx: TransactionClient) => Promise<T>, options: { savepoint?: boolean; limitMs?: number } = {}): Promise<T> {
     const open = SqlTransactionScope.current();
     if (open) return options.savepoint ? this.inSavepoint(open, work) : work(this.db);
 
+    const limitMs = options.limitMs ?? this.transactionLimitMs;
     const client = await this.pool.connect().catch((error: unknown) => {
       throw asDatabaseUnavailable(error);
     });
-    const tx = new SqlTransaction(client, this.transactionLimitMs);
+    const tx = new SqlTransaction(client, limitMs);
     const timer = setTimeout(() => {
       tx.expired = true;
       // Sent at once (pipelined), run after a query in flight, if any; the work's next query fails.
       tx.rollback().catch(() => undefined);
-    }, this.transactionLimitMs);
+    }, limitMs);
     timer.unref();
     let broken: Error | undefined;
     try {
       tx.begin();
       // Awaited inside the scope: a Prisma query is lazy and runs in the context that awaits it.
       const result = await SqlTransactionScope.run(tx, async () => await work(this.db));
-      if (tx.expired) throw new TransactionExpiredError(this.transactionLimitMs);
+      if (tx.expired) throw new TransactionExpiredError(limitMs);
       await tx.commit(tx.beforeCommit.length ? combinedWrites(tx.beforeCommit) : undefined);
       for (const announce of tx.onCommit) announce();
       return result;
     } catch (error) {
       // Expired: already rolled back by the timer; whatever the work's last query threw, say why.
-      if (tx.expired) throw new TransactionExpiredError(this.transactionLimitMs);
+      if (tx.expired) throw new TransactionExpiredError(limitMs);
       // A connection that cannot even roll back is dropped from the pool, not reused.
       await tx.rollback().catch((rollbackError: Error) => (broken = rollbackError));
       throw asDatabaseUnavailable(error);
@@ -216,6 +219,20 @@ export class PrismaService implements OnModuleDestroy {
   }
 
   /**
+   * The reads of long work that writes only at its end (a statement export, which reads a year of
+   * rows page by page before it stores one file): outside the open transaction while that
+   * transaction has sent nothing (its `BEGIN` waits for the first statement, so for the database
+   * none is open), inside it once it has started. Reading before the transaction starts holds no
+   * snapshot or lock for the minutes the reads take, and on the embedded database (one backend,
+   * given to one connection at a time) lets other requests run between them; once the transaction
+   * has started, a read outside it would wait there for the transaction, i.e. for itself. `work`
+   * must await its queries itself, and write nothing.
+   */
+  readBeforeWrites<T>(work: () => Promise<T>): Promise<T> {
+    return SqlTransactionScope.current()?.unstarted ? SqlTransactionScope.outside(work) : work();
+  }
+
+  /**
    * Runs `work` once the open transaction has committed, never if it rolls back; at once when
    * none is open (the write before it is already committed). For announcing a change to others
    * (e.g. resource-updated notifications), which must not announce what never happened. `work`
@@ -243,7 +260,12 @@ export class PrismaService implements OnModuleDestroy {
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /**
+   * Last, after every module's own destroy hook: Nest destroys the most imported modules first (this
+   * one), and the others still need the database to finish (an MCP task stopped at shutdown rolls
+   * its transaction back and puts its job back in the queue).
+   */
+  async onApplicationShutdown(): Promise<void> {
     await this.client.$disconnect();
   }
 }

@@ -43,6 +43,15 @@ export class SqlTransaction {
   }
 
   /**
+   * Nothing sent yet: `BEGIN` still waits in the socket for the first statement, so for the
+   * database no transaction is open (no snapshot, no lock, and on the embedded database the one
+   * backend is free for other connections).
+   */
+  get unstarted(): boolean {
+    return this.corked;
+  }
+
+  /**
    * One statement of the transaction (any form `pg` accepts). The first one leaves in the same
    * write as `BEGIN`; should `BEGIN` itself have failed, that statement fails too, so the work
    * stops at its first step instead of going on outside a transaction.

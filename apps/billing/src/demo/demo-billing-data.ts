@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { InvoiceStatus, PaymentMethod, Prisma } from '../generated/prisma/client.js';
+import { Prisma, type InvoiceStatus, type PaymentMethod } from '../generated/prisma/client.js';
+import { formatDate } from '../billing/common/money.js';
 import type { PrismaService } from '../database/prisma.service.js';
 
 /** Deterministic pseudo-random numbers (mulberry32): the same demo data at every fresh start. */
@@ -77,10 +78,29 @@ function day(offsetDays: number, today: Date): Date {
 }
 
 /**
- * Customers, invoices (with lines) and payments for the demo workspace, so that `npm start`
- * gives an agent something to talk to at once. Runs once: skipped when the workspace has customers.
+ * Invoices of the two years before the recent ones (`history`): enough rows that exporting the
+ * demo workspace's statement (billing_statement_export) is real long work, with progress to watch:
+ * 6,000 invoices with one line each and about 6,200 payments, with the recent ones about 12,700
+ * statement rows (a 2 MB CSV), which take 0.5–2 s to export (embedded database or PostgreSQL).
+ * Inserted in bulk (one statement per table), once, at the first start: 2–6 s.
  */
-export async function seedDemoBilling(prisma: PrismaService, workspaceId: string): Promise<void> {
+export const DEMO_HISTORY_INVOICES = 6000;
+
+/** Old invoices are settled or written off: the demo's open and overdue amounts stay those of the last year. */
+const HISTORY_STATUSES: ReadonlyArray<[InvoiceStatus, number]> = [
+  ['paid', 0.88],
+  ['cancelled', 0.04],
+  ['overdue', 0.08],
+];
+
+/**
+ * Customers, invoices (with lines) and payments for the demo workspace, so that `npm start`
+ * gives an agent something to talk to at once: 320 invoices of the last year and, with `history`,
+ * {@link DEMO_HISTORY_INVOICES} of the two years before. Invoice numbers follow issue dates across
+ * both (the recent ones keep their order and come after). Runs once: skipped when the workspace
+ * has customers.
+ */
+export async function seedDemoBilling(prisma: PrismaService, workspaceId: string, options: { history?: boolean } = {}): Promise<void> {
   if (await prisma.client.customer.count({ where: { workspaceId } })) return;
   const next = random(20261129);
   const pick = <T>(values: readonly T[]) => values[Math.floor(next() * values.length)];
@@ -98,6 +118,7 @@ export async function seedDemoBilling(prisma: PrismaService, workspaceId: string
   const invoices: Prisma.InvoiceCreateManyInput[] = [];
   const lines: Prisma.InvoiceLineCreateManyInput[] = [];
   const payments: Prisma.PaymentCreateManyInput[] = [];
+  const numbered = options.history ? history(workspaceId, customers, today, { invoices, lines, payments }) : 0;
   for (let n = 1; n <= 320; n++) {
     const customer = pick(customers);
     const currency = next() < 0.8 ? 'MXN' : 'USD';
@@ -130,7 +151,7 @@ export async function seedDemoBilling(prisma: PrismaService, workspaceId: string
       id,
       workspaceId,
       customerId: customer.id,
-      number: `INV-${String(n).padStart(6, '0')}`,
+      number: `INV-${String(numbered + n).padStart(6, '0')}`,
       status,
       currency,
       issueDate,
@@ -152,7 +173,134 @@ export async function seedDemoBilling(prisma: PrismaService, workspaceId: string
       });
     }
   }
-  await prisma.client.invoice.createMany({ data: invoices });
-  await prisma.client.invoiceLine.createMany({ data: lines });
-  await prisma.client.payment.createMany({ data: payments });
+  await insertRows(prisma, { invoices, lines, payments });
+}
+
+/**
+ * The rows in three statements, one per table, each column sent as one array parameter
+ * (`INSERT … SELECT … FROM unnest(…)`): thousands of rows in one round trip each, without the
+ * ORM's per-row work nor a statement of tens of thousands of placeholders (Prisma's `createMany`
+ * took 16 s for the history on the embedded database). The `*_via` columns are stamped `system`,
+ * as the channel stamp would (this runs in the `system` request context).
+ */
+async function insertRows(prisma: PrismaService, rows: Rows): Promise<void> {
+  const column = <R, V>(list: readonly R[], value: (row: R) => V) => list.map(value);
+  const date = (value: Date | string) => formatDate(new Date(value));
+  const time = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null);
+  const { invoices, lines, payments } = rows;
+  await prisma.sql(Prisma.sql`
+    INSERT INTO invoices (id, workspace_id, customer_id, number, status, currency, issue_date, due_date, total_minor, paid_minor,
+                          cancel_reason, cancelled_at, created_via, updated_via, updated_at)
+    SELECT r.id, r.workspace_id, r.customer_id, r.number, r.status::"InvoiceStatus", r.currency, r.issue_date, r.due_date, r.total_minor,
+           r.paid_minor, r.cancel_reason, r.cancelled_at, 'system', 'system', now()
+    FROM unnest(${column(invoices, (i) => i.id)}::uuid[], ${column(invoices, (i) => i.workspaceId)}::uuid[],
+                ${column(invoices, (i) => i.customerId)}::uuid[], ${column(invoices, (i) => i.number)}::text[],
+                ${column(invoices, (i) => i.status)}::text[], ${column(invoices, (i) => i.currency)}::text[],
+                ${column(invoices, (i) => date(i.issueDate))}::date[], ${column(invoices, (i) => date(i.dueDate))}::date[],
+                ${column(invoices, (i) => i.totalMinor)}::int[], ${column(invoices, (i) => i.paidMinor ?? 0)}::int[],
+                ${column(invoices, (i) => i.cancelReason ?? null)}::text[], ${column(invoices, (i) => time(i.cancelledAt))}::timestamp[])
+      AS r(id, workspace_id, customer_id, number, status, currency, issue_date, due_date, total_minor, paid_minor, cancel_reason, cancelled_at)`);
+  await prisma.sql(Prisma.sql`
+    INSERT INTO invoice_lines (id, workspace_id, invoice_id, position, description, quantity, unit_price_minor, amount_minor, created_via, updated_via)
+    SELECT r.*, 'system', 'system'
+    FROM unnest(${column(lines, (l) => l.id)}::uuid[], ${column(lines, (l) => l.workspaceId)}::uuid[],
+                ${column(lines, (l) => l.invoiceId)}::uuid[], ${column(lines, (l) => l.position)}::int[],
+                ${column(lines, (l) => l.description)}::text[], ${column(lines, (l) => l.quantity)}::int[],
+                ${column(lines, (l) => l.unitPriceMinor)}::int[], ${column(lines, (l) => l.amountMinor)}::int[]) AS r`);
+  await prisma.sql(Prisma.sql`
+    INSERT INTO payments (id, workspace_id, invoice_id, amount_minor, currency, method, paid_at, reference, created_via, updated_via, updated_at)
+    SELECT r.id, r.workspace_id, r.invoice_id, r.amount_minor, r.currency, r.method::"PaymentMethod", r.paid_at, r.reference,
+           'system', 'system', now()
+    FROM unnest(${column(payments, (p) => p.id)}::uuid[], ${column(payments, (p) => p.workspaceId)}::uuid[],
+                ${column(payments, (p) => p.invoiceId)}::uuid[], ${column(payments, (p) => p.amountMinor)}::int[],
+                ${column(payments, (p) => p.currency)}::text[], ${column(payments, (p) => p.method)}::text[],
+                ${column(payments, (p) => time(p.paidAt))}::timestamp[], ${column(payments, (p) => p.reference ?? null)}::text[])
+      AS r(id, workspace_id, invoice_id, amount_minor, currency, method, paid_at, reference)`);
+}
+
+interface Rows {
+  invoices: Prisma.InvoiceCreateManyInput[];
+  lines: Prisma.InvoiceLineCreateManyInput[];
+  payments: Prisma.PaymentCreateManyInput[];
+}
+
+/**
+ * {@link DEMO_HISTORY_INVOICES} invoices issued 361 to 1,095 days ago, numbered from INV-000001 in
+ * issue-date order, with their lines and payments (one, or two for about one in six); returns how
+ * many numbers they took. Its own pseudo-random sequence: the recent invoices are the same with or
+ * without it.
+ */
+function history(workspaceId: string, customers: ReadonlyArray<{ id: string }>, today: Date, rows: Rows): number {
+  const next = random(20241129);
+  const pick = <T>(values: readonly T[]) => values[Math.floor(next() * values.length)];
+  const issued = Array.from({ length: DEMO_HISTORY_INVOICES }, () => day(-361 - Math.floor(next() * 735), today)).sort(
+    (a, b) => a.getTime() - b.getTime(),
+  );
+  issued.forEach((issueDate, i) => {
+    const id = randomUUID();
+    const currency = next() < 0.8 ? 'MXN' : 'USD';
+    const dueDate = new Date(issueDate.getTime() + pick([15, 30, 45]) * 86_400_000);
+    // One line each: the lines are not in a statement, and every row costs at the first start.
+    const quantity = 1 + Math.floor(next() * 10);
+    const unitPriceMinor = (5 + Math.floor(next() * 200)) * 1000;
+    const total = quantity * unitPriceMinor;
+    rows.lines.push({
+      id: randomUUID(),
+      workspaceId,
+      invoiceId: id,
+      position: 1,
+      description: pick(ITEMS),
+      quantity,
+      unitPriceMinor,
+      amountMinor: total,
+    });
+    const roll = next();
+    let status: InvoiceStatus = 'paid';
+    for (let bound = 0, k = 0; k < HISTORY_STATUSES.length; k++) {
+      bound += HISTORY_STATUSES[k][1];
+      if (roll < bound) {
+        status = HISTORY_STATUSES[k][0];
+        break;
+      }
+    }
+    const paidMinor = status === 'paid' ? total : 0;
+    rows.invoices.push({
+      id,
+      workspaceId,
+      customerId: pick(customers).id,
+      number: `INV-${String(i + 1).padStart(6, '0')}`,
+      status,
+      currency,
+      issueDate,
+      dueDate,
+      totalMinor: total,
+      paidMinor,
+      ...(status === 'cancelled' ? { cancelReason: 'Issued by mistake', cancelledAt: dueDate } : {}),
+    });
+    if (!paidMinor) return;
+    // Paid between the issue date and a little after the due date, at a business hour (UTC).
+    const paidAt = (offsetDays: number) =>
+      new Date(
+        issueDate.getTime() + offsetDays * 86_400_000 + (14 + Math.floor(next() * 9)) * 3_600_000 + Math.floor(next() * 3600) * 1000,
+      );
+    const term = (dueDate.getTime() - issueDate.getTime()) / 86_400_000;
+    const first = next() < 0.17 ? Math.round(total * (0.3 + next() * 0.4)) : total;
+    for (const [amountMinor, offset] of [
+      [first, Math.floor(next() * term)],
+      [total - first, term + Math.floor(next() * 10)],
+    ]) {
+      if (!amountMinor) continue;
+      rows.payments.push({
+        id: randomUUID(),
+        workspaceId,
+        invoiceId: id,
+        amountMinor,
+        currency,
+        method: pick(METHODS),
+        paidAt: paidAt(offset),
+        reference: `TRK${Math.floor(next() * 1e10)}`,
+      });
+    }
+  });
+  return DEMO_HISTORY_INVOICES;
 }

@@ -71,7 +71,8 @@ export async function startDemo(app: INestApplication, env: NodeJS.ProcessEnv = 
   const accessFile = env[DEMO_ACCESS_FILE_ENV] || undefined;
   const kept = accessFile ? readKept(accessFile) : {};
   const generatedPassword = env.DEMO_ADMIN_PASSWORD ? undefined : kept.password || randomBytes(12).toString('base64url');
-  await seedDemo(prisma, { billing: true, adminPassword: env.DEMO_ADMIN_PASSWORD || generatedPassword });
+  // With history (two more years of invoices): exporting the demo workspace (billing_statement_export) is real long work.
+  await seedDemo(prisma, { billing: true, history: true, adminPassword: env.DEMO_ADMIN_PASSWORD || generatedPassword });
   const token = await RequestContext.run({ channel: 'system' }, async () => {
     const reusable = kept.token ? await keptTokenId(prisma, kept.token, scopes) : undefined;
     await prisma.client.accessToken.updateMany({

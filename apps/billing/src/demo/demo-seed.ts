@@ -14,10 +14,14 @@ export const DEMO_USERS: ReadonlyArray<{ email: string; name: string; role: Role
 
 /**
  * The demo workspace and its three users (upserts, safe at every start), and, with `billing`,
- * its customers, invoices and payments (only into an empty workspace). With `adminPassword`, the
- * demo admin's admin-panel password is (re)set to it (stored as an Argon2id hash).
+ * its customers, invoices and payments (only into an empty workspace; with `history` too, two
+ * more years of invoices: see seedDemoBilling). With `adminPassword`, the demo admin's
+ * admin-panel password is (re)set to it (stored as an Argon2id hash).
  */
-export async function seedDemo(prisma: PrismaService, options: { billing?: boolean; adminPassword?: string } = {}): Promise<void> {
+export async function seedDemo(
+  prisma: PrismaService,
+  options: { billing?: boolean; history?: boolean; adminPassword?: string } = {},
+): Promise<void> {
   const adminHash = options.adminPassword ? await hashPanelPassword(options.adminPassword) : undefined;
   await RequestContext.run({ channel: 'system' }, async () => {
     const workspace = await prisma.client.workspace.upsert({
@@ -38,6 +42,6 @@ export async function seedDemo(prisma: PrismaService, options: { billing?: boole
         update: { role: user.role },
       });
     }
-    if (options.billing) await seedDemoBilling(prisma, workspace.id);
+    if (options.billing) await seedDemoBilling(prisma, workspace.id, { history: options.history });
   });
 }

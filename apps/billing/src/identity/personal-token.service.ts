@@ -96,21 +96,20 @@ export class PersonalTokenService {
     if (cached) return { ok: true, principal: cached };
     const ticket = this.cache?.ticket() ?? 0;
     const record = await this.lookup(digest);
-    if (!record) return { ok: false, reason: 'The access token is not valid' };
-    if (record.revoked) return { ok: false, reason: 'The access token has been revoked' };
-    if (record.expiresAtMs !== null && record.expiresAtMs <= Date.now()) return { ok: false, reason: 'The access token has expired' };
-    const principal: Principal = {
-      userId: record.userId,
-      email: record.email,
-      tokenId: record.id,
-      kind: 'personal',
-      scopes: record.scopes,
-      surfaces: record.surfaces,
-      ...(record.workspaceId ? { workspaceId: record.workspaceId } : {}),
-      memberships: record.memberships.map((m): PrincipalMembership => ({ workspaceId: m.workspaceId, slug: m.slug, role: m.role })),
-    };
-    this.cache?.set(digest, principal, record.expiresAtMs, ticket);
-    return { ok: true, principal };
+    const check = checkOf(record);
+    if (check.ok) this.cache?.set(digest, check.principal, record!.expiresAtMs, ticket);
+    return check;
+  }
+
+  /**
+   * The caller a token stands for now, by the token's id (never its secret; never cached): for
+   * work done later on the token's behalf (a queued MCP task), refused on the same grounds as
+   * {@link check} (revoked, expired), with the memberships as they are now.
+   */
+  async checkById(tokenId: string): Promise<TokenCheck> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(tokenId))
+      return { ok: false, reason: 'The access token is not valid' };
+    return checkOf(await this.lookupById(tokenId));
   }
 
   /**
@@ -141,9 +140,52 @@ export class PersonalTokenService {
     }
   }
 
+  /** {@link lookup}'s statement by the token's primary key (kept a plain template like it: token-check.spec.ts reads that one's SQL). */
+  private async lookupById(tokenId: string): Promise<TokenRow | undefined> {
+    try {
+      const rows = await this.prisma.client.$queryRaw<TokenRow[]>`
+        SELECT t.id::text AS "id", t.user_id::text AS "userId", t.workspace_id::text AS "workspaceId", t.scopes AS "scopes",
+               COALESCE(t.surfaces, ARRAY['mcp']) AS "surfaces",
+               u.email AS "email", t.revoked_at IS NOT NULL AS "revoked",
+               (extract(epoch FROM t.expires_at) * 1000)::float8 AS "expiresAtMs",
+               COALESCE(
+                 json_agg(json_build_object('workspaceId', m.workspace_id, 'slug', w.slug, 'role', m.role) ORDER BY m.created_at, w.slug)
+                   FILTER (WHERE m.workspace_id IS NOT NULL),
+                 '[]'::json
+               ) AS "memberships"
+        FROM access_tokens t
+        JOIN users u ON u.id = t.user_id
+        LEFT JOIN memberships m ON m.user_id = t.user_id
+        LEFT JOIN workspaces w ON w.id = m.workspace_id
+        WHERE t.id = ${tokenId}::uuid
+        GROUP BY t.id, u.id`;
+      return rows[0];
+    } catch (error) {
+      throw asDatabaseUnavailable(error);
+    }
+  }
+
   async revoke(id: string): Promise<void> {
     await this.prisma.client.accessToken.update({ where: { id }, data: { revokedAt: new Date() } });
     // Other replicas hear it from the database (identity_changed); this one forgets it at once.
     this.cache?.clear();
   }
+}
+
+/** A looked-up token as a check's answer: refused when unknown, revoked or expired. */
+function checkOf(record: TokenRow | undefined): TokenCheck {
+  if (!record) return { ok: false, reason: 'The access token is not valid' };
+  if (record.revoked) return { ok: false, reason: 'The access token has been revoked' };
+  if (record.expiresAtMs !== null && record.expiresAtMs <= Date.now()) return { ok: false, reason: 'The access token has expired' };
+  const principal: Principal = {
+    userId: record.userId,
+    email: record.email,
+    tokenId: record.id,
+    kind: 'personal',
+    scopes: record.scopes,
+    surfaces: record.surfaces,
+    ...(record.workspaceId ? { workspaceId: record.workspaceId } : {}),
+    memberships: record.memberships.map((m): PrincipalMembership => ({ workspaceId: m.workspaceId, slug: m.slug, role: m.role })),
+  };
+  return { ok: true, principal };
 }

@@ -18,8 +18,10 @@ import {
   setCookie,
 } from './panel-http.js';
 import { PanelAnonymous, PanelSessionGuard } from './panel-session.guard.js';
+import { PanelTasks } from './panel-tasks.service.js';
 import type { Viewer } from './views/layout.js';
 import { approvalDetailPage, approvalsListPage, loginPage, messagePage, outcomePage } from './views/pages.js';
+import { tasksListPage } from './views/tasks.view.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LOGIN_FORM_TTL_MS = 3_600_000;
@@ -28,8 +30,9 @@ const NOT_FOUND_MESSAGE =
 
 /**
  * The admin pages (server-rendered HTML): sign-in, the pending approvals of the signed-in
- * person's workspaces, and one approval with Continue / Cancel. `@Public()` for the bearer-token
- * guards: these pages authenticate with their own session cookie (PanelSessionGuard).
+ * person's workspaces, and one approval with Continue / Cancel; the running and recent tasks of
+ * the workspaces where they are an admin, with Cancel. `@Public()` for the bearer-token guards:
+ * these pages authenticate with their own session cookie (PanelSessionGuard).
  */
 @Controller('admin')
 @Public()
@@ -40,6 +43,7 @@ export class PanelController {
     private readonly auth: PanelAuthService,
     private readonly approvals: ApprovalService,
     private readonly references: ApprovalReferences,
+    private readonly tasks: PanelTasks,
   ) {}
 
   @Get()
@@ -143,6 +147,34 @@ export class PanelController {
       default:
         sendPage(res, 200, outcomePage(viewer, outcome.kind, outcome.approval));
     }
+  }
+
+  @Get('tasks')
+  async taskList(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const session = this.session(req);
+    sendPage(res, 200, tasksListPage(viewerOf(session), await this.tasks.list(session.userId)));
+  }
+
+  /** Cancel, then the list with what happened (a page of its own, not a redirect: the outcome is shown once). */
+  @Post('tasks/:id/cancel')
+  async cancelTask(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const session = this.session(req);
+    const viewer = viewerOf(session);
+    const outcome = await this.tasks.cancel(id, session.userId);
+    if (outcome.kind === 'not_found') {
+      sendPage(
+        res,
+        404,
+        messagePage(
+          'Task not found',
+          'There is no task with this id that you can cancel. It may belong to a workspace where you are not an admin, or it expired.',
+          viewer,
+          { href: '/admin/tasks', label: '← All tasks' },
+        ),
+      );
+      return;
+    }
+    sendPage(res, outcome.kind === 'cancelled' ? 200 : 409, tasksListPage(viewer, await this.tasks.list(session.userId), outcome));
   }
 
   /** Anything else under /admin: a 404 page (after sign-in, so it tells nothing to strangers). */

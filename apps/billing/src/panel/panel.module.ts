@@ -3,17 +3,19 @@ import { DiscoveryModule } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import { ApprovalsModule } from '../approvals/approvals.module.js';
 import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
+import { TasksModule } from '../tasks/tasks.module.js';
 import { ApprovalReferences } from './approval-references.js';
 import { PanelAuthService } from './panel-auth.service.js';
 import { PanelController } from './panel.controller.js';
 import { PanelSessionGuard } from './panel-session.guard.js';
+import { PanelTasks } from './panel-tasks.service.js';
 import { PANEL_HEADERS } from './views/layout.js';
 
-/** The admin pages under /admin: sign-in and approvals (server-rendered HTML, cookie sessions). */
+/** The admin pages under /admin: sign-in, approvals and tasks (server-rendered HTML, cookie sessions). */
 @Module({
-  imports: [RateLimitModule, ApprovalsModule, DiscoveryModule],
+  imports: [RateLimitModule, ApprovalsModule, TasksModule, DiscoveryModule],
   controllers: [PanelController],
-  providers: [PanelAuthService, PanelSessionGuard, ApprovalReferences],
+  providers: [PanelAuthService, PanelSessionGuard, ApprovalReferences, PanelTasks],
   exports: [PanelAuthService],
 })
 export class PanelModule implements NestModule {

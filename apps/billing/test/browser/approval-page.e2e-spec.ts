@@ -156,12 +156,9 @@ describe(
       const main = page.locator('main');
       await assert.doesNotReject(main.getByRole('heading', { name: 'Approve “Cancel an invoice”?' }).waitFor());
       const text = await main.innerText();
-      // The 2025 era is stateless here: `initialize` is not remembered, so a tools/call carries no
-      // client name, and the page says so rather than guess.
-      const stored = await t.prisma.client.approval.findUniqueOrThrow({ where: { id } });
-      const clientShown = stored.clientName ? `${stored.clientName}` : '(unnamed client)';
       for (const expected of [
-        clientShown,
+        // The 2025-era client named itself in `initialize` only; stateless mode remembers it per caller.
+        'Invoice Assistant',
         'Cancel an invoice',
         'billing_invoice_cancel',
         'Demo Company',
@@ -203,6 +200,53 @@ describe(
       assert.equal(again.envelope.data.id, invoice.id);
       assert.equal((await panelRuns(t, invoice.id)).length, 1);
       await page.close();
+    });
+
+    it('names a 2025-era client by its initialize in the default stateless mode: on the page and in the audit rows', async () => {
+      // Another agent of the requester, with a token of its own: the official 1.x client names itself
+      // in `initialize` only, and this server (no stream mode) gives it no session to keep it in.
+      const token = await t.token({ email: REQUESTER.email, label: 'Acme Desk token' });
+      const desk = new Client({ name: 'Acme Desk', version: '5.0.1' });
+      const transport = new StreamableHTTPClientTransport(new URL(t.mcpUrl), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      });
+      await desk.connect(transport);
+      try {
+        assert.equal(transport.sessionId, undefined, 'stateless: no session');
+        const invoice = await unpaidInvoice(t, requesterToken);
+        const result = (await desk.callTool({
+          name: 'billing_invoice_cancel',
+          arguments: { invoice_id: invoice.id, reason: 'Sent twice' },
+        })) as { content: Array<{ text: string }> };
+        const envelope = JSON.parse(result.content[0].text) as Envelope;
+        assert.equal(envelope.status, 'pending_confirmation', result.content[0].text);
+
+        const page = await approver.newPage();
+        await page.goto(envelope.approval!.url);
+        const shown = await page.locator('dl.facts dt:text-is("Client") + dd').innerText();
+        assert.equal(shown, 'Acme Desk 5.0.1 · token “Acme Desk token”');
+        assert.doesNotMatch(await page.locator('main').innerText(), /unnamed client/);
+        await shot(page, '02b-approval-2025-client');
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await page.waitForLoadState('load');
+        await assert.doesNotReject(page.getByRole('heading', { name: 'Done: Cancel an invoice ran' }).waitFor());
+        await page.close();
+
+        // The agent's call and the run the person approved, both audited under the client's name.
+        const rows = await t.prisma.client.auditEvent.findMany({
+          where: { method: 'tools/call', target: 'billing_invoice_cancel', arguments: { path: ['invoice_id'], equals: invoice.id } },
+          orderBy: { occurredAt: 'asc' },
+        });
+        assert.deepEqual(
+          rows.map((row) => [row.channel, row.clientName, row.clientVersion]),
+          [
+            ['mcp', 'Acme Desk', '5.0.1'],
+            ['panel', 'Acme Desk', '5.0.1'],
+          ],
+        );
+      } finally {
+        await desk.close();
+      }
     });
 
     it('a second submit of the same form (another tab, or a double click) gets the 409 page and runs nothing again', async () => {

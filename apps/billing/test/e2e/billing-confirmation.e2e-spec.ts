@@ -320,7 +320,8 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
         const pending = envelopeOf((await client.callTool({ name: 'billing_invoice_cancel', arguments: args })) as any);
         assert.equal(pending.status, 'pending_confirmation');
         const [row] = await approvals(invoiceId);
-        assert.equal(row.clientName, null, '2025-era calls carry no clientInfo per request');
+        // A 2025-era call carries no clientInfo: the name its initialize gave, remembered for the caller.
+        assert.deepEqual([row.clientName, row.clientVersion], ['sdk-v1-e2e', '1.32.0']);
         assert.equal((await decide(pending.approval!.id, 'cancel')).kind, 'denied');
         const denied = (await client.callTool({ name: 'billing_invoice_cancel', arguments: args })) as any;
         assert.equal(denied.isError, true);

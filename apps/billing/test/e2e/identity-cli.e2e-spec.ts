@@ -20,7 +20,7 @@ describe('the identity CLIs', () => {
     process.env.DATABASE_URL = database.url;
     const prisma = new PrismaService();
     await RequestContext.run({ channel: 'system' }, () => seedDemo(prisma));
-    await prisma.onModuleDestroy();
+    await prisma.onApplicationShutdown();
   });
   after(() => database?.close());
 

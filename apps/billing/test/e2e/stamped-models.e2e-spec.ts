@@ -20,7 +20,7 @@ describe('stamped Prisma models', () => {
     await seedDemo(prisma);
   });
   after(async () => {
-    await prisma.onModuleDestroy();
+    await prisma.onApplicationShutdown();
     await database.close();
   });
 

@@ -330,7 +330,7 @@ describe('stream backends: PostgreSQL', { skip: !REAL_POSTGRES && 'LISTEN/NOTIFY
   });
   after(async () => {
     for (const bus of buses) await bus.close();
-    await prisma?.onModuleDestroy();
+    await prisma?.onApplicationShutdown();
     await database?.close();
   });
 

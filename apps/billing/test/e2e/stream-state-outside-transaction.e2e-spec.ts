@@ -34,7 +34,7 @@ describe('stream state outside the call transaction (PostgreSQL)', { skip: !proc
   });
   after(async () => {
     await other?.end();
-    await prisma?.onModuleDestroy();
+    await prisma?.onApplicationShutdown();
     await database?.close();
   });
 

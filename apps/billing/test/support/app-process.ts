@@ -194,6 +194,6 @@ export async function mintToken(databaseUrl: string, request: Partial<MintReques
     );
     return minted.token;
   } finally {
-    await prisma.onModuleDestroy();
+    await prisma.onApplicationShutdown();
   }
 }

@@ -2,7 +2,7 @@ import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/
 import { Inject, Injectable, Optional, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { from, mergeMap, of, type Observable } from 'rxjs';
 import { McpRegistry } from '../discovery/mcp.registry.js';
-import type { McpToolAnnotations } from '../decorators/mcp-decorator.options.js';
+import type { McpToolOptions } from '../decorators/mcp-decorator.options.js';
 import type { ToolEntry } from '../discovery/mcp-registry.types.js';
 import { MCP_OPTIONS } from '../mcp.constants.js';
 import { McpExecutionContext } from '../mcp-execution-context.js';
@@ -46,13 +46,14 @@ export class McpConfirmationInterceptor implements NestInterceptor {
   ) {}
 
   /** Whether a tool with these annotations is confirmed at all (decided once, at bootstrap). */
-  appliesTo(annotations: McpToolAnnotations): boolean {
-    return !!annotations.destructiveHint;
+  appliesTo(tool: Pick<McpToolOptions, 'annotations'>): boolean {
+    return !!tool.annotations?.destructiveHint;
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const invocation = McpExecutionContext.invocation(context);
-    if (!invocation || invocation.kind !== 'tool' || invocation.approved) return next.handle();
+    // Approved on a page, or a task's run (confirmed before the task was created): not asked again.
+    if (!invocation || invocation.kind !== 'tool' || invocation.approved || invocation.taskRun) return next.handle();
     const tool = this.registry.tool(invocation.name);
     if (!tool?.annotations.destructiveHint) return next.handle();
     return from(this.decide(tool, invocation)).pipe(mergeMap((answer) => (answer === PROCEED ? next.handle() : of(answer))));

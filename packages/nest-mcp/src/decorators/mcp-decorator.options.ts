@@ -52,7 +52,18 @@ export interface McpToolOptions {
   input?: Type<unknown>;
   /** Output DTO: gives the tool an `outputSchema` and its results `structuredContent`. */
   output?: Type<unknown>;
+  /**
+   * Long work (docs/tasks.md). The method does not change: the layer runs it in the request or as a
+   * task on the job queue, on any replica. `optional`: a task for a client that declared the tasks
+   * extension on the request, in the request for any other. `required`: a task, and any other
+   * client gets `-32021`. `background`: always on the queue; a client without the extension gets
+   * `status: "queued"` with a `jobId` to follow with the job tool (`tasks.jobTool`).
+   * Default: none (the call runs in its request).
+   */
+  task?: McpTaskSupport;
 }
+
+export type McpTaskSupport = 'optional' | 'required' | 'background';
 
 export interface McpResourceOptions {
   /** A fixed URI (`billing://status`) or an RFC 6570 template (`billing://invoices/{id}`). */

@@ -1,16 +1,10 @@
-import {
-  BadRequestException,
-  Injectable,
-  ValidationPipe,
-  type ArgumentMetadata,
-  type NestInterceptor,
-  type PipeTransform,
-} from '@nestjs/common';
+import { Injectable, ValidationPipe, type ArgumentMetadata, type NestInterceptor, type PipeTransform } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA, RouteParamtypes } from '@nestjs/common/internal';
 import { ExternalContextCreator, ModulesContainer } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import type { InterceptorsContextCreator } from '@nestjs/core/interceptors/interceptors-context-creator.js';
 import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
+import { namingArgument } from '../rest/named-argument.pipe.js';
 import type { McpInvocation } from '../mcp-invocation.js';
 import { isValidatedAs } from '../schema/validated-arguments.js';
 import { MCP_INVOCATION_PARAM, McpParamsFactory } from './mcp-params.factory.js';
@@ -98,7 +92,7 @@ export class McpHandlerFactory {
    * the same DTO, the same class-validator rules, checked once per call. Any other pipe
    * (`ParseUUIDPipe`, a schema pipe of another library) still runs; when it refuses a named
    * argument (`@Param('id', ParseUUIDPipe)`), its 400 names that argument (Nest's own pipes do not
-   * say which one), so the agent knows what to correct.
+   * say which one), so the agent knows what to correct: the body `namedArgumentPipe()` gives REST.
    */
   private static withoutRepeatedValidation(shared: ExternalContextCreator) {
     type GetParamValue = (value: unknown, metadata: ArgumentMetadata, pipes: PipeTransform[]) => Promise<unknown>;
@@ -122,14 +116,4 @@ export class McpHandlerFactory {
       .filter(([key, value]) => named.some((prefix) => key.startsWith(prefix)) && typeof value.data === 'string')
       .map(([, value]) => value.data as string);
   }
-}
-
-/** A pipe's 400 about one named argument, as a 400 that names it (`field`), unless it already does. */
-function namingArgument(error: unknown, field: string): unknown {
-  if (!(error instanceof BadRequestException)) return error;
-  const body = error.getResponse();
-  if (typeof body === 'object' && body !== null && ('field' in body || 'errors' in body)) return error;
-  const message = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : body;
-  const text = Array.isArray(message) ? message.join('; ') : String(message ?? error.message);
-  return new BadRequestException({ statusCode: 400, error: 'Bad Request', field, message: `\`${field}\`: ${text}` }, { cause: error });
 }

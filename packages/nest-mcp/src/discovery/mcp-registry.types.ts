@@ -1,7 +1,7 @@
 import type { Prompt, Resource, ResourceTemplateType, Tool, UriTemplate } from '@modelcontextprotocol/server';
 import type { Type } from '@nestjs/common';
 import type { McpInvocation } from '../mcp-invocation.js';
-import type { McpConfirmationMode, McpToolAnnotations } from '../decorators/mcp-decorator.options.js';
+import type { McpConfirmationMode, McpTaskSupport, McpToolAnnotations } from '../decorators/mcp-decorator.options.js';
 
 /** A decorated method bound to its instance and wrapped in Nest's guards, interceptors and pipes. */
 export type BoundHandler = (invocation: McpInvocation) => Promise<unknown>;
@@ -30,6 +30,8 @@ export interface ToolEntry extends EntryBase {
   structured: boolean;
   /** Destructive tools: how a person confirms, as the tool declared it (default `elicitation-or-link`). */
   confirmation?: McpConfirmationMode;
+  /** Whether (and for whom) calls run as tasks; undefined: always in the request. */
+  task?: McpTaskSupport;
 }
 
 export interface ResourceEntry extends EntryBase {

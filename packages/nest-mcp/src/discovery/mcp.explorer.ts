@@ -22,6 +22,8 @@ import type { ToolEntry } from './mcp-registry.types.js';
 import { RawJson } from '../server/raw-json.js';
 import { McpConfirmationInterceptor } from '../confirmation/confirmation.interceptor.js';
 import { McpIdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
+import { McpTaskInterceptor } from '../tasks/task.interceptor.js';
+import { TASK_SUPPORTS } from '../tasks/task-wire.js';
 import { resolveResourceInput, resolveToolInput, type ToolInput } from './route-input.js';
 import { assertRouteParameters } from './route-path.check.js';
 import { assertScopesAgree, checkScopeNames, type ScopeUsage } from './scope-declarations.check.js';
@@ -43,6 +45,7 @@ export class McpExplorer implements OnModuleInit {
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly idempotency: McpIdempotencyInterceptor,
     private readonly confirmation: McpConfirmationInterceptor,
+    private readonly tasks: McpTaskInterceptor,
     @Optional() @Inject(MCP_ACCESS_POLICY) private readonly policy?: McpAccessPolicy,
   ) {}
 
@@ -80,8 +83,9 @@ export class McpExplorer implements OnModuleInit {
       throw new Error(`${source}: MCP handlers must live on singleton providers or controllers, not request-scoped ones`);
     }
     // The layer's own interceptors wrap only the tools they can act on (a method's one handler
-    // serves all its kinds; they pass other kinds through): idempotency outside confirmation.
-    const around = tool ? [this.idempotency, this.confirmation].filter((interceptor) => interceptor.appliesTo(tool.annotations ?? {})) : [];
+    // serves all its kinds; they pass other kinds through): idempotency outside confirmation, and
+    // the task boundary last: what runs before it is checked in the request, the rest in the task.
+    const around = tool ? [this.idempotency, this.confirmation, this.tasks].filter((interceptor) => interceptor.appliesTo(tool)) : [];
     const target = prototype.constructor as Type<unknown>;
     const toolInput = tool ? resolveToolInput(target, methodName, source, tool.input) : undefined;
     const promptInput = prompt ? resolveToolInput(target, methodName, source, prompt.args) : undefined;
@@ -127,6 +131,9 @@ export class McpExplorer implements OnModuleInit {
         throw new Error(`${source}: confirmation must be 'elicitation-or-link' or 'link', got ${JSON.stringify(meta.confirmation)}`);
       }
     }
+    if (meta.task !== undefined && !TASK_SUPPORTS.includes(meta.task)) {
+      throw new Error(`${source}: task must be one of ${TASK_SUPPORTS.map((t) => `'${t}'`).join(', ')}, got ${JSON.stringify(meta.task)}`);
+    }
     const definition: Tool = {
       name: meta.name,
       ...(meta.title ? { title: meta.title } : {}),
@@ -136,7 +143,9 @@ export class McpExplorer implements OnModuleInit {
       ...(meta.output
         ? {
             outputSchema: envelopeSchema(
-              schemaOf(source, meta.output, { mode: 'output' }),
+              meta.task === 'background'
+                ? queuedOrOutput(schemaOf(source, meta.output, { mode: 'output' }))
+                : schemaOf(source, meta.output, { mode: 'output' }),
               this.options.toolErrorFields,
             ) as Tool['outputSchema'],
           }
@@ -153,6 +162,7 @@ export class McpExplorer implements OnModuleInit {
       input: input,
       structured: !!meta.output,
       ...(meta.confirmation ? { confirmation: meta.confirmation } : {}),
+      ...(meta.task ? { task: meta.task } : {}),
     });
   }
 
@@ -232,4 +242,19 @@ function schemaOf(source: string, dto: Type<unknown>, options: DtoSchemaOptions)
   } catch (error) {
     throw new Error(`${source}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * A background tool answers a client without the tasks extension `status: "queued"` with the job
+ * (docs/tasks.md): its `data` is then the job, not the output, and a client that checks results
+ * against `outputSchema` (the 1.x SDK does) must accept both.
+ */
+function queuedOrOutput(output: JsonSchema): JsonSchema {
+  const job: JsonSchema = {
+    type: 'object',
+    description: 'When status is queued: the job to follow with the job tool.',
+    properties: { jobId: { type: 'string' }, queuedAt: { type: 'string', format: 'date-time' } },
+    required: ['jobId', 'queuedAt'],
+  };
+  return { anyOf: [output, job], description: output.description ?? 'The result, or the queued job.' };
 }

@@ -29,6 +29,7 @@ export class McpExtensionPointsReport {
   /** Called once every tool is registered (the needs depend on the tools). */
   check(): void {
     this.assertApprovalLinks();
+    this.assertTasks();
     this.logger.log(`Extension points: ${MCP_EXTENSION_POINT_NAMES.map((name) => `${name} = ${this.describe(name)}`).join('; ')}`);
   }
 
@@ -57,6 +58,30 @@ export class McpExtensionPointsReport {
         `Give McpModule.forRoot({ approvalLinks: { useExisting: YourApprovalLinks }, imports: [YourApprovalsModule] }), ` +
         `or set destructiveTools: 'refuse' to refuse those tools over MCP.`,
     );
+  }
+
+  /**
+   * Tasks that could not run as declared: a shared task store with callers that live in one
+   * process's memory, or a background tool whose queued answer would name no job tool.
+   */
+  private assertTasks(): void {
+    const taskTools = this.registry.tools.filter((tool) => tool.task);
+    if (!taskTools.length) return;
+    if (this.given.includes('taskStore') && !this.given.includes('taskCallers')) {
+      throw new Error(
+        'McpModule: a taskStore is given but no taskCallers: a task stored for every replica must be able to act as its caller on any of them. ' +
+          'Give McpModule.forRoot({ taskCallers: { useExisting: YourTaskCallers } }) (docs/tasks.md).',
+      );
+    }
+    const background = taskTools.filter((tool) => tool.task === 'background').map((tool) => tool.name);
+    const jobTool = this.options.tasks.jobTool;
+    if (background.length && (!jobTool || !this.registry.tool(jobTool))) {
+      throw new Error(
+        `McpModule: ${background.join(', ')} ${background.length > 1 ? 'are' : 'is'} declared task: 'background', so clients without the tasks extension ` +
+          `get a queued job to follow with a job tool, but ${jobTool ? `tasks.jobTool names "${jobTool}", which is not a registered tool` : 'tasks.jobTool is not set'}. ` +
+          'Declare a read-only tool that returns McpTasks.job(job_id, request) and name it in McpModule.forRoot({ tasks: { jobTool } }) (docs/tasks.md).',
+      );
+    }
   }
 
   private resolve(token: symbol): unknown {

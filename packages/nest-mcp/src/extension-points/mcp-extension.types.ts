@@ -2,8 +2,11 @@ import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency, Type } 
 import type { McpApprovalLinks } from '../contracts/approval-links.js';
 import type { McpIdempotencyStore } from '../contracts/idempotency-store.js';
 import type { McpRequestStateStore } from '../contracts/request-state-store.js';
+import type { McpClientInfoStore } from '../contracts/client-info-store.js';
 import type { McpAccessPolicy } from '../contracts/access-policy.js';
 import type { McpCallHook } from '../contracts/call-hook.js';
+import type { McpTaskStore } from '../contracts/task-store.js';
+import type { McpTaskCallers, McpTaskQueue } from '../contracts/task-queue.js';
 import type { McpEventStore, McpMessageBus, McpSessionStore } from '../contracts/stream-backends.js';
 
 /**
@@ -43,6 +46,12 @@ export interface McpExtensionOptions {
   /** One-time use of multi round-trip `requestState`. Default: in this process's memory. */
   requestStateStore?: McpExtension<McpRequestStateStore>;
   /**
+   * Stateless mode: the client each caller named in its last handshake-era `initialize`, recalled
+   * for that caller's later requests (audit, approval pages). Default: in this process's memory
+   * (the last 10 000 callers).
+   */
+  clientInfoStore?: McpExtension<McpClientInfoStore>;
+  /**
    * Approval links for destructive tools (docs/contract.md §4.3). No default: without it a destructive tool is
    * confirmed in the chat or refused, and the boot fails when a tool can only be confirmed by link.
    */
@@ -53,6 +62,15 @@ export interface McpExtensionOptions {
   eventStore?: McpExtension<McpEventStore>;
   /** Stream mode: messages between replicas (client answers, resource updates). Default: in-process. */
   messageBus?: McpExtension<McpMessageBus>;
+  /** Tasks (docs/tasks.md): where tasks live, shared by every replica. Default: in this process's memory. */
+  taskStore?: McpExtension<McpTaskStore>;
+  /** Tasks: the job queue that runs them on any replica. Default: in this process (lost with it). */
+  taskQueue?: McpExtension<McpTaskQueue>;
+  /**
+   * Tasks: how a task acts as its caller on a worker. Required with a `taskStore` (the default keeps
+   * the creating request in memory, which cannot travel to another replica).
+   */
+  taskCallers?: McpExtension<McpTaskCallers>;
 }
 
 /** The names of the extension points (the option keys). */

@@ -5,16 +5,25 @@ import type { McpRequestContext } from '../mcp-invocation.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { parseClientInfo } from '../protocol/client-info.js';
 import { handshakeVersions, newestHandshakeVersion } from '../protocol/protocol-version.js';
+import { StatelessClientInfo } from '../server/stateless-client-info.js';
+import { McpRegistry } from '../discovery/mcp.registry.js';
+import { TASKS_EXTENSION } from '../tasks/task-wire.js';
 
 /** `server/discover` (2026-07-28), `initialize` and `ping` (handshake era). */
 @Injectable()
 export class LifecycleHandler {
-  constructor(@Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions) {}
+  constructor(
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly clientInfo: StatelessClientInfo,
+    private readonly registry: McpRegistry,
+  ) {}
 
   discover(): DiscoverResult {
+    // The tasks extension is offered when a tool can run as a task (docs/tasks.md).
+    const extensions = this.registry.tools.some((tool) => tool.task) ? { extensions: { [TASKS_EXTENSION]: {} } } : {};
     return {
       supportedVersions: this.options.supportedVersions,
-      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
+      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, ...extensions },
       instructions: this.options.instructions,
     };
   }
@@ -24,10 +33,12 @@ export class LifecycleHandler {
    * server does not speak) is answered with the newest handshake version enabled (docs/contract.md §2.4); the
    * client decides whether to go on.
    */
-  initialize(params: Record<string, unknown>, context: McpRequestContext): InitializeResult {
-    // Nothing keeps it (no sessions), but a client that describes itself must do so within bounds,
-    // as in the 2026 envelope.
-    parseClientInfo(params.clientInfo, 'params.clientInfo');
+  async initialize(params: Record<string, unknown>, context: McpRequestContext): Promise<InitializeResult> {
+    // A client that describes itself must do so within bounds, as in the 2026 envelope. Stream mode
+    // keeps it in the session it opens; the stateless default, by caller, for the requests that
+    // follow without a session (the `clientInfoStore` extension point).
+    const clientInfo = parseClientInfo(params.clientInfo, 'params.clientInfo');
+    if (clientInfo && !this.options.streams) await this.clientInfo.remember(context.httpRequest, clientInfo);
     const requested = params.protocolVersion;
     const versions = handshakeVersions(this.options);
     const protocolVersion =

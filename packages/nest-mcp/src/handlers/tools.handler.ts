@@ -13,6 +13,8 @@ import { validateToolArguments } from '../schema/dto-argument.validator.js';
 import { RawJson } from '../server/raw-json.js';
 import { ToolReply } from '../server/tool-reply.js';
 import type { ToolEnvelope, ToolError, ToolSafety } from '../server/tool-result.envelope.js';
+import { TaskAccepted } from '../tasks/mcp-tasks.service.js';
+import { declaresTasks, tasksCapabilityMissing } from '../tasks/task-wire.js';
 import { CapabilityAccess } from './capability-access.js';
 import { nextQuestionOf, toolErrorsFromException } from './tool-error.mapper.js';
 
@@ -43,6 +45,10 @@ export class ToolsHandler {
   async call(params: Record<string, unknown>, context: McpRequestContext): Promise<CallToolResult | InputRequiredResult> {
     const entry = this.access.named('tool', params.name, (name) => this.registry.tool(name), context);
     const name = entry.name;
+    // A tool that only runs as a task cannot answer a client that cannot follow one (SEP-2663).
+    if (entry.task === 'required' && !context.taskRun && !declaresTasks(context.clientCapabilities)) {
+      throw tasksCapabilityMissing(`The tool ${name}`, context.era);
+    }
 
     const started = performance.now();
     const finish = (partial: EnvelopeFields) =>
@@ -91,6 +97,11 @@ export class ToolsHandler {
       const nextQuestion = nextQuestionOf(exception);
       const status = nextQuestion ? 'needs_more_info' : 'failed';
       return { result: finish({ ok: false, status, errors, ...(nextQuestion ? { nextQuestion } : {}) }), final: false };
+    }
+    if (output instanceof TaskAccepted) {
+      // Accepted as a task (or queued job): its answer, kept for the idempotency key like any final one.
+      if (!(output.reply instanceof ToolReply)) return { result: output.reply as CallToolResult, final: true };
+      output = output.reply;
     }
     const inputRequired = asInputRequired(output);
     if (inputRequired) return { result: assertAnswerable(inputRequired, invocation), final: false };

@@ -4,9 +4,10 @@ import { McpRegistry } from '../discovery/mcp.registry.js';
 import { MCP_OPTIONS } from '../mcp.constants.js';
 import { McpExecutionContext } from '../mcp-execution-context.js';
 import type { McpInvocation } from '../mcp-invocation.js';
-import type { McpToolAnnotations } from '../decorators/mcp-decorator.options.js';
+import type { McpToolOptions } from '../decorators/mcp-decorator.options.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { ToolReply } from '../server/tool-reply.js';
+import { TaskAccepted } from '../tasks/mcp-tasks.service.js';
 import { ClaimedCalls } from './claimed-calls.js';
 import { MCP_IDEMPOTENCY_STORE, type IdempotentCall, type McpIdempotencyStore } from '../contracts/idempotency-store.js';
 
@@ -30,8 +31,8 @@ export class McpIdempotencyInterceptor implements NestInterceptor {
   ) {}
 
   /** Whether a tool with these annotations can carry a key at all (decided once, at bootstrap). */
-  appliesTo(annotations: McpToolAnnotations): boolean {
-    return !annotations.readOnlyHint;
+  appliesTo(tool: Pick<McpToolOptions, 'annotations'>): boolean {
+    return !tool.annotations?.readOnlyHint;
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -40,7 +41,7 @@ export class McpIdempotencyInterceptor implements NestInterceptor {
     if (!call) return next.handle();
     return from(this.store.claim(call)).pipe(
       mergeMap((claim) => {
-        if (claim.kind === 'replay') return of(claim.result);
+        if (claim.kind === 'replay') return of(replayOf(claim.result));
         if (claim.kind === 'mismatch') return of(this.reused(call.tool));
         ClaimedCalls.remember(call.invocation, call);
         return next.handle();
@@ -50,7 +51,8 @@ export class McpIdempotencyInterceptor implements NestInterceptor {
 
   /** The call's idempotency key, when the tool has side effects and the key argument was given. */
   private idempotentCall(invocation: McpInvocation): IdempotentCall | undefined {
-    if (invocation.kind !== 'tool') return undefined;
+    // A task's run: its key was claimed when the task was accepted, and the task is that key's answer.
+    if (invocation.kind !== 'tool' || invocation.taskRun) return undefined;
     const key = invocation.arguments?.[this.options.idempotencyKeyArgument];
     if (typeof key !== 'string' || !key) return undefined;
     if (this.registry.tool(invocation.name)?.annotations.readOnlyHint) return undefined;
@@ -70,4 +72,12 @@ export class McpIdempotencyInterceptor implements NestInterceptor {
       },
     ]);
   }
+}
+
+/**
+ * A stored answer as the tools handler takes it back. A task's `CreateTaskResult` (the first call
+ * was accepted as a task) is that task's answer again, not data to wrap in an envelope.
+ */
+function replayOf(result: unknown): unknown {
+  return (result as { resultType?: unknown } | null)?.resultType === 'task' ? new TaskAccepted(result as Record<string, unknown>) : result;
 }

@@ -87,6 +87,16 @@ export async function inputRequiredFor(
   });
 }
 
+/**
+ * Every answer the client gave in this call's rounds so far (earlier rounds' from the sealed
+ * state, this round's `inputResponses`): what a task created on this round carries into its runs,
+ * so the handler finds them under the same keys.
+ */
+export function answersSoFar(invocation: McpInvocation): Record<string, unknown> {
+  const earlier = isAnswersState(invocation.state) ? invocation.state.answers : {};
+  return { ...earlier, ...invocation.inputResponses };
+}
+
 function isAnswersState(state: unknown): state is AnswersState {
   return isPlainObject(state) && isPlainObject(state.answers);
 }

@@ -78,6 +78,7 @@ class BuiltInvocation implements McpInvocation {
   declare state?: unknown;
   declare session?: McpSession;
   declare signal?: AbortSignal;
+  declare taskRun?: McpRequestContext['taskRun'];
   declare stream?: CallStream;
   #argumentsHash?: string;
   #callerKey?: { value: string | undefined };
@@ -109,6 +110,7 @@ class BuiltInvocation implements McpInvocation {
   }
 
   async progress(done: number, total?: number, message?: string): Promise<void> {
+    if (this.taskRun) return this.taskRun.progress(done, total, message);
     await this.stream?.progress(done, total, message);
   }
 

@@ -25,11 +25,17 @@ export interface NegotiatedProtocol {
   clientInfo?: Implementation;
 }
 
-/** Methods whose `Mcp-Name` header mirrors a body field; only `tools/call` must send it (docs/contract.md §2.3). */
-const NAME_SOURCES: Record<string, { field: 'name' | 'uri'; required: boolean }> = {
+/**
+ * Methods whose `Mcp-Name` header mirrors a body field; `tools/call` and the tasks methods must
+ * send it (docs/contract.md §2.3; the tasks extension routes by task id: docs/tasks.md).
+ */
+const NAME_SOURCES: Record<string, { field: 'name' | 'uri' | 'taskId'; required: boolean }> = {
   'tools/call': { field: 'name', required: true },
   'prompts/get': { field: 'name', required: false },
   'resources/read': { field: 'uri', required: false },
+  'tasks/get': { field: 'taskId', required: true },
+  'tasks/update': { field: 'taskId', required: true },
+  'tasks/cancel': { field: 'taskId', required: true },
 };
 
 function unsupportedVersion(requested: unknown, options: ResolvedMcpOptions): McpProtocolError {

@@ -29,6 +29,8 @@ export interface JsonSchema {
   default?: unknown;
   examples?: unknown[];
   deprecated?: boolean;
+  /** Only where the layer itself offers alternatives (a background tool's data: its output or the queued job). */
+  anyOf?: JsonSchema[];
 }
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';

@@ -13,6 +13,7 @@ import { McpExceptionFilter } from './mcp-exception.filter.js';
 import { traceMcpRequest, type McpRequestOutcome } from './mcp-tracing.js';
 import { setResponseVersion } from './response-version.js';
 import { requestContextOf } from './request-context.builder.js';
+import { recallsClientInfo, StatelessClientInfo } from './stateless-client-info.js';
 
 /**
  * The Streamable HTTP endpoint, stateless by default (docs/contract.md §1.1): one JSON-RPC message per POST, one
@@ -28,6 +29,7 @@ export class McpController {
     private readonly dispatcher: McpDispatcher,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly streaming: StreamingEndpoint,
+    private readonly clientInfo: StatelessClientInfo,
   ) {}
 
   @Post()
@@ -63,6 +65,11 @@ export class McpController {
       return undefined;
     }
     const context = requestContextOf(message, protocol, req);
+    if (recallsClientInfo(context)) {
+      // A handshake-era request says nothing about its client: what the caller's `initialize` said.
+      const clientInfo = await this.clientInfo.recall(req);
+      if (clientInfo) context.clientInfo = clientInfo;
+    }
     const result = await this.dispatcher.dispatch(message, context);
     setResponseVersion(req, context.protocolVersion);
     setMcpResponseHeaders(res, context.protocolVersion);

@@ -1,4 +1,5 @@
-import { isInputRequiredResult, SERVER_INFO_META_KEY, type CallToolResult } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, SERVER_INFO_META_KEY, type CallToolResult, type InputRequiredResult } from '@modelcontextprotocol/server';
+import type { Request } from 'express';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { StreamConfirmation } from '../confirmation/stream-confirmation.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
@@ -8,12 +9,14 @@ import { PromptsHandler } from '../handlers/prompts.handler.js';
 import { ResourcesHandler } from '../handlers/resources.handler.js';
 import { ToolsHandler } from '../handlers/tools.handler.js';
 import { MCP_OPTIONS, STATELESS_VERSIONS } from '../mcp.constants.js';
-import type { McpRequestContext } from '../mcp-invocation.js';
+import type { McpRequestContext, McpTaskRunContext } from '../mcp-invocation.js';
+import type { McpTask } from '../contracts/task-store.js';
 import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
 import { isPlainObject, type InboundMessage } from '../protocol/json-rpc-message.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { StreamMethodsHandler } from '../streams/stream-methods.handler.js';
+import { TasksHandler } from '../tasks/tasks.handler.js';
 import type { ProtocolEra } from '../protocol/protocol-version.js';
 import type { McpApprovedCall } from './mcp-approved-call.js';
 import { MCP_CALL_HOOK, type McpCall, type McpCallHook } from '../contracts/call-hook.js';
@@ -48,6 +51,7 @@ export class McpDispatcher {
     streamMethods: StreamMethodsHandler,
     @Inject(MCP_CALL_HOOK) private readonly hook: McpCallHook,
     private readonly streamConfirmation: StreamConfirmation,
+    tasks: TasksHandler,
   ) {
     this.routes = {
       'server/discover': { eras: ['stateless'], perCaller: true, handle: () => lifecycle.discover() },
@@ -63,6 +67,10 @@ export class McpDispatcher {
       // A capability call too: completions return the caller's data (customer emails, ids).
       'completion/complete': { eras: BOTH, call: 'completion/complete', handle: (p, c) => completion.complete(p, c) },
     };
+    // The tasks extension (docs/tasks.md): in every era its gate is the extension declared on the request.
+    this.routes['tasks/get'] = { eras: BOTH, handle: (p, c) => tasks.get(p, c) };
+    this.routes['tasks/update'] = { eras: BOTH, handle: (p, c) => tasks.update(p, c) };
+    this.routes['tasks/cancel'] = { eras: BOTH, handle: (p, c) => tasks.cancel(p, c) };
     if (options.streams) {
       // Methods that change a session: handshake era, stream mode only (2026-07-28 has neither).
       this.routes['logging/setLevel'] = { eras: ['handshake'], handle: (p, c) => streamMethods.setLevel(p, c) };
@@ -120,6 +128,48 @@ export class McpDispatcher {
       };
     }
     return result as CallToolResult;
+  }
+
+  /**
+   * Runs a task's tool call on a worker (`McpTaskWorker`), through the same pipeline as the call
+   * that created it (validation, guards, policy, interceptors, call hook), as whoever `request`
+   * acts for, with the client as it was then. The idempotency key and the confirmation were
+   * settled when the task was accepted and are not checked again. `completed` is called inside the
+   * call hook with a successful result, so that the task's outcome commits with the work.
+   */
+  async runTaskCall(
+    task: McpTask,
+    request: Request,
+    run: { signal: AbortSignal; progress: McpTaskRunContext['progress']; completed(result: CallToolResult): Promise<void> },
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const requestId = `task:${task.id}`;
+    const context: McpRequestContext = {
+      era: 'stateless',
+      protocolVersion: task.client.protocolVersion,
+      method: 'tools/call',
+      requestId,
+      clientCapabilities: task.client.capabilities,
+      ...(task.client.info ? { clientInfo: task.client.info } : {}),
+      meta: {},
+      httpRequest: request,
+      signal: run.signal,
+      taskRun: { taskId: task.id, progress: run.progress },
+    };
+    const message = {
+      id: requestId,
+      method: 'tools/call',
+      params: { name: task.tool, arguments: task.arguments, ...(task.inputResponses ? { inputResponses: task.inputResponses } : {}) },
+    };
+    const route = this.routes['tools/call'];
+    const recording: MethodRoute = {
+      ...route,
+      handle: async (params, ctx) => {
+        const result = (await route.handle(params, ctx)) as CallToolResult | InputRequiredResult;
+        if (!isInputRequiredResult(result) && !result.isError && !run.signal.aborted) await run.completed(result);
+        return result;
+      },
+    };
+    return (await this.run(recording, message, context)) as CallToolResult | InputRequiredResult;
   }
 
   private async run(route: MethodRoute, message: InboundMessage, context: McpRequestContext): Promise<Result> {

@@ -7,7 +7,8 @@ import type { McpSession } from '../contracts/stream-backends.js';
 /**
  * The context of one request that expects an answer, for both endpoints (stateless and stream
  * mode). A handshake-era request says nothing about its client: with a session, what its
- * `initialize` said (capabilities, client info) stands in for the message's.
+ * `initialize` said (capabilities, client info) stands in for the message's; without one (the
+ * stateless default), the endpoint then recalls the caller's client info (`StatelessClientInfo`).
  */
 export function requestContextOf(
   message: InboundMessage,

@@ -19,9 +19,9 @@ export class ToolReply {
     return new ToolReply('needs_more_info', false, data, errors, nextQuestion);
   }
 
-  /** Accepted, finishing later: `ok: true` with what identifies the pending work. */
-  static queued(data: unknown): ToolReply {
-    return new ToolReply('queued', true, data, []);
+  /** Accepted, finishing later: `ok: true` with what identifies the pending work, and how to follow it. */
+  static queued(data: unknown, nextQuestion?: string): ToolReply {
+    return new ToolReply('queued', true, data, [], nextQuestion);
   }
 
   /** The tool did not do what was asked, and says why (a refusal, a declined confirmation). */

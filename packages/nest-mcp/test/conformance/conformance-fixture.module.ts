@@ -4,6 +4,7 @@ import { McpCompletion, McpErrorCode, McpPrompt, McpProtocolError, McpResource, 
 import { InputRequiredFixtures, InputRequiredPromptFixtures } from './input-required.fixture.js';
 import { EmbeddedResourceArgsDto, PromptArgumentsDto } from './conformance-fixture.dto.js';
 import { StreamFixtures } from './stream.fixture.js';
+import { TaskFixtures } from './tasks.fixture.js';
 
 /**
  * The fixtures the official MCP conformance suite (@modelcontextprotocol/conformance) calls, declared
@@ -178,6 +179,7 @@ export class ConformancePrompts {
     ConformancePrompts,
     InputRequiredFixtures,
     InputRequiredPromptFixtures,
+    TaskFixtures,
   ],
 })
 export class ConformanceFixtureModule {}

@@ -2,7 +2,8 @@
  * The REST half of the decorators (`McpRestModule`) and the shape of each refusal over MCP:
  * - REST: a route that is a tool has its `scopes` enforced by the app's access policy (the step-up
  *   challenge or the policy's plain 403) and its DTO validated as tool arguments are (400 naming
- *   the field); the app's own authentication guard still runs first.
+ *   the field); the app's own authentication guard still runs first. A param pipe wrapped in
+ *   `namedArgumentPipe()` names its parameter too, with the body MCP gives.
  * - MCP: missing scopes are the OAuth step-up challenge (HTTP 403 + `WWW-Authenticate`), which the
  *   official 2.x client reports as `InsufficientScopeError`; any other permission error is a tool
  *   result with `isError: true` the model can read (never HTTP 403 + `-32600`, which the 2.x client
@@ -18,6 +19,9 @@ import {
   Get,
   Injectable,
   Module,
+  Param,
+  ParseIntPipe,
+  ParseUUIDPipe,
   Post,
   UnauthorizedException,
   type CanActivate,
@@ -37,6 +41,7 @@ import {
   McpRestModule,
   McpTool,
   mcpRestValidationPipe,
+  namedArgumentPipe,
   RequiredScopes,
   type McpAccessPolicy,
   type McpCapability,
@@ -78,6 +83,12 @@ class NotesController {
   @Get('help')
   help() {
     return { help: 'public' };
+  }
+
+  @Get(':note_id')
+  @McpTool({ description: 'Shows a note.', annotations: { readOnlyHint: true } })
+  show(@Param('note_id', namedArgumentPipe(ParseUUIDPipe)) noteId: string) {
+    return { noteId };
   }
 }
 
@@ -241,6 +252,42 @@ describe('McpRestModule: the REST half of a tool, and the shape of each refusal 
         { name: 'list', rest: true },
         { name: 'list', rest: false },
       ]);
+    });
+
+    it("namedArgumentPipe(ParseUUIDPipe): the pipe's 400 names the parameter, in the tool error shape too", async () => {
+      const named = '`note_id`: Validation failed (uuid is expected)';
+      const { status, body } = await rest('GET', '/notes/not-a-uuid', user(''));
+      assert.equal(status, 400);
+      assert.deepEqual(body, {
+        statusCode: 400,
+        error: 'Bad Request',
+        field: 'note_id',
+        message: named,
+        errors: [{ code: 'invalid_argument', field: 'note_id', message: named, retryable: false }],
+      });
+      const request = statelessRequest('tools/call', { name: 'show', arguments: { note_id: 'not-a-uuid' } });
+      const viaMcp = await post(t.mcpUrl, request.body, request.headers);
+      assert.deepEqual(JSON.parse(viaMcp.body.result.content[0].text).errors, [
+        { code: 'invalid_argument', field: 'note_id', message: `${named}. Correct this argument and call show again.`, retryable: false },
+      ]);
+      const id = '0b7f5a52-3d57-4a4b-9a43-5b1e1f0c2d11';
+      assert.deepEqual((await rest('GET', `/notes/${id}`, user(''))).body, { noteId: id });
+    });
+
+    it('namedArgumentPipe() takes a pipe class or instance, passes its value through and leaves an unnamed argument alone', async () => {
+      const page = namedArgumentPipe(ParseIntPipe);
+      assert.equal(await page.transform('7', { type: 'query', data: 'page' }), 7);
+      await assert.rejects(Promise.resolve(page.transform('seven', { type: 'query', data: 'page' })), (error: any) => {
+        assert.equal(error.getResponse().field, 'page');
+        assert.equal(error.getResponse().message, '`page`: Validation failed (numeric string is expected)');
+        return true;
+      });
+      const whole = namedArgumentPipe(new ParseIntPipe());
+      await assert.rejects(Promise.resolve(whole.transform('seven', { type: 'query' })), (error: any) => {
+        assert.equal(error.getResponse().message, 'Validation failed (numeric string is expected)');
+        assert.equal(error.getResponse().field, undefined);
+        return true;
+      });
     });
 
     it('mcpRestValidationPipe({ forbidUnknownArguments: false }) strips unknown properties instead', async () => {

@@ -303,7 +303,7 @@ describe('@modelcontextprotocol/sdk 1.x client (2025 handshake era)', () => {
     assert.equal(tools.find((tool) => tool.name === 'echo')!.outputSchema, undefined);
   });
 
-  it('calls echo and gets the JSON envelope (no client info in this era: nothing is remembered from initialize)', async () => {
+  it('calls echo and gets the JSON envelope (no client info: a caller without credentials is not remembered from initialize)', async () => {
     const result = await client.callTool({ name: 'echo', arguments: { text: 'hola' } });
     assert.equal(toolResult(result).isError, undefined);
     const envelope = envelopeOf(result);

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiTags 
 import type { Response } from 'express';
 import { SCOPES } from '../../app.scopes.js';
 import { WorkspaceScoped } from '../../identity/workspace-scoped.decorator.js';
-import { McpTool, RequiredScopes } from '@nest-mcp/core';
+import { McpTool, namedArgumentPipe, RequiredScopes } from '@nest-mcp/core';
 import { contentDisposition, MAX_ATTACHMENT_LABEL } from './attachment-files.js';
 import { AttachmentDto, AttachmentIdDto, UploadAttachmentDto } from './attachment.dto.js';
 import { AttachmentsService } from './attachments.service.js';
@@ -56,7 +56,7 @@ export class AttachmentsController {
     input: AttachmentIdDto,
     output: AttachmentDto,
   })
-  download(@Param('attachment_id', ParseUUIDPipe) attachmentId: string): Promise<AttachmentDto> {
+  download(@Param('attachment_id', namedArgumentPipe(ParseUUIDPipe)) attachmentId: string): Promise<AttachmentDto> {
     return this.attachments.metadata(attachmentId);
   }
 
@@ -66,7 +66,7 @@ export class AttachmentsController {
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({ description: 'The file bytes, with its Content-Type, Content-Length and an attachment Content-Disposition.' })
   async content(
-    @Param('attachment_id', ParseUUIDPipe) attachmentId: string,
+    @Param('attachment_id', namedArgumentPipe(ParseUUIDPipe)) attachmentId: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
     const file = await this.attachments.content(attachmentId);

@@ -4,7 +4,7 @@ import { isUUID } from 'class-validator';
 import { SCOPES } from '../../app.scopes.js';
 import { BillingError } from '../common/billing.errors.js';
 import { WorkspaceScoped } from '../../identity/workspace-scoped.decorator.js';
-import { McpCompletion, McpResource, McpTool, RequiredScopes } from '@nest-mcp/core';
+import { McpCompletion, McpResource, McpTool, namedArgumentPipe, RequiredScopes } from '@nest-mcp/core';
 import { CustomerSummaryDto, CustomerSummaryQueryDto } from './customer-summary.dto.js';
 import { CustomerSummaryService } from './customer-summary.service.js';
 import { CreateCustomerDto, CustomerDto, CustomerListDto, CustomerListQueryDto } from './customer.dto.js';
@@ -71,7 +71,7 @@ export class CustomersController {
   @Get(':id')
   @RequiredScopes(SCOPES.billingRead)
   @ApiOkResponse({ type: CustomerDto })
-  get(@Param('id', ParseUUIDPipe) id: string): Promise<CustomerDto> {
+  get(@Param('id', namedArgumentPipe(ParseUUIDPipe)) id: string): Promise<CustomerDto> {
     return this.customers.get(id);
   }
 

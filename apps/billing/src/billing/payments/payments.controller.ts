@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query } from '@nestj
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { SCOPES } from '../../app.scopes.js';
 import { WorkspaceScoped } from '../../identity/workspace-scoped.decorator.js';
-import { McpTool, RequiredScopes } from '@nest-mcp/core';
+import { McpTool, namedArgumentPipe, RequiredScopes } from '@nest-mcp/core';
 import { PaymentListQueryDto, RefundPaymentDto, RefundPaymentToolDto, RegisterPaymentDto } from './payment-input.dto.js';
 import { PaymentDetailDto, PaymentListDto, PaymentRefundedDto, PaymentRegisteredDto } from './payment-output.dto.js';
 import { PaymentsService } from './payments.service.js';
@@ -25,7 +25,7 @@ export class PaymentsController {
   @Get(':payment_id')
   @RequiredScopes(SCOPES.billingRead)
   @ApiOkResponse({ type: PaymentDetailDto })
-  get(@Param('payment_id', ParseUUIDPipe) paymentId: string): Promise<PaymentDetailDto> {
+  get(@Param('payment_id', namedArgumentPipe(ParseUUIDPipe)) paymentId: string): Promise<PaymentDetailDto> {
     return this.payments.get(paymentId);
   }
 
@@ -76,7 +76,10 @@ export class PaymentsController {
     input: RefundPaymentToolDto,
     output: PaymentRefundedDto,
   })
-  refund(@Param('payment_id', ParseUUIDPipe) paymentId: string, @Body() dto: RefundPaymentDto): Promise<PaymentRefundedDto> {
+  refund(
+    @Param('payment_id', namedArgumentPipe(ParseUUIDPipe)) paymentId: string,
+    @Body() dto: RefundPaymentDto,
+  ): Promise<PaymentRefundedDto> {
     return this.payments.refund(paymentId, dto);
   }
 }

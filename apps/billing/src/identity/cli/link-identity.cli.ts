@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     });
     console.error(`Linked ${values.subject} at ${values.issuer} to ${user.email} (${user.id})`);
   } finally {
-    await prisma.onModuleDestroy();
+    await prisma.onApplicationShutdown();
     await database.close();
   }
 }

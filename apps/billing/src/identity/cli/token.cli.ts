@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     );
     console.log(minted.token);
   } finally {
-    await prisma.onModuleDestroy();
+    await prisma.onApplicationShutdown();
     await database.close();
   }
 }

@@ -9,6 +9,8 @@ header{display:flex;align-items:center;justify-content:space-between;padding:.75
 header a{color:#fff;text-decoration:none;font-weight:600}
 header form{display:inline;margin:0}
 header .who{font-size:.9rem;opacity:.85;margin-right:.75rem}
+header nav{display:inline}
+header nav a{font-weight:400;margin-left:1.25rem}
 main{max-width:56rem;margin:2rem auto;padding:0 1rem}
 .card{background:#fff;border:1px solid #dfe3ea;border-radius:8px;padding:1.5rem;margin-bottom:1.25rem}
 h1{font-size:1.4rem;margin:0 0 1rem}
@@ -26,7 +28,7 @@ table.args table.args{margin:0}
 .reference{margin-top:.25rem;font-weight:600}
 .muted{color:#718096}
 .summary{font-size:.85rem;overflow-wrap:anywhere}
-.badge{display:inline-block;padding:.1rem .5rem;border-radius:999px;font-size:.8rem;font-weight:600;background:#e2e8f0}
+.badge{display:inline-block;padding:.1rem .5rem;border-radius:999px;font-size:.8rem;font-weight:600;background:#e2e8f0;white-space:nowrap}
 .badge.pending{background:#fef3c7;color:#92400e}.badge.executed{background:#d1fae5;color:#065f46}
 .badge.denied,.badge.failed,.badge.expired{background:#fee2e2;color:#991b1b}
 .warn{border-left:4px solid #d97706;background:#fffbeb;padding:.75rem 1rem;border-radius:4px}
@@ -34,6 +36,8 @@ table.args table.args{margin:0}
 button{font:inherit;font-weight:600;padding:.6rem 1.4rem;border-radius:6px;border:1px solid #cbd2dc;background:#fff;color:#1d2433;cursor:pointer}
 button.primary{background:#b91c1c;border-color:#b91c1c;color:#fff}
 button.link{background:none;border:none;color:#fff;padding:0;font-weight:400;text-decoration:underline}
+button.small{padding:.3rem .8rem;font-size:.9rem;white-space:nowrap}
+td form{margin:0}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input[type=email],input[type=password]{width:100%;font:inherit;padding:.55rem .7rem;border:1px solid #cbd2dc;border-radius:6px}
 .error{color:#991b1b;background:#fee2e2;border-radius:6px;padding:.6rem .9rem}
@@ -74,7 +78,7 @@ export function layout(title: string, body: HtmlValue, viewer?: Viewer): string 
 </head>
 <body>
 <header>
-  <a href="/admin/approvals">Billing admin</a>
+  <span><a href="/admin/approvals">Billing admin</a>${viewer ? html`<nav><a href="/admin/approvals">Approvals</a><a href="/admin/tasks">Tasks</a></nav>` : ''}</span>
   ${
     viewer
       ? html`<span><span class="who">${viewer.name} &lt;${viewer.email}&gt;</span><form method="post" action="/admin/logout">${csrfField(viewer.csrfToken)}<button class="link" type="submit">Sign out</button></form></span>`

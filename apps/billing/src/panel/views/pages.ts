@@ -15,7 +15,8 @@ function person(p: { name: string; email: string } | undefined): SafeHtml | stri
 
 /**
  * The client as it named itself, and the token it called with. A 2025-era client names itself
- * only in `initialize`: with stream mode's sessions that name is kept; without, no call carries it.
+ * only in `initialize`: stream mode's session keeps that name, the stateless default keeps it per
+ * caller (`clientInfoStore`); a client that never named itself is "(unnamed client)".
  */
 function client(c: ApprovalView['client']): SafeHtml {
   const via = c.credential ? html` <span class="muted">· ${c.credential}</span>` : '';

@@ -1,0 +1,92 @@
+import { Body, Controller, HttpCode, HttpStatus, Post, Req, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { McpCtx, McpTasks, McpTool, RequiredScopes, type McpInvocation, type McpJobView } from '@nest-mcp/core';
+import { SCOPES } from '../../app.scopes.js';
+import { WorkspaceScoped } from '../../identity/workspace-scoped.decorator.js';
+import { BillingError } from '../common/billing.errors.js';
+import { JobViewDto } from '../jobs/job.dto.js';
+import { StatementExportDto, type StatementExportResultDto } from './statement-export.dto.js';
+import { StatementsService } from './statements.service.js';
+
+export const STATEMENT_EXPORT_TOOL = 'billing_statement_export';
+
+/**
+ * Period statements. One handler, two surfaces: over MCP it is the tool's work, which the layer
+ * always runs as a task on the job queue (`task: 'background'`); over REST the same route queues
+ * that work for the REST caller (`McpTasks.submit`) and answers `202 Accepted` with the job's
+ * `Location`, followed with GET /v1/jobs/{id}.
+ */
+@ApiTags('statements')
+@ApiBearerAuth()
+@WorkspaceScoped()
+@Controller('v1/statements')
+export class StatementsController {
+  constructor(
+    private readonly statements: StatementsService,
+    private readonly tasks: McpTasks,
+  ) {}
+
+  @Post('exports')
+  @HttpCode(HttpStatus.ACCEPTED)
+  @RequiredScopes(SCOPES.billingRead, SCOPES.billingWrite)
+  @ApiAcceptedResponse({
+    type: JobViewDto,
+    description:
+      'The export is queued: follow it at Location (GET /v1/jobs/{jobId}) until status is completed; then result.data.attachment_id ' +
+      'is the stored CSV (GET /v1/attachments/{id}/content for its bytes).',
+    headers: { Location: { description: 'The job: /v1/jobs/{jobId}.', schema: { type: 'string', example: '/v1/jobs/3f2b…' } } },
+  })
+  @ApiTooManyRequestsResponse({
+    description: 'too_many_tasks: the workspace already has as many unfinished jobs as it may; wait for one to finish.',
+  })
+  @McpTool({
+    name: STATEMENT_EXPORT_TOOL,
+    title: 'Export a period statement (CSV)',
+    description:
+      'When to use: the user asks for a statement, an export or a spreadsheet of what was invoiced and paid over a period ' +
+      '(a month, a quarter, a year), for the whole workspace or for one customer (customer_id). ' +
+      'Never use for: answering a question you can answer with billing_invoices_search or billing_customer_summary (an ' +
+      'export reads every row of the period and takes a while); reading the rows yourself (you get the file id, never its ' +
+      'contents). ' +
+      'Side effects: stores one CSV file (an attachment of the workspace) with a row per invoice issued and per payment ' +
+      'received in the period; changes no invoice or payment. It runs in the background: the answer is status "queued" ' +
+      'with data.jobId (or a task, for clients that support MCP tasks); nothing is stored until it completes. ' +
+      'Success criteria: once the job (billing_job_get) is completed, its result has ok true and data.attachment_id, ' +
+      'data.size_bytes, data.invoice_rows and data.payment_rows; give the user the file name and the row counts, and ' +
+      'data.download_path for fetching it over REST. ' +
+      'Fallback: statement_too_large means the file would exceed the attachment cap: export a shorter period or one customer; ' +
+      'not_found means the customer_id is wrong; too_many_tasks means other exports are still running: wait and call again.',
+    task: 'background',
+    input: StatementExportDto,
+  })
+  async export(
+    @Body() dto: StatementExportDto,
+    @McpCtx() invocation: McpInvocation | undefined,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response | undefined,
+  ): Promise<StatementExportResultDto | McpJobView> {
+    // Over MCP this runs on a worker, as the task's run (the layer queued the call before it got here).
+    if (invocation) return this.statements.export(dto, invocation);
+    const job = await this.tasks.submit(STATEMENT_EXPORT_TOOL, toolArguments(dto), request);
+    if (!job) {
+      throw new BillingError(
+        HttpStatus.TOO_MANY_REQUESTS,
+        'too_many_tasks',
+        'This workspace already has as many unfinished jobs as it may have: the export was not started. ' +
+          'Wait for one to finish (GET /v1/jobs/{id}) or cancel one (DELETE /v1/jobs/{id}), then try again.',
+        {
+          message_es:
+            'Este espacio de trabajo ya tiene el máximo de tareas sin terminar: la exportación no se inició. Espera a que termine una.',
+        },
+      );
+    }
+    response?.location(`/v1/jobs/${job.jobId}`);
+    return job;
+  }
+}
+
+/** The validated body as the tool's arguments (what the run validates again), without absent fields. */
+function toolArguments(dto: StatementExportDto): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(dto).filter(([, value]) => value !== undefined));
+}

@@ -1,0 +1,173 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { McpTask, McpTaskPatch, McpTaskStatus, McpTaskStore } from '@nest-mcp/core';
+import { PrismaService } from '../database/prisma.service.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { json, TASK_COLUMNS, taskOfRow, utc, type TaskRow } from './task-row.js';
+
+/** Rows deleted per statement by `purgeExpired`: a long backlog goes in short statements, never one long lock. */
+const PURGE_BATCH = 1000;
+const ACTIVE: readonly McpTaskStatus[] = ['working', 'input_required'];
+
+/**
+ * The MCP layer's `taskStore`: tasks in `mcp_tasks`, read and written by every replica.
+ *
+ * Every statement goes through `PrismaService.sql`, so inside `prisma.transaction(…)` it runs in
+ * that transaction: a task created by a call commits (or rolls back) with the call, and an outcome
+ * written inside the work's transaction commits with the work. `report` alone writes outside it,
+ * because the client must see progress before the work commits.
+ *
+ * The compare-and-sets are single statements decided by PostgreSQL's row lock, not by anything in
+ * this process, so they hold across replicas: of two replicas moving one task (a cancel and a
+ * completion), the second `UPDATE … WHERE status = ANY(…)` re-reads the row the first committed and
+ * matches nothing.
+ *
+ * Times the layer gives (`createdAt`, `expiresAt`, `startedAt`) and `lastUpdatedAt` are this
+ * replica's clock, as the layer's own store has them.
+ */
+@Injectable()
+export class PostgresTaskStore implements McpTaskStore {
+  private readonly logger = new Logger('McpTasks');
+  /** Whether the database is the embedded one (see `report`), asked once. */
+  private embedded?: Promise<boolean>;
+
+  constructor(private readonly prisma: PrismaService) {}
+
+  async create(task: McpTask): Promise<void> {
+    await this.prisma.sql(Prisma.sql`
+      INSERT INTO mcp_tasks (id, owner_key, workspace_id, tool, arguments, caller, client, followed_as, status, status_message,
+                             input_requests, input_responses, result, error, created_at, last_updated_at, started_at, expires_at, attempts)
+      VALUES (${task.id}, ${task.ownerKey}, ${task.workspaceId ?? null}::uuid, ${task.tool}, ${json(task.arguments)}::jsonb,
+              ${json(task.caller)}::jsonb, ${json(task.client)}::jsonb, ${task.followedAs}, ${task.status}, ${task.statusMessage ?? null},
+              ${json(task.inputRequests)}::jsonb, ${json(task.inputResponses)}::jsonb, ${json(task.result)}::jsonb,
+              ${json(task.error)}::jsonb, ${utc(task.createdAt)}::timestamp, ${utc(task.lastUpdatedAt)}::timestamp,
+              ${task.startedAt ? utc(task.startedAt) : null}::timestamp, ${utc(task.expiresAt)}::timestamp, ${task.attempts}::int)`);
+  }
+
+  async get(id: string): Promise<McpTask | undefined> {
+    const { rows } = await this.prisma.sql<TaskRow>(Prisma.sql`
+      SELECT ${TASK_COLUMNS} FROM mcp_tasks WHERE id = ${id} AND expires_at > ${utc(new Date())}::timestamp`);
+    return rows[0] && taskOfRow(rows[0]);
+  }
+
+  /**
+   * One `UPDATE … WHERE id = $1 AND status = ANY($2) RETURNING …`. A field the patch names is set,
+   * to NULL when its value is undefined (the layer's store assigns the patch as it is); a field it
+   * does not name is left as it is.
+   */
+  async transition(id: string, from: readonly McpTaskStatus[], patch: McpTaskPatch): Promise<McpTask | undefined> {
+    const { rows } = await this.prisma.sql<TaskRow>(Prisma.sql`
+      UPDATE mcp_tasks SET ${Prisma.join(assignments(patch), ', ')}
+      WHERE id = ${id} AND status = ANY(${[...from]}::text[])
+      RETURNING ${TASK_COLUMNS}`);
+    return rows[0] && taskOfRow(rows[0]);
+  }
+
+  /**
+   * Progress of a running task, on the pool's own connection (never the work's transaction, which
+   * has not committed yet). On the embedded database that write waits until the open transaction
+   * ends (one backend serves every connection): awaiting it from inside the work would wait for
+   * ever, so there it is sent and not awaited (it then lands after the work's end, and changes
+   * nothing once the task is no longer `working`).
+   */
+  async report(id: string, statusMessage: string): Promise<void> {
+    const wouldWaitForItself = this.prisma.inTransaction && (await this.isEmbedded());
+    const write = this.prisma.outsideTransaction(() =>
+      this.prisma.sql(Prisma.sql`
+        UPDATE mcp_tasks SET status_message = ${statusMessage}, last_updated_at = ${utc(new Date())}::timestamp
+        WHERE id = ${id} AND status = 'working'`),
+    );
+    if (!wouldWaitForItself) {
+      await write;
+      return;
+    }
+    write.catch((error: Error) => this.logger.warn(`Could not report the progress of task ${id}: ${error.message}`));
+  }
+
+  /**
+   * One UPDATE, atomic under concurrent answers: PostgreSQL serializes them on the row lock and
+   * re-evaluates the second against the row the first committed, so each open key is taken once
+   * and the last answer sends the task back to `working`. Keys not open are ignored; an answer
+   * that takes no open key changes nothing and gets the task as it is.
+   */
+  async answer(id: string, responses: Record<string, unknown>): Promise<McpTask | undefined> {
+    const keys = Object.keys(responses);
+    if (keys.length) {
+      const { rows } = await this.prisma.sql<TaskRow>(Prisma.sql`
+        UPDATE mcp_tasks t SET
+          input_responses = COALESCE(t.input_responses, '{}'::jsonb)
+            || COALESCE((SELECT jsonb_object_agg(r.key, r.value) FROM jsonb_each(${json(responses)}::jsonb) r WHERE t.input_requests ? r.key), '{}'::jsonb),
+          input_requests = t.input_requests - ${keys}::text[],
+          status = CASE WHEN t.input_requests - ${keys}::text[] = '{}'::jsonb THEN 'working' ELSE t.status END,
+          status_message = CASE WHEN t.input_requests - ${keys}::text[] = '{}'::jsonb THEN 'Resuming with the answers' ELSE t.status_message END,
+          last_updated_at = ${utc(new Date())}::timestamp
+        WHERE t.id = ${id} AND t.status = 'input_required' AND t.input_requests ?| ${keys}::text[]
+        RETURNING ${TASK_COLUMNS}`);
+      if (rows[0]) return taskOfRow(rows[0]);
+    }
+    const { rows } = await this.prisma.sql<TaskRow>(Prisma.sql`SELECT ${TASK_COLUMNS} FROM mcp_tasks WHERE id = ${id}`);
+    return rows[0] && taskOfRow(rows[0]);
+  }
+
+  async countActive(scope: { workspaceId?: string; ownerKey: string }): Promise<number> {
+    const whose =
+      scope.workspaceId !== undefined ? Prisma.sql`workspace_id = ${scope.workspaceId}::uuid` : Prisma.sql`owner_key = ${scope.ownerKey}`;
+    const { rows } = await this.prisma.sql<{ n: number }>(Prisma.sql`
+      SELECT count(*)::int AS n FROM mcp_tasks
+      WHERE ${whose} AND status = ANY(${[...ACTIVE]}::text[]) AND expires_at > ${utc(new Date())}::timestamp`);
+    return rows[0]?.n ?? 0;
+  }
+
+  async countRunning(workspaceId: string): Promise<number> {
+    const { rows } = await this.prisma.sql<{ n: number }>(Prisma.sql`
+      SELECT count(*)::int AS n FROM mcp_tasks
+      WHERE workspace_id = ${workspaceId}::uuid AND status = 'working' AND started_at IS NOT NULL
+        AND expires_at > ${utc(new Date())}::timestamp`);
+    return rows[0]?.n ?? 0;
+  }
+
+  async purgeExpired(now: Date): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const { rowCount } = await this.prisma.sql(Prisma.sql`
+        DELETE FROM mcp_tasks WHERE id IN (
+          SELECT id FROM mcp_tasks WHERE expires_at <= ${utc(now)}::timestamp LIMIT ${PURGE_BATCH}::int)`);
+      purged += rowCount;
+      if (rowCount < PURGE_BATCH) return purged;
+    }
+  }
+
+  /** A workspace's tasks, newest first, expired ones included until purged: for the admin pages (not in the layer's contract). */
+  async recent(workspaceId: string, limit = 50): Promise<McpTask[]> {
+    const { rows } = await this.prisma.sql<TaskRow>(Prisma.sql`
+      SELECT ${TASK_COLUMNS} FROM mcp_tasks WHERE workspace_id = ${workspaceId}::uuid
+      ORDER BY created_at DESC LIMIT ${Math.max(1, Math.min(limit, 500))}::int`);
+    return rows.map(taskOfRow);
+  }
+
+  private isEmbedded(): Promise<boolean> {
+    this.embedded ??= this.prisma
+      .sql<{ version: string }>(Prisma.sql`SELECT version()`)
+      .then(({ rows }) => !!rows[0]?.version.includes('PGlite'))
+      .catch((error: unknown) => {
+        this.embedded = undefined;
+        throw error;
+      });
+    return this.embedded;
+  }
+}
+
+/** The SET list of a transition: `last_updated_at`, then each field the patch names. */
+function assignments(patch: McpTaskPatch): Prisma.Sql[] {
+  const sets = [Prisma.sql`last_updated_at = ${utc(new Date())}::timestamp`];
+  const has = (field: keyof McpTaskPatch) => Object.hasOwn(patch, field);
+  // NOT NULL columns: an undefined status or attempts leaves them as they are.
+  if (patch.status !== undefined) sets.push(Prisma.sql`status = ${patch.status}`);
+  if (patch.attempts !== undefined) sets.push(Prisma.sql`attempts = ${patch.attempts}::int`);
+  if (has('statusMessage')) sets.push(Prisma.sql`status_message = ${patch.statusMessage ?? null}`);
+  if (has('inputRequests')) sets.push(Prisma.sql`input_requests = ${json(patch.inputRequests)}::jsonb`);
+  if (has('inputResponses')) sets.push(Prisma.sql`input_responses = ${json(patch.inputResponses)}::jsonb`);
+  if (has('result')) sets.push(Prisma.sql`result = ${json(patch.result)}::jsonb`);
+  if (has('error')) sets.push(Prisma.sql`error = ${json(patch.error)}::jsonb`);
+  if (has('startedAt')) sets.push(Prisma.sql`started_at = ${patch.startedAt ? utc(patch.startedAt) : null}::timestamp`);
+  return sets;
+}

@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { MCP_OPTIONS } from '../mcp.constants.js';
+import type { McpInvocation } from '../mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { answersSoFar } from '../multi-round/client-questions.js';
+import { ToolReply } from '../server/tool-reply.js';
+import { MCP_TASK_CALLERS, MCP_TASK_QUEUE, type McpTaskCallers, type McpTaskQueue } from '../contracts/task-queue.js';
+import { MCP_TASK_STORE, TERMINAL_TASK_STATUSES, type McpTask, type McpTaskStore } from '../contracts/task-store.js';
+import { createTaskResult } from './task-wire.js';
+import { TaskAborts } from './task-aborts.js';
+
+/** What a tool call answers when the layer accepted it as a task (see `McpTaskInterceptor`). */
+export class TaskAccepted {
+  constructor(readonly reply: Record<string, unknown> | ToolReply) {}
+}
+
+/** A job as the job tool and the REST job route show it (a task followed without the tasks extension). */
+export interface McpJobView {
+  jobId: string;
+  tool: string;
+  /** The task status: `working` (queued or running), `input_required`, `completed`, `failed`, `cancelled`. */
+  status: McpTask['status'];
+  statusMessage?: string;
+  queuedAt: string;
+  startedAt?: string;
+  lastUpdatedAt: string;
+  /** `completed`: the tool's answer (its envelope when it has one, else its result). */
+  result?: unknown;
+  /** `failed`: what ended it. */
+  error?: { code: number; message: string };
+}
+
+/**
+ * Tasks as callers see them: accepting a call as a task, and reading or steering one's own tasks.
+ * Every read is bound to the caller (`callerKey`): another caller's task is "not found", exactly
+ * like an unknown id. Used by the layer (`tasks/*`, the task interceptor) and by applications (a
+ * job tool, a REST job route).
+ */
+@Injectable()
+export class McpTasks {
+  constructor(
+    @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    @Inject(MCP_TASK_STORE) private readonly store: McpTaskStore,
+    @Inject(MCP_TASK_QUEUE) private readonly queue: McpTaskQueue,
+    @Inject(MCP_TASK_CALLERS) private readonly callers: McpTaskCallers,
+    private readonly aborts: TaskAborts,
+  ) {}
+
+  /**
+   * Creates the task for a call that passed every check of its request (guards, idempotency key,
+   * confirmation) and queues its run. Inside the call's transaction when the application's call
+   * hook opened one: the task and its job commit with the call (durable before the answer).
+   */
+  async accept(invocation: McpInvocation, followedAs: McpTask['followedAs']): Promise<TaskAccepted> {
+    const tasks = this.options.tasks;
+    const { caller, workspaceId } = await this.callers.capture(invocation.httpRequest);
+    const ownerKey = invocation.callerKey ?? '';
+    const active = await this.store.countActive({ ...(workspaceId !== undefined ? { workspaceId } : {}), ownerKey });
+    if (active >= tasks.maxActivePerWorkspace) return new TaskAccepted(tooManyTasks(invocation.name, tasks.maxActivePerWorkspace));
+    const now = new Date();
+    const answers = answersSoFar(invocation);
+    const task: McpTask = {
+      id: randomUUID(),
+      ownerKey,
+      ...(workspaceId !== undefined ? { workspaceId } : {}),
+      tool: invocation.name,
+      arguments: invocation.arguments ?? {},
+      caller,
+      client: {
+        protocolVersion: invocation.protocolVersion,
+        capabilities: invocation.clientCapabilities,
+        ...(invocation.clientInfo ? { info: invocation.clientInfo } : {}),
+      },
+      followedAs,
+      status: 'working',
+      statusMessage: 'Queued',
+      ...(Object.keys(answers).length ? { inputResponses: answers } : {}),
+      createdAt: now,
+      lastUpdatedAt: now,
+      expiresAt: new Date(now.getTime() + tasks.ttlMs),
+      attempts: 0,
+    };
+    await this.store.create(task);
+    await this.queue.enqueue(task.id, { ...(workspaceId !== undefined ? { workspaceId } : {}) });
+    if (followedAs === 'task') return new TaskAccepted(createTaskResult(task, tasks.pollIntervalMs));
+    return new TaskAccepted(ToolReply.queued({ jobId: task.id, queuedAt: now.toISOString() }, this.howToFollow(task.id)));
+  }
+
+  /**
+   * Queues a background tool's work for a REST caller (the REST half of `task: 'background'`):
+   * answer `202 Accepted` with `Location` of the job route. The request already passed the route's
+   * guards and validation; the run passes the tool's again, as the caller. `undefined`: the
+   * workspace has `maxActivePerWorkspace` unfinished tasks (answer 429).
+   */
+  async submit(tool: string, args: Record<string, unknown>, request: Request): Promise<McpJobView | undefined> {
+    const invocation = {
+      name: tool,
+      arguments: args,
+      httpRequest: request,
+      callerKey: this.options.callerKey(request),
+      protocolVersion: this.options.supportedVersions[0],
+      clientCapabilities: {},
+    } as unknown as McpInvocation;
+    const accepted = await this.accept(invocation, 'job');
+    if (accepted.reply instanceof ToolReply && !accepted.reply.ok) return undefined;
+    const jobId = ((accepted.reply as ToolReply).data as { jobId: string }).jobId;
+    return (await this.job(jobId, request))!;
+  }
+
+  /** The caller's own task, or undefined (unknown, expired or another caller's: the same answer). */
+  async find(taskId: unknown, request: Request): Promise<McpTask | undefined> {
+    if (typeof taskId !== 'string' || taskId.length > 200) return undefined;
+    const task = await this.store.get(taskId);
+    if (!task) return undefined;
+    const callerKey = this.options.callerKey(request) ?? '';
+    return task.ownerKey === callerKey ? task : undefined;
+  }
+
+  /** Answers open questions of the caller's task; the run resumes once none is open. */
+  async answer(task: McpTask, responses: Record<string, unknown>): Promise<void> {
+    const updated = await this.store.answer(task.id, responses);
+    if (task.status === 'input_required' && updated?.status === 'working') {
+      await this.queue.enqueue(task.id, { ...(task.workspaceId !== undefined ? { workspaceId: task.workspaceId } : {}) });
+    }
+  }
+
+  /** Cancels the caller's task unless it finished already (idempotent); a running one is stopped and rolled back. */
+  async cancel(task: McpTask, statusMessage = 'Cancelled by the client'): Promise<void> {
+    if (TERMINAL_TASK_STATUSES.includes(task.status)) return;
+    const cancelled = await this.store.transition(task.id, ['working', 'input_required'], { status: 'cancelled', statusMessage });
+    if (cancelled) this.aborts.cancelled(task.id);
+  }
+
+  /** The job view of the caller's task (for a job tool or a REST job route), or undefined. */
+  async job(jobId: unknown, request: Request): Promise<McpJobView | undefined> {
+    const task = await this.find(jobId, request);
+    return task && jobView(task);
+  }
+
+  /** What the model is told to do next with a queued job. */
+  howToFollow(jobId: string): string {
+    const tool = this.options.tasks.jobTool;
+    const seconds = Math.max(1, Math.round(this.options.tasks.pollIntervalMs / 1000));
+    return `The work runs in the background. Call ${tool} with job_id "${jobId}" in about ${seconds} s to get its status and, once done, its result; tell the user it is in progress, not finished.`;
+  }
+}
+
+export function jobView(task: McpTask): McpJobView {
+  return {
+    jobId: task.id,
+    tool: task.tool,
+    status: task.status,
+    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
+    queuedAt: task.createdAt.toISOString(),
+    ...(task.startedAt ? { startedAt: task.startedAt.toISOString() } : {}),
+    lastUpdatedAt: task.lastUpdatedAt.toISOString(),
+    ...(task.status === 'completed' && task.result ? { result: answerOf(task.result) } : {}),
+    ...(task.status === 'failed' && task.error ? { error: { code: task.error.code, message: task.error.message } } : {}),
+  };
+}
+
+/** A tool result's envelope (structured, or the JSON text the layer wrote), else the result itself. */
+function answerOf(result: Record<string, unknown>): unknown {
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  const [first] = Array.isArray(result.content) ? (result.content as Array<{ type?: string; text?: string }>) : [];
+  if (first?.type === 'text' && typeof first.text === 'string') {
+    try {
+      return JSON.parse(first.text);
+    } catch {
+      return result;
+    }
+  }
+  return result;
+}
+
+function tooManyTasks(tool: string, max: number): ToolReply {
+  return ToolReply.failed([
+    {
+      code: 'too_many_tasks',
+      message:
+        `This workspace already has ${max} unfinished tasks, the most it may have: ${tool} was not started. ` +
+        'Wait for one to finish (or cancel one) and call again.',
+      retryable: true,
+    },
+  ]);
+}
