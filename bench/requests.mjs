@@ -21,9 +21,16 @@ export function mcpHeaders(era, method, name, extra = {}) {
   };
 }
 
-/** A JSON-RPC request body in `era` (the 2026 era carries the per-request `_meta` envelope). */
-export function mcpBody(era, method, params = {}, id = 1) {
-  return JSON.stringify({ jsonrpc: '2.0', id, method, params: era === ERA_2026 ? { ...params, _meta: envelope2026 } : params });
+/** The client capabilities of a 2026-era request that declares the MCP tasks extension (case 8). */
+export const TASKS_CAPABILITIES = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+
+/**
+ * A JSON-RPC request body in `era` (the 2026 era carries the per-request `_meta` envelope, with
+ * `capabilities` as its client capabilities when given).
+ */
+export function mcpBody(era, method, params = {}, id = 1, capabilities = undefined) {
+  const meta = capabilities ? { ...envelope2026, 'io.modelcontextprotocol/clientCapabilities': capabilities } : envelope2026;
+  return JSON.stringify({ jsonrpc: '2.0', id, method, params: era === ERA_2026 ? { ...params, _meta: meta } : params });
 }
 
 /** Checks of a response body: true when the answer is the success the case expects. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench` / `npm run bench:smoke`: throughput and latency of the MCP endpoint against the
-// REST routes it shares handlers with, against its peers, at scale, under writes, over a soak, and
-// against the floor of its read path (bare node:http + pg running the same SQL).
+// REST routes it shares handlers with, against its peers, at scale, under writes, over a soak,
+// against the floor of its read path (bare node:http + pg running the same SQL), and of MCP tasks
+// on two replicas against the same work in the request (case 8).
 //
 //   node scripts/bench.mjs            # the full run (~5-6 min on 2 cores)
 //   node scripts/bench.mjs --smoke    # the same pipeline with tiny durations (CI: < ~60 s)
@@ -18,7 +19,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuPinning } from '../bench/cpu-pinning.mjs';
 import { createScratchDatabase, withClient } from './bench-database.mjs';
-import { ERA_2025, ERA_2026, mcpBody, mcpHeaders, VERIFY } from '../bench/requests.mjs';
+import { ERA_2025, ERA_2026, mcpBody, mcpHeaders, TASKS_CAPABILITIES, VERIFY } from '../bench/requests.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -50,7 +51,8 @@ const config = {
   // Server processes per row for the rows of cases 1 and 4 (their ratios make targets with little
   // margin): the row reports the process of median throughput. Needs fresh servers.
   processes: Math.round(positive('BENCH_PROCESSES', smoke ? 1 : 3)),
-  cases: new Set((process.env.BENCH_CASES ?? '1,2,3,4,5,6,7').split(',').map((c) => c.trim())),
+  // `tasks` is another name of case 8.
+  cases: new Set((process.env.BENCH_CASES ?? '1,2,3,4,5,6,7,8').split(',').map((c) => (c.trim() === 'tasks' ? '8' : c.trim()))),
   peerEra: process.env.BENCH_PEER_ERA === '2025' || process.env.BENCH_PEER_ERA === ERA_2025 ? ERA_2025 : ERA_2026,
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
   // Extra Node.js flags for every server (e.g. `--trace-gc`), which NODE_OPTIONS may refuse.
@@ -58,6 +60,13 @@ const config = {
   skipBuild: process.env.BENCH_SKIP_BUILD === '1',
   // The server on CPU 0 alone, the load generator and a local PostgreSQL on the others (bench/cpu-pinning.mjs).
   pin: process.env.BENCH_PIN === '1',
+  // Case 8 (tasks): how often the load polls tasks/get for one task (ms), and the application's
+  // own settings for both server processes (unset: the application's defaults, TASK_WORKERS=2, TASK_POLL_MS=1000).
+  taskClientPollMs: Math.round(positive('BENCH_TASK_CLIENT_POLL_MS', 100)),
+  // Case 8's work: bench_customer_summary (default) or bench_statement_export (bench/servers/billing-tasks.ts).
+  taskTool: process.env.BENCH_TASK_TOOL || 'bench_customer_summary',
+  taskWorkers: process.env.BENCH_TASK_WORKERS || undefined,
+  taskPollMs: process.env.BENCH_TASK_POLL_MS || undefined,
   databaseServer: process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres',
 };
 if (config.toolCounts.length < 2 || config.toolCounts.some((n) => !Number.isInteger(n) || n < 1)) {
@@ -191,9 +200,17 @@ function build() {
   if (tsc.status !== 0) {
     const files = [...output.matchAll(/^(\S+?\.ts)\(\d+,\d+\): error/gm)].map((m) => m[1].replaceAll('\\', '/'));
     const ours = files.filter((file) => /(^|\/)bench\//.test(file));
-    const entries = ['billing-app', 'echo-ours', 'echo-sdk', 'echo-mcp-nest', 'tools-scale', 'floor', 'write-floor', 'stream-ours'].map(
-      (s) => join(outDir, 'bench', 'servers', `${s}.js`),
-    );
+    const entries = [
+      'billing-app',
+      'billing-tasks',
+      'echo-ours',
+      'echo-sdk',
+      'echo-mcp-nest',
+      'tools-scale',
+      'floor',
+      'write-floor',
+      'stream-ours',
+    ].map((s) => join(outDir, 'bench', 'servers', `${s}.js`));
     if (ours.length || !files.length || entries.some((file) => !existsSync(file))) {
       console.error(output);
       throw new Error('tsc failed on the bench sources');
@@ -501,12 +518,13 @@ async function measureOnce(row, { entry, env, spec, peer = false, amount, before
 // ---------------------------------------------------------------------------------------------
 // Cases
 // ---------------------------------------------------------------------------------------------
-async function pickSummaryEmail(db) {
+async function pickSummaryEmail(db, workspaceSlug = 'demo') {
   // The demo customer with the most invoices: the summary does real work for it.
   return admin(db.url, async (client) => {
     const { rows: found } = await client.query(
-      `SELECT c.email FROM customers c JOIN invoices i ON i.customer_id = c.id
-       WHERE c.email LIKE 'billing@%' GROUP BY c.email ORDER BY count(*) DESC, c.email LIMIT 1`,
+      `SELECT c.email FROM customers c JOIN invoices i ON i.customer_id = c.id JOIN workspaces w ON w.id = c.workspace_id
+       WHERE c.email LIKE 'billing@%' AND w.slug = $1 GROUP BY c.email ORDER BY count(*) DESC, c.email LIMIT 1`,
+      [workspaceSlug],
     );
     if (!found.length) throw new Error('the demo seed left no customer with invoices');
     return found[0].email;
@@ -832,6 +850,319 @@ async function case5() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Case 8: MCP tasks (docs/tasks.md) on two server processes sharing one database
+// ---------------------------------------------------------------------------------------------
+const TASK_WORK = {
+  bench_customer_summary: {
+    describe: (args, data) =>
+      `\`bench_customer_summary\` (CustomerSummaryService.summarize, the work of billing_customer_summary: one statement) ` +
+      `for ${args.email} (${data.recent_invoices.length} recent invoices, balances in ${data.balances.length} currencies)`,
+  },
+  bench_statement_export: {
+    describe: (args, data) =>
+      `\`bench_statement_export\` (StatementsService.export, the work of billing_statement_export), ${args.from} to ${args.to}: ` +
+      `${data.invoice_rows} invoice rows + ${data.payment_rows} payment rows, a ${fmt(data.size_bytes / 1024, 1)} KiB CSV stored as an attachment`,
+  },
+};
+
+/**
+ * One run of bench/task-load.mjs (its own process: warm-up, measured phase, and in task mode the
+ * drain of unfinished tasks). CPU and RSS are read at the start and the end of the measured phase
+ * (the load generator prints a line at each): the two server processes, this database's
+ * PostgreSQL backends (pg-boss's included), the load generator, the rest of the machine.
+ */
+async function taskLoad(label, spec, servers, database) {
+  const configPath = join(tmpDir, `${label}.json`);
+  const resultPath = join(tmpDir, `${label}.result.json`);
+  writeFileSync(
+    configPath,
+    JSON.stringify({ connections: config.connections, warmupS: config.warmupS, durationS: config.durationS, ...spec }),
+  );
+  const [command, ...argv] = pinning.others([process.execPath, join(root, 'bench', 'task-load.mjs'), configPath, resultPath]);
+  const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.add(child);
+  const exited = new Promise((done) => child.once('exit', (c) => done(c)));
+  const snapshot = (backends) => ({
+    wall: performance.now(),
+    machine: machineBusyMs(),
+    servers: servers.map((server) => processStats(server.pid)),
+    backends: cpuMsOf(backends),
+    loadGenerator: processStats(child.pid).cpuMs,
+    self: process.cpuUsage(),
+  });
+  let backends = [];
+  let startSnapshot;
+  let endSnapshot;
+  let pending = '';
+  child.stdout.on('data', (chunk) => {
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop();
+    for (const line of lines) {
+      if (line === 'PHASE measured') {
+        startSnapshot = backendPids(database).then((pids) => {
+          backends = pids;
+          return snapshot(pids);
+        });
+      } else if (line === 'PHASE end') endSnapshot = snapshot(backends);
+    }
+  });
+  const code = await exited;
+  children.delete(child);
+  if (code !== 0) throw new Error(`${label}: task load generator exited with code ${code}`);
+  const result = JSON.parse(readFileSync(resultPath, 'utf8'));
+  const a = await startSnapshot;
+  const b = endSnapshot;
+  if (!a || !b) throw new Error(`${label}: the load generator did not report its measured phase`);
+  const wallMs = b.wall - a.wall;
+  const serverMs = b.servers.map((stats, i) => stats.cpuMs - a.servers[i].cpuMs);
+  const serversMs = serverMs.reduce((x, y) => x + y, 0);
+  const backendsMs = b.backends - a.backends;
+  const loadGeneratorMs = b.loadGenerator - a.loadGenerator;
+  const selfMs = (b.self.user + b.self.system - a.self.user - a.self.system) / 1000;
+  const otherMs = b.machine - a.machine - serversMs - backendsMs - loadGeneratorMs - selfMs;
+  return {
+    result,
+    serversMs,
+    rssMiB: b.servers.map((stats) => stats.rssMiB),
+    cores: {
+      server: serversMs / wallMs,
+      perServer: serverMs.map((ms) => ms / wallMs),
+      postgres: backendsMs / wallMs,
+      loadGenerator: loadGeneratorMs / wallMs,
+      other: Math.max(0, otherMs) / wallMs,
+    },
+  };
+}
+
+/** Checks one inline call and one task followed to completion (created on one process, polled on the other). */
+async function taskPreflight(servers, token, tool, args) {
+  const post = async (server, method, name, params, capabilities) => {
+    const response = await fetch(`${server.base}/mcp`, {
+      method: 'POST',
+      headers: mcpHeaders(ERA_2026, method, name, { authorization: `Bearer ${token}` }),
+      body: mcpBody(ERA_2026, method, params, 1, capabilities),
+    });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`preflight ${method} answered ${response.status}: ${text.slice(0, 500)}`);
+    return JSON.parse(text);
+  };
+  const inline = await post(servers[0], 'tools/call', tool, { name: tool, arguments: args });
+  if (inline.result?.resultType === 'task' || !VERIFY['mcp-result'](JSON.stringify(inline))) {
+    throw new Error(`preflight: the inline call answered ${JSON.stringify(inline).slice(0, 500)}`);
+  }
+  const created = await post(servers[0], 'tools/call', tool, { name: tool, arguments: args }, TASKS_CAPABILITIES);
+  const taskId = created.result?.taskId;
+  if (created.result?.resultType !== 'task' || !taskId)
+    throw new Error(`preflight: no CreateTaskResult: ${JSON.stringify(created).slice(0, 500)}`);
+  const started = performance.now();
+  for (;;) {
+    const got = await post(servers[1 % servers.length], 'tasks/get', taskId, { taskId }, TASKS_CAPABILITIES);
+    const status = got.result?.status;
+    const answer = got.result?.result;
+    if (status === 'completed' && !answer?.isError && /"ok":\s*true/.test(answer?.content?.[0]?.text ?? '')) {
+      return { data: JSON.parse(got.result.result.content[0].text).data, seconds: (performance.now() - started) / 1000 };
+    }
+    if (status !== 'working' || performance.now() - started > 60_000) {
+      throw new Error(`preflight: the task did not complete: ${JSON.stringify(got).slice(0, 500)}`);
+    }
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+/**
+ * Case 8: MCP tasks. Two processes of bench/servers/billing-tasks.ts (the application plus
+ * `bench_statement_export`, the app's statement export declared `task: 'optional'`) on the bench
+ * database, each with its task workers (TASK_WORKERS, default 2) on pg-boss. The load
+ * (bench/task-load.mjs, `connections` clients, requests round-robin over both processes):
+ * 1. tasks: create (tools/call declaring the extension → CreateTaskResult, once the task row and
+ *    its pg-boss job committed), then tasks/get every BENCH_TASK_CLIENT_POLL_MS until completed;
+ *    two rows: the create's latency, and completed tasks/s with their latency end to end;
+ * 2. inline: the same tools/call without the extension (the work in the request), same processes,
+ *    same number of clients.
+ * Figures only: the issue sets no target for it.
+ */
+async function case8(db) {
+  await releaseKept();
+  const era = ERA_2026;
+  const workers = config.taskWorkers ?? '2';
+  // The layer allows 20 unfinished tasks per workspace (tasks.maxActivePerWorkspace): at most 8 clients per workspace.
+  const workspaces = Math.max(1, Math.ceil(config.connections / 8));
+  const env = {
+    DATABASE_URL: db.url,
+    BENCH_TASK_WORKSPACES: String(workspaces),
+    ...(config.taskWorkers ? { TASK_WORKERS: config.taskWorkers } : {}),
+    ...(config.taskPollMs ? { TASK_POLL_MS: config.taskPollMs } : {}),
+  };
+  const tool = config.taskTool;
+  if (!TASK_WORK[tool]) throw new Error(`BENCH_TASK_TOOL must be one of ${Object.keys(TASK_WORK).join(', ')}`);
+  const create = {
+    case: 8,
+    key: 'task-create',
+    variant: `tasks: tools/call answered with a CreateTaskResult (task row + pg-boss job committed), 2 processes`,
+    era,
+  };
+  const complete = {
+    case: 8,
+    key: 'task-complete',
+    variant: `tasks: completed end to end (create, tasks/get every ${config.taskClientPollMs} ms until completed), 2 processes × ${workers} workers`,
+    era,
+  };
+  const inline = {
+    case: 8,
+    key: 'inline',
+    variant: 'inline: the same tool without the extension (work in the request), same 2 processes',
+    era,
+  };
+  const servers = [];
+  say(`case8: MCP tasks, 2 server processes × ${workers} task workers, ${workspaces} workspace(s), ${config.connections} clients`);
+  try {
+    create.quietBefore = await waitQuiet();
+    // One after the other: each seeds the bench workspaces on boot (the second finds them seeded).
+    for (const name of ['a', 'b']) servers.push(await startServer('billing-tasks', `case8-server-${name}`, env));
+    const tokens = servers[0].tokens;
+    const iso = (date) => date.toISOString().slice(0, 10);
+    const args =
+      tool === 'bench_statement_export'
+        ? // A small statement: the last 30 days of the demo data of one workspace (a few dozen rows).
+          { from: iso(new Date(Date.now() - 29 * 86_400_000)), to: iso(new Date()) }
+        : { email: await pickSummaryEmail(db, 'bench-tasks-1') };
+    const preflight = await taskPreflight(servers, tokens[0], tool, args);
+    notes.push(
+      `Case 8 work: ${TASK_WORK[tool].describe(args, preflight.data)}, declared \`task: 'optional'\`; ` +
+        `${workspaces} workspace(s) of the same demo data, clients spread over them (one token each). ` +
+        `The preflight's task completed in ${fmt(preflight.seconds, 2)} s (idle workers).`,
+    );
+    const base = { servers: servers.map((s) => s.base), tokens, tool, arguments: args };
+    const rssText = (list) => list.map((mib) => fmt(mib, 0)).join(' + ');
+
+    say(`case8-tasks: create, then tasks/get every ${config.taskClientPollMs} ms until completed (${era})`);
+    const tasks = await taskLoad('case8-tasks', { ...base, mode: 'task', pollMs: config.taskClientPollMs, drainS: 60 }, servers, db.name);
+    const t = tasks.result;
+    const createErrors = t.errorsByKind.create ?? 0;
+    Object.assign(create, {
+      rps: t.createsPerS,
+      p50: t.create.p50,
+      p99: t.create.p99,
+      errors: createErrors,
+      rssText: rssText(tasks.rssMiB),
+      serverCpuUsPerRequest: null,
+      cores: tasks.cores,
+      result: { ...t, taskIds: undefined, windowIds: undefined },
+    });
+    Object.assign(complete, {
+      rps: t.tasksPerS,
+      p50: t.complete.p50,
+      p99: t.complete.p99,
+      errors: t.errors + t.unfinished,
+      rssText: rssText(tasks.rssMiB),
+      // Both processes' CPU over the measured phase per task completed in it (creates and polls included).
+      serverCpuUsPerRequest: t.complete.count ? (tasks.serversMs * 1000) / t.complete.count : null,
+      cores: tasks.cores,
+    });
+    say(
+      `  creates ${fmt(t.createsPerS, 0)}/s (p50 ${fmt(t.create.p50, 2)} ms, p99 ${fmt(t.create.p99, 2)} ms); ` +
+        `completed ${fmt(t.tasksPerS, 0)} tasks/s (p50 ${fmt(t.complete.p50, 1)} ms, p99 ${fmt(t.complete.p99, 1)} ms); ` +
+        `errors ${t.errors}, unfinished ${t.unfinished}; cores: servers ${tasks.cores.perServer.map((c) => fmt(c, 2)).join(' + ')}, ` +
+        `postgres ${fmt(tasks.cores.postgres, 2)}, load generator ${fmt(tasks.cores.loadGenerator, 2)}, other ${fmt(tasks.cores.other, 2)}`,
+    );
+    if (t.errors) notes.push(`Case 8 task errors: ${JSON.stringify(t.errorsByKind)}; e.g. ${t.errorSamples.join(' | ')}`);
+
+    // Where a task's time goes, by the server's own clock (mcp_tasks), for the tasks completed in the measured phase.
+    const split = await admin(db.url, async (client) => {
+      const ms = (expression, p) => `percentile_cont(${p}) WITHIN GROUP (ORDER BY extract(epoch FROM ${expression}) * 1000)`;
+      const { rows: found } = await client.query(
+        `SELECT count(*)::int AS n, max(attempts)::int AS max_attempts,
+                ${ms('started_at - created_at', 0.5)} AS wait_p50, ${ms('started_at - created_at', 0.99)} AS wait_p99,
+                ${ms('last_updated_at - started_at', 0.5)} AS run_p50, ${ms('last_updated_at - started_at', 0.99)} AS run_p99,
+                ${ms('last_updated_at - created_at', 0.5)} AS total_p50, ${ms('last_updated_at - created_at', 0.99)} AS total_p99
+         FROM mcp_tasks WHERE id = ANY($1::text[]) AND status = 'completed'`,
+        [t.windowIds],
+      );
+      // Durable when answered: every CreateTaskResult's task has its row and its pg-boss job.
+      const { rows: stored } = await client.query(
+        `SELECT count(*)::int AS n, count(*) FILTER (WHERE status = 'completed')::int AS completed FROM mcp_tasks WHERE id = ANY($1::text[])`,
+        [t.taskIds],
+      );
+      const { rows: jobs } = await client.query(
+        `SELECT count(DISTINCT data->>'taskId')::int AS n FROM pgboss.job WHERE name = 'mcp-tasks' AND data->>'taskId' = ANY($1::text[])`,
+        [t.taskIds],
+      );
+      // The queue's own view of the same tasks: job sent → fetched by a worker, fetched → done, and
+      // how busy the workers were (time inside a job over the measured run × all workers).
+      const { rows: queue } = await client.query(
+        `WITH j AS (
+           SELECT count(*) AS jobs, min(created_on) AS sent, max(started_on) AS fetched, max(completed_on) AS done,
+                  sum(extract(epoch FROM completed_on - started_on)) AS busy_s
+           FROM pgboss.job WHERE name = 'mcp-tasks' AND data->>'taskId' = ANY($1::text[]) GROUP BY data->>'taskId')
+         SELECT max(jobs)::int AS max_jobs, sum(busy_s) AS busy_s,
+                ${ms('fetched - sent', 0.5)} AS fetch_p50, ${ms('fetched - sent', 0.99)} AS fetch_p99,
+                ${ms('done - fetched', 0.5)} AS job_p50, ${ms('done - fetched', 0.99)} AS job_p99
+         FROM j`,
+        [t.windowIds],
+      );
+      return { ...found[0], ...queue[0], rows: stored[0].n, completed: stored[0].completed, jobs: jobs[0].n };
+    });
+    complete.serverSplit = split;
+    const durable = split.rows === t.tasksCreated && split.jobs === t.tasksCreated;
+    complete.taskCheck = { answered: t.tasksCreated, rows: split.rows, jobs: split.jobs, completed: split.completed, ok: durable };
+    notes.push(
+      `Case 8, where a task's time goes (server clock, mcp_tasks, the ${split.n} tasks completed in the measured run): ` +
+        `queued (created → started by a worker) p50 ${fmt(split.wait_p50, 1)} ms, p99 ${fmt(split.wait_p99, 1)} ms; ` +
+        `run (started → completed, in the work's transaction) p50 ${fmt(split.run_p50, 1)} ms, p99 ${fmt(split.run_p99, 1)} ms; ` +
+        `created → completed p50 ${fmt(split.total_p50, 1)} ms, p99 ${fmt(split.total_p99, 1)} ms; at most ${split.max_attempts} attempt(s). ` +
+        `pg-boss (pgboss.job): sent → fetched by a worker p50 ${fmt(split.fetch_p50, 1)} ms, p99 ${fmt(split.fetch_p99, 1)} ms; ` +
+        `fetched → job done p50 ${fmt(split.job_p50, 1)} ms, p99 ${fmt(split.job_p99, 1)} ms; at most ${split.max_jobs} job(s) per task; ` +
+        `2 processes × ${config.taskWorkers ?? 2} workers spent ${fmt((100 * split.busy_s) / (config.durationS * 2 * Number(config.taskWorkers ?? 2)), 0)}% of the run inside these jobs. ` +
+        `The client adds its polling (tasks/get every ${config.taskClientPollMs} ms: ${fmt(t.pollsPerCompletedTask, 1)} per task, ` +
+        `${fmt(t.pollsPerS, 0)}/s, p50 ${fmt(t.poll.p50, 2)} ms, p99 ${fmt(t.poll.p99, 2)} ms each).`,
+    );
+    notes.push(
+      `Case 8 task check: ${t.tasksCreated} CreateTaskResults (warm-up, run and drain), ${split.rows} task rows and ${split.jobs} pg-boss jobs for them ` +
+        `(${durable ? 'every one' : 'MISSING SOME'}); ${split.completed} completed, ${t.unfinished} unfinished ${t.drainS ? `after a ${fmt(t.drainS, 1)} s drain` : ''}. ` +
+        `Server CPU during the task run: ${tasks.cores.perServer.map((c, i) => `process ${'ab'[i]} ${fmt(c, 2)}`).join(', ')} cores; ` +
+        `PostgreSQL ${fmt(tasks.cores.postgres, 2)} cores (${fmt((tasks.cores.postgres * config.durationS * 1e6) / Math.max(1, t.complete.count), 0)} µs per task).`,
+    );
+    if (!durable) ownFailures++;
+
+    inline.quietBefore = await waitQuiet();
+    say(`case8-inline: the same tools/call without the extension (${era})`);
+    const run = await taskLoad('case8-inline', { ...base, mode: 'inline' }, servers, db.name);
+    const r = run.result;
+    Object.assign(inline, {
+      rps: r.rps,
+      p50: r.inline.p50,
+      p99: r.inline.p99,
+      errors: r.errors,
+      rssText: rssText(run.rssMiB),
+      serverCpuUsPerRequest: r.inline.count ? (run.serversMs * 1000) / r.inline.count : null,
+      cores: run.cores,
+      result: r,
+    });
+    say(
+      `  ${fmt(r.rps, 0)} req/s, p50 ${fmt(r.inline.p50, 2)} ms, p99 ${fmt(r.inline.p99, 2)} ms, errors ${r.errors}; ` +
+        `cores: servers ${run.cores.perServer.map((c) => fmt(c, 2)).join(' + ')}, postgres ${fmt(run.cores.postgres, 2)}, ` +
+        `load generator ${fmt(run.cores.loadGenerator, 2)}, other ${fmt(run.cores.other, 2)}`,
+    );
+    if (r.errors) notes.push(`Case 8 inline errors: ${JSON.stringify(r.errorsByKind)}; e.g. ${r.errorSamples.join(' | ')}`);
+    notes.push(
+      `Case 8 for context (no target): completed tasks/s / inline req/s ${fmt(t.tasksPerS / r.rps, 2)}× ` +
+        `(${fmt(t.tasksPerS, 0)} vs ${fmt(r.rps, 0)}); server CPU per task / per inline call ` +
+        `${fmt(complete.serverCpuUsPerRequest / inline.serverCpuUsPerRequest, 2)}× ` +
+        `(${fmt(complete.serverCpuUsPerRequest, 0)} vs ${fmt(inline.serverCpuUsPerRequest, 0)} µs, both processes).`,
+    );
+  } catch (error) {
+    ownFailures++;
+    for (const row of [create, complete, inline]) if (row.rps === undefined) row.failed = error.message;
+    say(`  FAILED: ${error.message.split('\n')[0]}`);
+    console.error(error.message);
+  } finally {
+    for (const server of servers) await server.stop();
+  }
+  rows.push(create, complete, inline);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Report
 // ---------------------------------------------------------------------------------------------
 function fmt(value, digits = 1) {
@@ -1010,9 +1341,10 @@ function report(targetList) {
       continue;
     }
     const rss =
-      r.memoryBefore && r.memoryAfter
+      r.rssText ??
+      (r.memoryBefore && r.memoryAfter
         ? `${fmt(r.memoryBefore.rss / 2 ** 20, 0)} → ${fmt(r.memoryAfter.rss / 2 ** 20, 0)} (after GC)`
-        : fmt(r.rssMiB, 0);
+        : fmt(r.rssMiB, 0));
     lines.push(
       `| ${r.case} | ${r.variant} | ${r.era ?? 'REST'} | ${fmt(r.rps, 0)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.errors} | ${rss} | ` +
         `${fmt(r.serverCpuUsPerRequest, 0)} | ${fmt(r.cores?.other, 2)} |`,
@@ -1026,10 +1358,13 @@ function report(targetList) {
         'those figures (and the ratios that use them) are not reliable; rerun on a quiet machine (BENCH_WAIT_QUIET=600 waits for one).',
     );
   }
-  lines.push('');
-  lines.push('| target | goal | measured | result |');
-  lines.push('|---|---|---|---|');
-  for (const t of targetList) lines.push(`| ${t.name} | ${t.goal} | ${t.value}${t.detail ? ` (${t.detail})` : ''} | ${t.result} |`);
+  // Case 8 has no target: a run of it alone has no target table.
+  if (targetList.length) {
+    lines.push('');
+    lines.push('| target | goal | measured | result |');
+    lines.push('|---|---|---|---|');
+    for (const t of targetList) lines.push(`| ${t.name} | ${t.goal} | ${t.value}${t.detail ? ` (${t.detail})` : ''} | ${t.result} |`);
+  }
   if (notes.length) {
     lines.push('');
     for (const note of notes) lines.push(`- ${note}`);
@@ -1048,7 +1383,7 @@ try {
   build();
   pinning.apply();
   if (pinning.summary) say(`pinned: ${pinning.summary}`);
-  const needsDb = config.cases.has('1') || config.cases.has('4') || config.cases.has('6');
+  const needsDb = ['1', '4', '6', '8'].some((c) => config.cases.has(c));
   const db = needsDb ? await createDatabase() : undefined;
   let writeCheck;
   if (config.cases.has('1')) await case1(db);
@@ -1058,6 +1393,7 @@ try {
   if (config.cases.has('3')) await case3();
   if (config.cases.has('4')) writeCheck = await case4(db);
   if (config.cases.has('7')) await case7();
+  if (config.cases.has('8')) await case8(db);
   if (config.cases.has('5')) await case5();
   await releaseKept();
   const targetList = targets(writeCheck);

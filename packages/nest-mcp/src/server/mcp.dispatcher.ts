@@ -194,7 +194,10 @@ export class McpDispatcher {
     if (method === 'completion/complete') return completionCall(message.params, context);
     const { name, uri, arguments: args } = message.params;
     const target = method === 'resources/read' ? uri : name;
-    const readOnly = method !== 'tools/call' || (typeof name === 'string' && !!this.registry.tool(name)?.annotations.readOnlyHint);
+    const tool = method === 'tools/call' && typeof name === 'string' ? this.registry.tool(name) : undefined;
+    // A call that may create a task writes (the task and its job, which must commit together), even
+    // for a read-only tool; its run (`taskRun`) is as read-only as the tool.
+    const readOnly = method !== 'tools/call' || (!!tool?.annotations.readOnlyHint && (!tool.task || !!context.taskRun));
     return {
       context,
       method,

@@ -107,7 +107,8 @@ export class McpTaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
       );
       if (isInputRequiredResult(result)) await this.awaitInput(task, result.inputRequests ?? {});
       // An `isError` result rolled the work back; it is still the task's answer. (A success was recorded inside.)
-      else await this.store.transition(task.id, ['working'], { status: 'completed', result, statusMessage: 'Completed' });
+      else if (result.isError)
+        await this.store.transition(task.id, ['working'], { status: 'completed', result, statusMessage: 'Completed' });
       return DONE;
     } catch (error) {
       const reason = run.signal.reason;
