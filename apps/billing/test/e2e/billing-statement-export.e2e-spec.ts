@@ -211,6 +211,30 @@ describe('billing_statement_export: a background task (real database)', () => {
     }
   });
 
+  it('an idempotency_key: the same call again answers the same task, and the export runs once', async () => {
+    const client = new TasksClient(t.mcpUrl, token);
+    await client.start();
+    try {
+      const period = { from: '2025-06-01', to: '2025-06-30' };
+      const args = { ...period, idempotency_key: `export-once-${process.pid}` };
+      const first = await client.request('tools/call', { name: TOOL, arguments: args });
+      const again = await client.request('tools/call', { name: TOOL, arguments: args });
+      assert.equal(first.result?.resultType, 'task', JSON.stringify(first));
+      assert.equal(again.result?.taskId, first.result.taskId, 'the retry answers the task the first call created');
+      const done = await client.poll(first.result.taskId);
+      assert.equal(done.status, 'completed', JSON.stringify(done));
+      const tasks = await t.prisma.sql<{ count: number }>(
+        Prisma.sql`SELECT count(*)::int AS count FROM mcp_tasks WHERE tool = ${TOOL} AND arguments->>'idempotency_key' = ${args.idempotency_key}`,
+      );
+      assert.equal(tasks.rows[0].count, 1, 'one task');
+      const answer = JSON.parse(done.result.content[0].text) as Envelope;
+      const files = await t.prisma.client.attachment.count({ where: { filename: answer.data.filename, workspaceId } });
+      assert.equal(files, 1, 'one file');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('2026-07-28 with the tasks extension, one customer: only their invoices and the payments of those invoices', async () => {
     const client = new TasksClient(t.mcpUrl, token);
     await client.start();

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsUUID } from 'class-validator';
+import { IdempotencyKey } from '../common/idempotency-key.js';
 import { WorkspaceScopedDto } from '../common/workspace-scoped.dto.js';
 import { IsIsoDate, IsOnOrAfter } from '../invoices/invoice-validators.js';
 
@@ -30,6 +31,10 @@ export class StatementExportDto extends WorkspaceScopedDto {
   @IsOptional()
   @IsUUID('all', { message: 'customer_id must be a customer UUID, as returned by billing_customer_create or billing_invoices_search' })
   customer_id?: string;
+
+  /** A retry of the request (a timeout, a lost answer) must not export twice: with a key it gets the same task or job. */
+  @IdempotencyKey({ optional: true })
+  idempotency_key?: string;
 }
 
 /** What the export stored: the file's metadata and what is in it; never its bytes. */
