@@ -3,6 +3,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { ApplicationConfig } from '@nestjs/core';
+import { PrismaService } from '../../src/database/prisma.service.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
 import { RATE_LIMIT_EXCEEDED_CODE } from '../../src/rate-limit/rate-limit.exception.js';
 import { MemoryRateLimitStore } from '../../src/rate-limit/store/memory-rate-limit.store.js';
 import { RATE_LIMIT_STORE } from '../../src/rate-limit/store/rate-limit.store.js';
@@ -267,6 +269,31 @@ describe('rate limits per token and per workspace (real Redis, real app)', () =>
       assert.equal(write.body.cost, 5);
       await spend(2, () => rest(app, token, 'GET', '/v1/customers'));
       assert.equal((await rest(app, token, 'GET', '/v1/customers')).status, 429);
+    });
+
+    it('a task is charged once, when it is accepted: its run on a worker costs nothing', async () => {
+      const token = await apps.token();
+      // billing_statement_export as a task (the client declared the extension): a write, 5 units.
+      const request = statelessRequest('tools/call', {
+        name: 'billing_statement_export',
+        arguments: { from: '2025-01-01', to: '2025-01-31' },
+      });
+      request.body.params._meta['io.modelcontextprotocol/clientCapabilities'] = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+      const created = await post(app.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
+      assert.equal(created.status, 200, created.text);
+      const taskId = created.body.result.taskId as string;
+      assert.ok(taskId, created.text);
+      // Followed in the database, not with tasks/get (each poll would cost a unit).
+      const prisma = app.app.get(PrismaService);
+      for (const started = Date.now(); ;) {
+        const { rows } = await prisma.sql<{ status: string }>(Prisma.sql`SELECT status FROM mcp_tasks WHERE id = ${taskId}`);
+        if (rows[0]?.status === 'completed') break;
+        assert.ok(Date.now() - started < 30_000, `the task did not complete: ${rows[0]?.status}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // 12 - 5 = 7 units left: had the run been charged too (5 more), only 2 reads would pass.
+      await spend(7, () => summary(app, token));
+      assertMcpRefusal(await summary(app, token, 9), { id: 9, version: '2026-07-28', limit: 'token', cost: 1, per: 12 });
     });
 
     it('lists and discovery cost 1', async () => {
