@@ -17,6 +17,8 @@ export class McpRegistry {
   private readonly completionsByKey = new Map<string, CompletionEntry>();
 
   tools: ToolEntry[] = [];
+  /** Whether any tool can run as a task (declared with `task`): the tasks extension is then offered and its worker runs. */
+  hasTaskTools = false;
   resources: ResourceEntry[] = [];
   templates: ResourceTemplateEntry[] = [];
   prompts: PromptEntry[] = [];
@@ -24,6 +26,7 @@ export class McpRegistry {
   addTool(entry: ToolEntry): void {
     this.claim(this.toolsByName, entry.name, entry, 'tool');
     this.tools = sortByName(this.toolsByName);
+    if (entry.task) this.hasTaskTools = true;
   }
 
   addResource(entry: ResourceEntry): void {

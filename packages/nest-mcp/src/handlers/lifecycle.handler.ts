@@ -20,7 +20,7 @@ export class LifecycleHandler {
 
   discover(): DiscoverResult {
     // The tasks extension is offered when a tool can run as a task (docs/tasks.md).
-    const extensions = this.registry.tools.some((tool) => tool.task) ? { extensions: { [TASKS_EXTENSION]: {} } } : {};
+    const extensions = this.registry.hasTaskTools ? { extensions: { [TASKS_EXTENSION]: {} } } : {};
     return {
       supportedVersions: this.options.supportedVersions,
       capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, ...extensions },

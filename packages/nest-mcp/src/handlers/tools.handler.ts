@@ -14,7 +14,7 @@ import { RawJson } from '../server/raw-json.js';
 import { ToolReply } from '../server/tool-reply.js';
 import type { ToolEnvelope, ToolError, ToolSafety } from '../server/tool-result.envelope.js';
 import { TaskAccepted } from '../tasks/mcp-tasks.service.js';
-import { declaresTasks, tasksCapabilityMissing } from '../tasks/task-wire.js';
+import { taskRouteOf, tasksCapabilityMissing } from '../tasks/task-wire.js';
 import { CapabilityAccess } from './capability-access.js';
 import { nextQuestionOf, toolErrorsFromException } from './tool-error.mapper.js';
 
@@ -46,7 +46,7 @@ export class ToolsHandler {
     const entry = this.access.named('tool', params.name, (name) => this.registry.tool(name), context);
     const name = entry.name;
     // A tool that only runs as a task cannot answer a client that cannot follow one (SEP-2663).
-    if (entry.task === 'required' && !context.taskRun && !declaresTasks(context.clientCapabilities)) {
+    if (!context.taskRun && taskRouteOf(entry.task, context.clientCapabilities) === 'refused') {
       throw tasksCapabilityMissing(`The tool ${name}`, context.era);
     }
 

@@ -92,7 +92,7 @@ export async function inputRequiredFor(
  * state, this round's `inputResponses`): what a task created on this round carries into its runs,
  * so the handler finds them under the same keys.
  */
-export function answersSoFar(invocation: McpInvocation): Record<string, unknown> {
+export function answersSoFar(invocation: Pick<McpInvocation, 'state' | 'inputResponses'>): Record<string, unknown> {
   const earlier = isAnswersState(invocation.state) ? invocation.state.answers : {};
   return { ...earlier, ...invocation.inputResponses };
 }

@@ -11,6 +11,10 @@ import { MCP_TASK_STORE, TERMINAL_TASK_STATUSES, type McpTask, type McpTaskStore
 import { createTaskResult } from './task-wire.js';
 import { TaskAborts } from './task-aborts.js';
 
+/** What accepting a call as a task reads of it: an MCP invocation, or a REST request's call (`submit`). */
+export type TaskCall = Pick<McpInvocation, 'name' | 'arguments' | 'httpRequest' | 'callerKey' | 'protocolVersion' | 'clientCapabilities'> &
+  Partial<Pick<McpInvocation, 'clientInfo' | 'state' | 'inputResponses'>>;
+
 /** What a tool call answers when the layer accepted it as a task (see `McpTaskInterceptor`). */
 export class TaskAccepted {
   constructor(readonly reply: Record<string, unknown> | ToolReply) {}
@@ -53,7 +57,7 @@ export class McpTasks {
    * confirmation) and queues its run. Inside the call's transaction when the application's call
    * hook opened one: the task and its job commit with the call (durable before the answer).
    */
-  async accept(invocation: McpInvocation, followedAs: McpTask['followedAs']): Promise<TaskAccepted> {
+  async accept(invocation: TaskCall, followedAs: McpTask['followedAs']): Promise<TaskAccepted> {
     const tasks = this.options.tasks;
     const { caller, workspaceId } = await this.callers.capture(invocation.httpRequest);
     const ownerKey = invocation.callerKey ?? '';
@@ -95,15 +99,17 @@ export class McpTasks {
    * workspace has `maxActivePerWorkspace` unfinished tasks (answer 429).
    */
   async submit(tool: string, args: Record<string, unknown>, request: Request): Promise<McpJobView | undefined> {
-    const invocation = {
-      name: tool,
-      arguments: args,
-      httpRequest: request,
-      callerKey: this.options.callerKey(request),
-      protocolVersion: this.options.supportedVersions[0],
-      clientCapabilities: {},
-    } as unknown as McpInvocation;
-    const accepted = await this.accept(invocation, 'job');
+    const accepted = await this.accept(
+      {
+        name: tool,
+        arguments: args,
+        httpRequest: request,
+        callerKey: this.options.callerKey(request),
+        protocolVersion: this.options.supportedVersions[0],
+        clientCapabilities: {},
+      },
+      'job',
+    );
     if (accepted.reply instanceof ToolReply && !accepted.reply.ok) return undefined;
     const jobId = ((accepted.reply as ToolReply).data as { jobId: string }).jobId;
     return (await this.job(jobId, request))!;

@@ -19,6 +19,17 @@ export function declaresTasks(capabilities: ClientCapabilities): boolean {
 }
 
 /**
+ * How one call of a tool is served, from its task support and what the client declared on the
+ * request (docs/tasks.md): as a `task`, as a queued `job` (a client without the extension), in the
+ * request (`inline`), or `refused` (-32021: a `required` tool, a client without the extension).
+ */
+export function taskRouteOf(support: McpTaskSupport | undefined, capabilities: ClientCapabilities): 'task' | 'job' | 'inline' | 'refused' {
+  if (!support) return 'inline';
+  if (declaresTasks(capabilities)) return 'task';
+  return support === 'background' ? 'job' : support === 'required' ? 'refused' : 'inline';
+}
+
+/**
  * `-32021`: what the client must declare to use this (the spec's `data.requiredCapabilities`).
  * HTTP 400 in 2026-07-28 (the spec's MUST for this error over HTTP); inside a 200 in the handshake
  * era, whose clients read a JSON-RPC error only there.

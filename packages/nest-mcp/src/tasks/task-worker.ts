@@ -45,7 +45,7 @@ export class McpTaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.registry.tools.some((tool) => tool.task)) return;
+    if (!this.registry.hasTaskTools) return;
     await this.queue.start((taskId) => this.run(taskId), { maxRunMs: this.options.tasks.maxRunMs });
     this.purgeTimer = setInterval(() => void this.purge(), this.options.tasks.purgeEveryMs);
     this.purgeTimer.unref();

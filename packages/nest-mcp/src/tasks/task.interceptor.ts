@@ -4,7 +4,7 @@ import type { McpToolOptions } from '../decorators/mcp-decorator.options.js';
 import { McpRegistry } from '../discovery/mcp.registry.js';
 import { McpExecutionContext } from '../mcp-execution-context.js';
 import { McpTasks } from './mcp-tasks.service.js';
-import { declaresTasks } from './task-wire.js';
+import { taskRouteOf } from './task-wire.js';
 
 /**
  * The task boundary of a tool declared with `task` (docs/tasks.md), the last of the layer's
@@ -28,10 +28,9 @@ export class McpTaskInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const invocation = McpExecutionContext.invocation(context);
     if (!invocation || invocation.kind !== 'tool' || invocation.taskRun) return next.handle();
-    const support = this.registry.tool(invocation.name)?.task;
-    const followedAs = declaresTasks(invocation.clientCapabilities) ? 'task' : support === 'background' ? 'job' : undefined;
-    // `optional` for a client without the extension: the call runs in its request. (`required` was refused before the guards.)
-    if (!followedAs) return next.handle();
-    return from(this.tasks.accept(invocation, followedAs));
+    const route = taskRouteOf(this.registry.tool(invocation.name)?.task, invocation.clientCapabilities);
+    // `inline`: the call runs in its request. (`refused` was answered by the tools handler, before the guards.)
+    if (route !== 'task' && route !== 'job') return next.handle();
+    return from(this.tasks.accept(invocation, route));
   }
 }

@@ -8,24 +8,7 @@ import { IsInt, IsOptional, IsString, MaxLength, ValidateNested } from 'class-va
 import { MCP_SCOPES_METADATA, McpModule, McpTool, RequiredScopes, type McpAccessPolicy, useMcpTransport } from '@nest-mcp/core';
 import { callStateless, envelopeOf, startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
 import { withRestValidation } from '../support/rest-validation.js';
-
-/** Boots `module` as the application would and returns the boot error's message. */
-async function bootError(...providers: ClassType<unknown>[]): Promise<string> {
-  const controllers = providers.filter((p) => Reflect.hasMetadata('path', p));
-  const plain = providers.filter((p) => !controllers.includes(p));
-  @Module({ imports: [McpModule.forRoot({})], controllers, providers: plain })
-  class BadApp {}
-  const app = await NestFactory.create(BadApp, { logger: false, abortOnError: false });
-  useMcpTransport(app);
-  try {
-    await app.init();
-  } catch (error) {
-    return (error as Error).message;
-  } finally {
-    await app.close().catch(() => undefined);
-  }
-  assert.fail('the application booted');
-}
+import { bootErrorOf as bootError } from '../support/boot-error.js';
 
 // --- 1. One scope declaration for REST and MCP ---------------------------------------------
 

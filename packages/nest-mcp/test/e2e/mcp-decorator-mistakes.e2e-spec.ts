@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Module, type Type as ClassType } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { McpModule, useMcpTransport } from '@nest-mcp/core';
+import { Module } from '@nestjs/common';
+import { McpModule } from '@nest-mcp/core';
 import { callStateless, startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
 import {
   CourierResources,
@@ -17,24 +16,7 @@ import {
   UnvalidatedReturnTools,
   WeighingTools,
 } from '../fixtures/boot-mistakes.fixture.js';
-
-/** Boots `classes` (controllers and providers) as an application would; returns the boot error's message. */
-async function bootError(...classes: ClassType<unknown>[]): Promise<string> {
-  const controllers = classes.filter((c) => Reflect.hasMetadata('path', c));
-  const providers = classes.filter((c) => !controllers.includes(c));
-  @Module({ imports: [McpModule.forRoot({})], controllers, providers })
-  class MistakenApp {}
-  const app = await NestFactory.create(MistakenApp, { logger: false, abortOnError: false });
-  useMcpTransport(app);
-  try {
-    await app.init();
-  } catch (error) {
-    return (error as Error).message;
-  } finally {
-    await app.close().catch(() => undefined);
-  }
-  assert.fail('the application booted');
-}
+import { bootErrorOf as bootError } from '../support/boot-error.js';
 
 describe('mistakes that used to boot fail the boot, naming Class.method, what is wrong and the fix', () => {
   it('1: a resource DTO property the URI template does not have (template {parcelId}, DTO `id`)', async () => {

@@ -11,12 +11,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { Module, type Type as ClassType } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { Module } from '@nestjs/common';
 import { Client, ProtocolError, StreamableHTTPClientTransport, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTaskStore, MCP_TASK_STORE, McpModule, TASKS_EXTENSION, useMcpTransport, type McpTaskStore } from '@nest-mcp/core';
+import { InMemoryTaskStore, MCP_TASK_STORE, McpModule, TASKS_EXTENSION, type McpTaskStore } from '@nest-mcp/core';
 import {
   callStateless,
   callTool,
@@ -44,6 +43,7 @@ import {
   tasksApp,
   UnfollowableTools,
 } from '../fixtures/tasks.fixture.js';
+import { bootError } from '../support/boot-error.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -196,20 +196,6 @@ async function sdkClient(url: string, user: string): Promise<SdkClient> {
 function sdkEnvelope(result: unknown): Envelope {
   const { content } = result as { content: Array<{ type: string; text: string }> };
   return JSON.parse(content[0].text) as Envelope;
-}
-
-/** Boots `module` as an application would; returns the boot error's message. */
-async function bootError(module: ClassType<unknown>): Promise<string> {
-  const app = await NestFactory.create(module, { logger: false, abortOnError: false });
-  useMcpTransport(app);
-  try {
-    await app.init();
-  } catch (error) {
-    return (error as Error).message;
-  } finally {
-    await app.close().catch(() => undefined);
-  }
-  return assert.fail('the application booted');
 }
 
 // ---------------------------------------------------------------------------------------------
