@@ -3,6 +3,7 @@
 // workspace with billing data and mints an admin personal token, as src/main.ts does.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import { loadAppConfig } from '../../apps/billing/src/app-config.js';
 import { AppModule } from '../../apps/billing/src/app.module.js';
 import { configureApp } from '../../apps/billing/src/app.setup.js';
 import { DEMO_WORKSPACE, seedDemo } from '../../apps/billing/src/demo/demo-seed.js';
@@ -17,7 +18,7 @@ try {
   // answer is a 429, while the guard still runs (its cost is part of what is measured).
   process.env.RATE_LIMIT_TOKEN_PER_MINUTE ||= '1000000000';
   process.env.RATE_LIMIT_WORKSPACE_PER_MINUTE ||= '1000000000';
-  const app = await NestFactory.create(AppModule, { logger: ['error', 'warn'] });
+  const app = await NestFactory.create(AppModule.forRoot(loadAppConfig()), { logger: ['error', 'warn'] });
   configureApp(app);
   await seedDemo(app.get(PrismaService), { billing: true });
   const { token } = await app.get(PersonalTokenService).mint({

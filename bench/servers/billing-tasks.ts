@@ -19,6 +19,7 @@ import 'reflect-metadata';
 import { Body, Controller, HttpCode, HttpStatus, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { McpCtx, McpTool, RequiredScopes, type McpInvocation } from '@nest-mcp/core';
+import { loadAppConfig } from '../../apps/billing/src/app-config.js';
 import { AppModule } from '../../apps/billing/src/app.module.js';
 import { configureApp } from '../../apps/billing/src/app.setup.js';
 import { ALL_SCOPES, SCOPES } from '../../apps/billing/src/app.scopes.js';
@@ -80,7 +81,7 @@ class BenchTaskToolsController {
   }
 }
 
-@Module({ imports: [AppModule], controllers: [BenchTaskToolsController], providers: [CustomerSummaryService, StatementsService] })
+@Module({ controllers: [BenchTaskToolsController], providers: [CustomerSummaryService, StatementsService] })
 class BenchTasksModule {}
 
 const workspaceCount = Number(process.env.BENCH_TASK_WORKSPACES ?? 1);
@@ -91,7 +92,11 @@ try {
   // As billing-app.ts: no answer may be a 429 under load; the rate-limit guard still runs.
   process.env.RATE_LIMIT_TOKEN_PER_MINUTE ||= '1000000000';
   process.env.RATE_LIMIT_WORKSPACE_PER_MINUTE ||= '1000000000';
-  const app = await NestFactory.create(BenchTasksModule, { logger: ['error', 'warn'] });
+  // The application with its settings read now (after the overrides above), as main.ts reads them.
+  const app = await NestFactory.create(
+    { module: BenchTasksModule, imports: [AppModule.forRoot(loadAppConfig())] },
+    { logger: ['error', 'warn'] },
+  );
   configureApp(app);
   const prisma = app.get(PrismaService);
   await seedDemo(prisma);

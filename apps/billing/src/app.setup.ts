@@ -1,10 +1,12 @@
-import { ValidationPipe, type INestApplication } from '@nestjs/common';
+import { ValidationPipe, type INestApplication, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request } from 'express';
 import { HttpExceptionWithHeadersFilter } from './common/http-exception-with-headers.filter.js';
+import { CORE_CONFIG, type CoreConfig } from './config/environment.js';
 import { AuthenticationService } from './identity/authentication.service.js';
 import { useHostCheck } from './identity/host-check.js';
+import { IDENTITY_SETTINGS, type IdentitySettings } from './identity/identity.config.js';
 import { setPrincipal } from './identity/request-principal.js';
 import {
   createRestBodyReader,
@@ -28,8 +30,9 @@ const UPLOAD_PATH = '/v1/attachments';
  * end-to-end tests boot exactly what production runs.
  */
 export function configureApp(app: INestApplication): void {
+  const core = optional<CoreConfig>(app, CORE_CONFIG);
   // Before anything reads a body: a request for another host name is refused first (DNS rebinding, PUBLIC_URL).
-  useHostCheck(app);
+  useHostCheck(app, optional<IdentitySettings>(app, IDENTITY_SETTINGS)?.configuredPublicUrl);
   // Names the framework to every scanner, tells a client nothing it needs.
   (app as NestExpressApplication).disable('x-powered-by');
 
@@ -58,7 +61,8 @@ export function configureApp(app: INestApplication): void {
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
   // 401/403 challenges and 503 outages: their headers (WWW-Authenticate, Retry-After) on the REST answer.
   app.useGlobalFilters(new HttpExceptionWithHeadersFilter());
-  setupSwagger(app);
+  // Without the settings (an MCP test fixture, not this application): the documentation's default outside production.
+  setupSwagger(app, core?.server.apiDocs ?? 'public');
 }
 
 /**
@@ -67,12 +71,19 @@ export function configureApp(app: INestApplication): void {
  * Undefined in an application without the identity module (the MCP test fixtures).
  */
 function largeBodyAuthentication(app: INestApplication): AuthenticateBeforeRead | undefined {
-  let authentication: AuthenticationService;
+  const authentication = optional<AuthenticationService>(app, AuthenticationService);
+  return authentication && (async (req) => setPrincipal(req, await authentication.authenticate(req)));
+}
+
+/**
+ * A provider of the application, or undefined in an application without it (the MCP test
+ * fixtures boot without this application's modules).
+ */
+function optional<T>(app: INestApplication, token: Type<T> | symbol): T | undefined {
   try {
     // Through ModuleRef: app.get() of a missing provider aborts the process (abortOnError).
-    authentication = app.get(ModuleRef).get(AuthenticationService, { strict: false });
+    return app.get(ModuleRef).get<T>(token, { strict: false });
   } catch {
     return undefined;
   }
-  return async (req) => setPrincipal(req, await authentication.authenticate(req));
 }

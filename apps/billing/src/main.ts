@@ -1,12 +1,10 @@
-// First: a bad environment variable stops the boot here, naming it (see config/environment.ts).
-import './config/environment.check.js';
 import 'reflect-metadata';
 import { Logger, type LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { appConfigOrExit } from './app-config.js';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
-import { readEnvironment } from './config/environment.js';
-import { demoModeFromEnv, startDemo } from './demo/demo-mode.js';
+import { startDemo } from './demo/demo-mode.js';
 import { prepareDatabase } from './database/prepare-database.js';
 import { gracefulShutdown } from './health/graceful-shutdown.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from './identity/identity.config.js';
@@ -17,25 +15,35 @@ import { printReadyBanner } from './ready-banner.js';
 const DEFAULT_LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log'];
 
 async function bootstrap(): Promise<void> {
+  // First: every setting, validated; a bad variable stops the boot here, naming it, before anything starts.
+  const config = appConfigOrExit();
+  const { format } = installObservabilityLogger(config.observability.logFormat);
   const logger = new Logger('Bootstrap');
-  const environment = readEnvironment();
   let stopping = false;
-  // Demo data, password and token only in demo mode (DEMO; see demo-mode.ts for the default).
-  const demoMode = demoModeFromEnv();
 
   // A fresh DATABASE_URL gets the migrations too (idempotent); DATABASE_MIGRATE=false leaves them to a deploy step.
   const database = await prepareDatabase({
+    url: config.database.url,
     logger: (line) => logger.log(line),
-    migrate: environment.migrateDatabase ? true : undefined,
+    migrate: config.database.migrate ? true : undefined,
   });
-  const app = await NestFactory.create(AppModule, environment.nestLogLevel ? {} : { logger: DEFAULT_LOG_LEVELS });
+  // The application uses the database prepared: DATABASE_URL's, or the embedded one.
+  const app = await NestFactory.create(
+    AppModule.forRoot({ ...config, database: { ...config.database, url: database.url } }),
+    config.server.nestLogLevel ? {} : { logger: DEFAULT_LOG_LEVELS },
+  );
   configureApp(app);
-  const demo = demoMode ? await startDemo(app) : undefined;
-  await app.listen(environment.port, environment.host);
+  // Demo data, password and token only in demo mode (DEMO; see demo-mode.ts for the default).
+  const demo = config.demo.enabled ? await startDemo(app, config.demo) : undefined;
+  await app.listen(config.server.port, config.server.host);
   // On SIGINT/SIGTERM: readiness turns 503, the server stops accepting connections, requests in
   // flight finish (SHUTDOWN_TIMEOUT_MS, default 10 s), Nest closes (the database pool with it),
   // then the embedded database stops. A second signal exits at once.
-  const shutdown = gracefulShutdown(app, { afterClose: () => database.close() });
+  const shutdown = gracefulShutdown(app, {
+    delayMs: config.health.shutdownDelayMs,
+    timeoutMs: config.health.shutdownTimeoutMs,
+    afterClose: () => database.close(),
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (stopping) {
@@ -58,10 +66,10 @@ async function bootstrap(): Promise<void> {
   const base = app.get<IdentityConfig>(IDENTITY_CONFIG).publicUrl;
   if (!demo) logger.log('Demo mode off (DEMO=true to seed the demo workspace and print a demo token)');
   printReadyBanner({
-    format: installObservabilityLogger().format,
+    format,
     lines: [
       ['Database', database.embedded ? 'embedded PostgreSQL (PGlite, .data/pglite)' : 'DATABASE_URL'],
-      ['REST API docs', environment.apiDocs === 'off' ? 'off (API_DOCS=public or authenticated to serve them)' : `${base}/docs`],
+      ['REST API docs', config.server.apiDocs === 'off' ? 'off (API_DOCS=public or authenticated to serve them)' : `${base}/docs`],
       ['Admin pages', `${base}/admin${demo ? ` ${demo.signInHint}` : ''}`],
       ['MCP endpoint', `${base}/mcp`],
     ],

@@ -2,7 +2,7 @@ import { HttpException, type INestApplication } from '@nestjs/common';
 import { DiscoveryService, ModuleRef } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import { HttpExceptionWithHeaders } from './common/http-exception-with-headers.js';
-import { readEnvironment } from './config/environment.js';
+import type { ServerConfig } from './config/environment.js';
 import { AuthenticationService } from './identity/authentication.service.js';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { MCP_TOOL_METADATA, type McpToolMetadata } from '@nest-mcp/core';
@@ -15,12 +15,11 @@ const DOCS_PATHS = ['/docs', '/docs-json', '/docs-yaml'];
 
 /**
  * REST API documentation at `/docs`, generated from the same DTOs that describe the MCP tools.
- * `API_DOCS` says who may read it: nobody (`off`, the production default: the route map of the
+ * `mode` (`API_DOCS`, `CoreConfig.server.apiDocs`) says who may read it: nobody (`off`, the production default: the route map of the
  * API is not published), anyone (`public`, the default elsewhere), or a caller with a token
  * issued for the REST API (`authenticated`).
  */
-export function setupSwagger(app: INestApplication): void {
-  const mode = readEnvironment().apiDocs;
+export function setupSwagger(app: INestApplication, mode: ServerConfig['apiDocs']): void {
   if (mode === 'off') return;
   if (mode === 'authenticated') app.use(DOCS_PATHS, docsAuthentication(app));
   const config = new DocumentBuilder()

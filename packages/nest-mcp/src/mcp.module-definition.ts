@@ -2,7 +2,7 @@ import { ConfigurableModuleBuilder } from '@nestjs/common';
 import { extensionPointProviders, givenExtensionPoints, MCP_EXTENSION_POINT_NAMES } from './extension-points/mcp-extension-points.js';
 import { MCP_GIVEN_EXTENSION_POINTS } from './extension-points/mcp-extension-points.report.js';
 import type { McpExtensionOptions } from './extension-points/mcp-extension.types.js';
-import type { McpModuleOptions } from './mcp-options.interface.js';
+import type { McpModuleOptions } from './options/mcp-options.interface.js';
 
 /**
  * Options that shape the module itself (which providers fill the extension points, what it

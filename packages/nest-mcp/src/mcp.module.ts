@@ -10,24 +10,25 @@ import { McpTaskInterceptor } from './tasks/task.interceptor.js';
 import { McpTasks } from './tasks/mcp-tasks.service.js';
 import { TaskAborts } from './tasks/task-aborts.js';
 import { TasksHandler } from './tasks/tasks.handler.js';
-import { McpTaskWorker } from './tasks/task-worker.js';
+import { McpTaskWorker } from './server/task-worker.js';
 import { McpHandlerFactory } from './discovery/mcp-handler.factory.js';
-import { McpRegistry } from './discovery/mcp.registry.js';
-import { CapabilityAccess } from './handlers/capability-access.js';
+import { McpRegistry } from './registry/mcp.registry.js';
+import { CapabilityAccess } from './access/capability-access.js';
 import { CompletionHandler } from './handlers/completion.handler.js';
 import { LifecycleHandler } from './handlers/lifecycle.handler.js';
 import { PromptsHandler } from './handlers/prompts.handler.js';
 import { ResourcesHandler } from './handlers/resources.handler.js';
 import { ToolsHandler } from './handlers/tools.handler.js';
-import { MCP_OPTIONS } from './mcp.constants.js';
+import { ToolResultRenderer } from './handlers/tool-result.renderer.js';
+import { MCP_OPTIONS } from './options/mcp-options.constants.js';
 import { MCP_MODULE_OPTIONS, McpConfigurableModule } from './mcp.module-definition.js';
-import type { McpModuleOptions, ResolvedMcpOptions } from './mcp-options.interface.js';
-import { resolveMcpOptions } from './mcp-options.resolver.js';
+import type { McpModuleOptions, ResolvedMcpOptions } from './options/mcp-options.interface.js';
+import { resolveMcpOptions } from './options/mcp-options.resolver.js';
 import { InvocationBuilder } from './multi-round/invocation.builder.js';
 import { McpRequestState } from './multi-round/request-state.js';
 import { McpController } from './server/mcp.controller.js';
 import { McpDispatcher } from './server/mcp.dispatcher.js';
-import { StatelessClientInfo } from './server/stateless-client-info.js';
+import { StatelessClientInfo } from './handlers/stateless-client-info.js';
 import { CallCancellations } from './streams/call-cancellations.js';
 import { ClientRequests } from './streams/client-requests.js';
 import { McpResourceUpdates } from './streams/mcp-resource-updates.js';
@@ -37,7 +38,7 @@ import { RequestStreamReplay } from './streams/request-stream-replay.js';
 import { McpStreamBackends } from './streams/stream-backends.provider.js';
 import { StreamLimits } from './streams/stream-limits.js';
 import { StreamMethodsHandler } from './streams/stream-methods.handler.js';
-import { StreamingEndpoint } from './streams/streaming-endpoint.js';
+import { StreamingEndpoint } from './server/streaming-endpoint.js';
 import { McpTransportState } from './transport/mcp-transport.state.js';
 
 /**
@@ -67,6 +68,7 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
     CapabilityAccess,
     LifecycleHandler,
     ToolsHandler,
+    ToolResultRenderer,
     ResourcesHandler,
     PromptsHandler,
     CompletionHandler,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
-import { WorkspaceScopedDto } from '../billing/common/workspace-scoped.dto.js';
+import { WorkspaceScopedDto } from '../identity/workspace-scoped.dto.js';
 
 /** Which approval, in which workspace (approvals are workspace data like any other). */
 export class ApprovalIdDto extends WorkspaceScopedDto {

@@ -1,7 +1,6 @@
 import type { Role } from '../generated/prisma/client.js';
-import { rawEnvironment } from '../config/environment.js';
 
-/** Approval settings from the environment, read once. */
+/** Approval settings from the environment (injected by {@link APPROVALS_CONFIG}), validated at boot. */
 export interface ApprovalsConfig {
   /** How long a link stays usable, and how long its outcome is answered to identical calls. */
   ttlMs: number;
@@ -11,7 +10,7 @@ export interface ApprovalsConfig {
 
 export const APPROVALS_CONFIG = Symbol('APPROVALS_CONFIG');
 
-export function approvalsConfigFromEnv(env: NodeJS.ProcessEnv = rawEnvironment()): ApprovalsConfig {
+export function approvalsConfigFromEnv(env: NodeJS.ProcessEnv): ApprovalsConfig {
   const minutes = Number(env.APPROVAL_TTL_MINUTES ?? 30);
   if (!Number.isFinite(minutes) || minutes <= 0)
     throw new Error(`APPROVAL_TTL_MINUTES must be a positive number, got ${env.APPROVAL_TTL_MINUTES}`);

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, NotFoundException, Param, ParseUUIDPipe, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { currentWorkspaceId } from '../billing/common/current-workspace.js';
+import { currentWorkspaceId } from '../identity/current-workspace.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from '../identity/identity.config.js';
 import { principalOf } from '../identity/request-principal.js';
 import { SCOPES } from '../app.scopes.js';

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApprovalsController } from './approvals.controller.js';
 import { ApprovalService } from './approval.service.js';
-import { APPROVALS_CONFIG, approvalsConfigFromEnv } from './approvals.config.js';
 import { PrismaApprovalLinks } from './prisma-approval-links.js';
 import { BILLING_APPROVAL_DESCRIBERS } from './billing-approval-describers.js';
 
@@ -13,12 +12,7 @@ import { BILLING_APPROVAL_DESCRIBERS } from './billing-approval-describers.js';
  */
 @Module({
   controllers: [ApprovalsController],
-  providers: [
-    { provide: APPROVALS_CONFIG, useFactory: () => approvalsConfigFromEnv() },
-    PrismaApprovalLinks,
-    ApprovalService,
-    ...BILLING_APPROVAL_DESCRIBERS,
-  ],
+  providers: [PrismaApprovalLinks, ApprovalService, ...BILLING_APPROVAL_DESCRIBERS],
   exports: [PrismaApprovalLinks, ApprovalService],
 })
 export class ApprovalsModule {}

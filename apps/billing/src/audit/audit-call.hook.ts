@@ -4,7 +4,6 @@ import { PrismaService } from '../database/prisma.service.js';
 import {
   MCP_OPTIONS,
   McpProtocolError,
-  McpRegistry,
   setMcpSpanAttributes,
   type McpCall,
   type McpCallHook,
@@ -40,7 +39,6 @@ export class AuditCallHook implements McpCallHook {
   constructor(
     private readonly prisma: PrismaService,
     private readonly audit: AuditService,
-    private readonly registry: McpRegistry,
     @Inject(MCP_OPTIONS) private readonly mcp: ResolvedMcpOptions,
   ) {}
 
@@ -51,8 +49,8 @@ export class AuditCallHook implements McpCallHook {
       if (call.readOnly) {
         // A read writes nothing that its audit row must commit with: no transaction to pay for.
         const result = await proceed();
-        if (isErrorResult(result)) throw new FailedResult(result);
-        await this.audit.recordBatched(event(this.successOutcome(call, result)));
+        if (call.outcome?.isError) throw new FailedResult(result);
+        await this.audit.recordBatched(event(successOutcome(call)));
         return result;
       }
       // Inside an already open transaction (a call replayed by an approval) this is a savepoint:
@@ -60,15 +58,15 @@ export class AuditCallHook implements McpCallHook {
       return await this.prisma.transaction(
         async () => {
           const result = await proceed();
-          if (isErrorResult(result)) throw new FailedResult(result);
-          await this.audit.record(event(this.successOutcome(call, result)));
+          if (call.outcome?.isError) throw new FailedResult(result);
+          await this.audit.record(event(successOutcome(call)));
           return result;
         },
         { savepoint: true, ...this.transactionLimit(call) },
       );
     } catch (failure) {
       if (failure instanceof FailedResult) {
-        await this.audit.record(event('failed', errorCodeOf(failure.result)));
+        await this.audit.record(event('failed', call.outcome?.errorCode));
         return failure.result as T;
       }
       const [outcome, code] = stoppedTask(call) ?? classifyFailure(failure);
@@ -98,12 +96,6 @@ export class AuditCallHook implements McpCallHook {
     return call.context.taskRun ? { limitMs: this.mcp.tasks.maxRunMs + TASK_RUN_TRANSACTION_MARGIN_MS } : {};
   }
 
-  /** `queued` when the call was accepted as a task or a queued job (the work runs later, audited then), else `success`. */
-  private successOutcome(call: McpCall, result: unknown): AuditOutcome {
-    if (call.method !== 'tools/call' || call.context.taskRun || !call.target || !this.registry.tool(call.target)?.task) return 'success';
-    return isTaskAcceptance(result) ? 'queued' : 'success';
-  }
-
   private event(call: McpCall, outcome: AuditOutcome, errorCode: string | undefined, started: number): AuditRecord {
     const state = RequestContext.current();
     if (state?.workspace) setMcpSpanAttributes({ 'app.workspace.id': state.workspace.id, 'app.workspace.slug': state.workspace.slug });
@@ -126,6 +118,11 @@ export class AuditCallHook implements McpCallHook {
   }
 }
 
+/** `queued` when the call was accepted as a task or a queued job (the work runs later, audited then), else `success`. */
+function successOutcome(call: McpCall): AuditOutcome {
+  return call.outcome?.status === 'queued' ? 'queued' : 'success';
+}
+
 /**
  * A task's run stopped by the layer (its signal aborted with a `TaskStopped` reason): `cancelled`
  * by the client or a person, past `maxRunMs`, or cut by a shutdown (it runs again). Nothing it did
@@ -139,38 +136,6 @@ function stoppedTask(call: McpCall): [AuditOutcome, string] | undefined {
   if (why === 'timed-out') return ['error', 'task_timed_out'];
   if (why === 'shutdown') return ['error', 'task_interrupted'];
   return undefined;
-}
-
-/** `CreateTaskResult` (a client with the tasks extension) or the `queued` envelope (any other client). */
-function isTaskAcceptance(result: unknown): boolean {
-  if (typeof result !== 'object' || result === null) return false;
-  const { resultType, structuredContent, content } = result as {
-    resultType?: unknown;
-    structuredContent?: { status?: unknown };
-    content?: Array<{ type: string; text?: string }>;
-  };
-  if (resultType === 'task') return true;
-  if (structuredContent) return structuredContent.status === 'queued';
-  const text = content?.find((c) => c.type === 'text')?.text;
-  try {
-    return !!text && (JSON.parse(text) as { status?: unknown }).status === 'queued';
-  } catch {
-    return false;
-  }
-}
-
-function isErrorResult(result: unknown): boolean {
-  return typeof result === 'object' && result !== null && (result as { isError?: unknown }).isError === true;
-}
-
-/** The first error code of the tool's JSON envelope, when it has one. */
-function errorCodeOf(result: unknown): string | undefined {
-  const text = (result as { content?: Array<{ type: string; text?: string }> }).content?.find((c) => c.type === 'text')?.text;
-  try {
-    return text ? (JSON.parse(text) as { errors?: Array<{ code?: string }> }).errors?.[0]?.code : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The outcome and error code of a call that threw: a refusal (401/403) is `denied`, anything else an `error`. */

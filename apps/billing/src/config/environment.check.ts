@@ -1,12 +1,16 @@
-import { InvalidEnvironmentError, readEnvironment } from './environment.js';
+import { InvalidEnvironmentError } from './environment.js';
 
-// Imported first by the entry points (main.ts, the token CLI): a bad variable stops the process
-// here, with one line naming it, before any module reads its settings (ES modules run in import
-// order, so nothing else has run yet).
-try {
-  readEnvironment();
-} catch (error) {
-  if (!(error instanceof InvalidEnvironmentError)) throw error;
-  console.error(`${error.message}. See docs/configuration.md.`);
-  process.exit(1);
+/**
+ * The entry points' first step (main.ts, the CLIs, through `appConfigOrExit()` in
+ * `src/app-config.ts`): what `load` answers, the validated settings, or, for a bad variable, one
+ * line naming it on stderr and exit code 1, before anything has started.
+ */
+export function validatedOrExit<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    if (!(error instanceof InvalidEnvironmentError)) throw error;
+    console.error(`${error.message}. See docs/configuration.md.`);
+    process.exit(1);
+  }
 }

@@ -14,13 +14,14 @@ const blankIsUnset = () =>
   Transform(({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined));
 
 /**
- * The process environment the server reads, as a class-validator DTO validated once at boot
- * (`readEnvironment()`): a bad value stops the boot with the variable's name instead of becoming
- * `NaN` or a silent default. Every value is optional; defaults are applied by `readEnvironment`.
+ * The variables of the server, the database, health and the MCP layer, as a class-validator DTO
+ * (`coreConfigFromEnv()`): a bad value stops the boot with the variable's name instead of becoming
+ * `NaN` or a silent default. Every value is optional; the defaults are applied beside it, in
+ * `coreConfigFromEnv`.
  *
- * The settings of one feature that need more than a format check (rate limits, idempotency,
- * approvals, identity, the token cache, demo mode, tracing, log format) are read from the same
- * validated environment by that feature's `*FromEnv` reader, which stops the boot the same way.
+ * A feature's own variables (rate limits, idempotency, approvals, identity, the token cache,
+ * streams, tasks, demo mode, logs and tracing) are declared beside the feature, by its `*FromEnv`
+ * schema; `loadAppConfig()` (`src/app-config.ts`) composes them all and validates them once, at boot.
  */
 export class EnvironmentVariables {
   @IsOptional() @IsString() NODE_ENV?: string;
@@ -83,12 +84,6 @@ export class EnvironmentVariables {
   @IsInt({ message: 'SHUTDOWN_TIMEOUT_MS must be an integer ≥ 0 (milliseconds)' })
   @Min(0)
   SHUTDOWN_TIMEOUT_MS?: number;
-
-  @IsOptional()
-  @toNumber()
-  @IsInt({ message: 'AUTH_JWKS_COOLDOWN_MS must be an integer ≥ 0 (milliseconds)' })
-  @Min(0)
-  AUTH_JWKS_COOLDOWN_MS?: number;
 
   /** HMAC key of multi round-trip state, shared by every replica. */
   @IsOptional()

@@ -51,24 +51,17 @@ describe('database outage detection', () => {
     }
   });
 
-  it('answers 503 with Retry-After (DATABASE_RETRY_AFTER_SECONDS, default 5)', () => {
-    const previous = process.env.DATABASE_RETRY_AFTER_SECONDS;
-    try {
-      delete process.env.DATABASE_RETRY_AFTER_SECONDS;
-      const byDefault = new DatabaseUnavailableException();
-      assert.deepEqual(byDefault.getResponse(), {
-        statusCode: 503,
-        error: 'Service Unavailable',
-        message: 'Database unavailable, retry after 5 s',
-        headers: { 'Retry-After': '5' },
-      });
-      process.env.DATABASE_RETRY_AFTER_SECONDS = '2';
-      assert.equal(new DatabaseUnavailableException().message, 'Database unavailable, retry after 2 s');
-      process.env.DATABASE_RETRY_AFTER_SECONDS = 'soon';
-      assert.equal(new DatabaseUnavailableException().retryAfterSeconds, 5);
-    } finally {
-      if (previous === undefined) delete process.env.DATABASE_RETRY_AFTER_SECONDS;
-      else process.env.DATABASE_RETRY_AFTER_SECONDS = previous;
-    }
+  it('answers 503 with Retry-After: the seconds PrismaService gives (DATABASE_RETRY_AFTER_SECONDS), default 5', () => {
+    const byDefault = new DatabaseUnavailableException();
+    assert.deepEqual(byDefault.getResponse(), {
+      statusCode: 503,
+      error: 'Service Unavailable',
+      message: 'Database unavailable, retry after 5 s',
+      headers: { 'Retry-After': '5' },
+    });
+    assert.equal(new DatabaseUnavailableException(undefined, 2).message, 'Database unavailable, retry after 2 s');
+    const mapped = asDatabaseUnavailable(new Error('Connection terminated unexpectedly'), 2);
+    assert.ok(mapped instanceof DatabaseUnavailableException);
+    assert.equal(mapped.retryAfterSeconds, 2);
   });
 });

@@ -1,28 +1,19 @@
 import { HttpStatus, Logger } from '@nestjs/common';
-import { readEnvironment } from '../config/environment.js';
+import { DEFAULT_DATABASE_RETRY_AFTER_SECONDS } from '../config/environment.js';
 import { HttpExceptionWithHeaders } from '../common/http-exception-with-headers.js';
-
-/** Seconds a client is told to wait (`Retry-After`) when the database cannot be reached. */
-export function databaseRetryAfterSeconds(): number {
-  // Built on an error path: a bad value (which stops the boot, see readEnvironment) must not throw here.
-  try {
-    return readEnvironment().databaseRetryAfterSeconds;
-  } catch {
-    return 5;
-  }
-}
 
 /**
  * The database cannot be reached right now (refused, cut, timed out, restarting, out of
  * connections): a `503` with `Retry-After`, never a `500`. The request did not complete; its
  * transaction, if any, did not commit (or, if the cut came between the COMMIT and its
  * acknowledgement, committed whole: an idempotency key makes the retry safe either way).
- * `Retry-After` is on both the JSON-RPC and the REST answer (see `HttpExceptionWithHeaders`).
+ * `Retry-After` is on both the JSON-RPC and the REST answer (see `HttpExceptionWithHeaders`);
+ * `PrismaService` gives its value, DATABASE_RETRY_AFTER_SECONDS (`DATABASE_CONFIG`).
  */
 export class DatabaseUnavailableException extends HttpExceptionWithHeaders {
   readonly retryAfterSeconds: number;
 
-  constructor(cause?: unknown, retryAfterSeconds = databaseRetryAfterSeconds()) {
+  constructor(cause?: unknown, retryAfterSeconds = DEFAULT_DATABASE_RETRY_AFTER_SECONDS) {
     const message = `Database unavailable, retry after ${retryAfterSeconds} s`;
     super(
       { statusCode: 503, error: 'Service Unavailable', message },
@@ -89,15 +80,16 @@ const logger = new Logger('Database');
 let lastWarning = 0;
 
 /**
- * `error` as a {@link DatabaseUnavailableException} when it says the database is unreachable,
- * else unchanged. An outage is logged once every 10 s at most, not once per failed request.
+ * `error` as a {@link DatabaseUnavailableException} (`Retry-After: retryAfterSeconds`) when it says
+ * the database is unreachable, else unchanged. An outage is logged once every 10 s at most, not
+ * once per failed request.
  */
-export function asDatabaseUnavailable(error: unknown): unknown {
+export function asDatabaseUnavailable(error: unknown, retryAfterSeconds?: number): unknown {
   if (error instanceof DatabaseUnavailableException || !isDatabaseUnavailable(error)) return error;
   const now = Date.now();
   if (now - lastWarning >= 10_000) {
     lastWarning = now;
     logger.warn(`Database unavailable (requests answer 503 until it is back): ${(error as Error)?.message?.trim() ?? String(error)}`);
   }
-  return new DatabaseUnavailableException(error);
+  return new DatabaseUnavailableException(error, retryAfterSeconds);
 }

@@ -3,8 +3,10 @@ import { DEFAULT_DATA_DIR, EmbeddedPostgres, EmbeddedPostgresBusyError, findRunn
 import { findProjectRoot, migrationsUpToDate, redactDatabaseUrl, runMigrations, describeApplied } from './migrations.js';
 
 export interface PrepareDatabaseOptions {
+  /** The server to use (`DatabaseConfig.url`, from DATABASE_URL); unset: the embedded database. */
+  url?: string;
   /**
-   * Where the embedded database keeps its files when DATABASE_URL is unset. Default
+   * Where the embedded database keeps its files when `url` is unset. Default
    * `.data/pglite` under the project root; `null` → in memory (gone when closed).
    */
   dataDir?: string | null;
@@ -14,7 +16,7 @@ export interface PrepareDatabaseOptions {
    * Apply the pending migrations ({@link runMigrations}, Prisma's bookkeeping)? Default: only when
    * this call started the embedded database. A quick read of `_prisma_migrations` first: nothing
    * more when it already lists every migration with its checksum.
-   * A server from DATABASE_URL is not migrated unless `true` (deploy migrations separately:
+   * A server given by `url` is not migrated unless `true` (deploy migrations separately:
    * `node scripts/prisma.mjs migrate deploy`); an embedded server started by another process was
    * migrated by that process before it announced itself.
    */
@@ -24,7 +26,7 @@ export interface PrepareDatabaseOptions {
 }
 
 export interface PreparedDatabase {
-  /** The URL the application uses; also set in process.env.DATABASE_URL. */
+  /** The URL the application uses: hand it to the application (the `database.url` of the settings given to `AppModule.forRoot`). */
   url: string;
   /** true when the database is the embedded PGlite (started here or reused). */
   embedded: boolean;
@@ -32,16 +34,13 @@ export interface PreparedDatabase {
   source: 'env' | 'started' | 'reused';
   /** Milliseconds: starting the embedded server, migrations, and the whole call. */
   timings: { startMs: number; migrateMs: number; totalMs: number };
-  /**
-   * Stops the embedded server if this call started it (a no-op otherwise) and restores
-   * process.env.DATABASE_URL if it is still the value set here.
-   */
+  /** Stops the embedded server if this call started it (a no-op otherwise). */
   close(): Promise<void>;
 }
 
 /**
- * Makes a migrated database available and sets process.env.DATABASE_URL to it:
- * - DATABASE_URL set → that server;
+ * Makes a migrated database available and answers its URL (the environment is left alone):
+ * - `url` given (DATABASE_URL) → that server;
  * - else the embedded server another process runs on the same data directory (e.g. `npm start`
  *   while the token CLI runs), found through `.data/embedded-postgres.json`;
  * - else starts the embedded server (PGlite) on the data directory and applies the migrations,
@@ -50,7 +49,6 @@ export interface PreparedDatabase {
 export async function prepareDatabase(options: PrepareDatabaseOptions = {}): Promise<PreparedDatabase> {
   const log = options.logger ?? (() => undefined);
   const began = performance.now();
-  const previousUrl = process.env.DATABASE_URL;
   let startMs = 0;
   let migrateMs = 0;
 
@@ -66,7 +64,6 @@ export async function prepareDatabase(options: PrepareDatabaseOptions = {}): Pro
     log(`${describeApplied(applied)} in ${migrateMs} ms`);
   };
   const result = (url: string, source: PreparedDatabase['source'], stop?: () => Promise<void>): PreparedDatabase => {
-    process.env.DATABASE_URL = url;
     const totalMs = Math.round(performance.now() - began);
     log(`Database ready in ${totalMs} ms (${source === 'env' ? 'DATABASE_URL' : `embedded, ${source}`}: ${redactDatabaseUrl(url)})`);
     let closed = false;
@@ -79,17 +76,13 @@ export async function prepareDatabase(options: PrepareDatabaseOptions = {}): Pro
         if (closed) return;
         closed = true;
         await stop?.();
-        if (process.env.DATABASE_URL === url && source !== 'env') {
-          if (previousUrl === undefined) delete process.env.DATABASE_URL;
-          else process.env.DATABASE_URL = previousUrl;
-        }
       },
     };
   };
 
-  if (previousUrl) {
-    if (options.migrate === true) await migrate(previousUrl);
-    return result(previousUrl, 'env');
+  if (options.url) {
+    if (options.migrate === true) await migrate(options.url);
+    return result(options.url, 'env');
   }
 
   const dataDir =

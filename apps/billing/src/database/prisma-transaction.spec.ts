@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import { createTestDatabase, prismaOn, type TestDatabase } from '../../test/support/test-database.js';
 import { RequestContext } from '../context/request-context.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { combinedWrites, PrismaService } from './prisma.service.js';
@@ -18,8 +18,7 @@ describe('PrismaService transactions (pooled connection, routed by context)', ()
 
   before(async () => {
     database = await createTestDatabase();
-    process.env.DATABASE_URL = database.url;
-    prisma = new PrismaService();
+    prisma = prismaOn(database.url);
   });
   after(async () => {
     await prisma.onApplicationShutdown();

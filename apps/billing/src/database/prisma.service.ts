@@ -5,24 +5,29 @@ import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { resourceChangesExtension } from './resource-changes.extension.js';
 import { channelStampExtension } from './channel-stamp.extension.js';
 import { asDatabaseUnavailable } from './database-unavailable.js';
+import type { DatabaseConfig } from '../config/environment.js';
 import type { TransactionClient } from './prisma.types.js';
 import { SqlTransaction, SqlTransactionScope, TransactionExpiredError } from './sql-transaction.js';
 import { TransactionRoutingPool } from './transaction-routing.pool.js';
-import { readEnvironment } from '../config/environment.js';
+
+/** The database `PrismaService` connects to: the database section (`DATABASE_CONFIG`), with the URL in use (DATABASE_URL or the embedded one). */
+export type DatabaseConnection = Pick<DatabaseConfig, 'poolSize' | 'connectTimeoutMs' | 'retryAfterSeconds'> & { readonly url: string };
 
 /** Any query that fails because the database is unreachable throws `DatabaseUnavailableException` (503 + Retry-After). */
-const databaseUnavailableExtension = Prisma.defineExtension({
-  name: 'database-unavailable',
-  query: {
-    async $allOperations({ args, query }) {
-      try {
-        return await query(args);
-      } catch (error) {
-        throw asDatabaseUnavailable(error);
-      }
+function databaseUnavailableExtension(retryAfterSeconds: number) {
+  return Prisma.defineExtension({
+    name: 'database-unavailable',
+    query: {
+      async $allOperations({ args, query }) {
+        try {
+          return await query(args);
+        } catch (error) {
+          throw asDatabaseUnavailable(error, retryAfterSeconds);
+        }
+      },
     },
-  },
-});
+  });
+}
 
 /**
  * The connection pool. A server that accepts no connection (down, cut, black-holed) fails the
@@ -30,13 +35,13 @@ const databaseUnavailableExtension = Prisma.defineExtension({
  * limit). Broken connections leave the pool and new ones are made on demand: recovery needs no
  * restart.
  */
-function createPool(connectionString: string): TransactionRoutingPool {
+function createPool(connection: DatabaseConnection): TransactionRoutingPool {
   const pool = new TransactionRoutingPool({
-    connectionString,
-    max: readEnvironment().databasePoolSize,
+    connectionString: connection.url,
+    max: connection.poolSize,
     // A transaction sends BEGIN with its first statement, and its last writes with COMMIT (see SqlTransaction).
     pipeline: true,
-    connectionTimeoutMillis: readEnvironment().databaseConnectTimeoutMs,
+    connectionTimeoutMillis: connection.connectTimeoutMs,
   });
   // An idle connection that dies is removed by the pool itself; this listener only keeps the
   // process alive until the adapter adds its own.
@@ -83,12 +88,12 @@ function releaseDeadConnections(pool: pg.Pool): void {
   });
 }
 
-function createClient(pool: pg.Pool) {
+function createClient(pool: pg.Pool, retryAfterSeconds: number) {
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   return new PrismaClient({ adapter })
     .$extends(channelStampExtension)
     .$extends(resourceChangesExtension)
-    .$extends(databaseUnavailableExtension);
+    .$extends(databaseUnavailableExtension(retryAfterSeconds));
 }
 
 export type ExtendedPrismaClient = ReturnType<typeof createClient>;
@@ -103,13 +108,16 @@ export class PrismaService implements OnApplicationShutdown {
   readonly client: ExtendedPrismaClient;
   /** How long a transaction may stay open before it is rolled back (a stuck call must not hold a connection). */
   transactionLimitMs = 15_000;
+  /** The database's URL: for the connections of its own that another component opens (LISTEN, pg-boss). */
+  readonly url: string;
   private readonly pool: TransactionRoutingPool;
+  private readonly retryAfterSeconds: number;
 
-  constructor() {
-    const url = readEnvironment().databaseUrl;
-    if (!url) throw new Error('DATABASE_URL is not set: prepareDatabase() must run before the application is created');
-    this.pool = createPool(url);
-    this.client = createClient(this.pool);
+  constructor(connection: DatabaseConnection) {
+    this.url = connection.url;
+    this.retryAfterSeconds = connection.retryAfterSeconds;
+    this.pool = createPool(connection);
+    this.client = createClient(this.pool, connection.retryAfterSeconds);
   }
 
   /** The client services use: in a transaction when the calling code runs inside one. */
@@ -133,7 +141,7 @@ export class PrismaService implements OnApplicationShutdown {
       const result = await this.pool.query<Row & pg.QueryResultRow>(statement.text, statement.values);
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
     } catch (error) {
-      throw asDatabaseUnavailable(error);
+      throw asDatabaseUnavailable(error, this.retryAfterSeconds);
     }
   }
 
@@ -163,7 +171,7 @@ export class PrismaService implements OnApplicationShutdown {
 
     const limitMs = options.limitMs ?? this.transactionLimitMs;
     const client = await this.pool.connect().catch((error: unknown) => {
-      throw asDatabaseUnavailable(error);
+      throw asDatabaseUnavailable(error, this.retryAfterSeconds);
     });
     const tx = new SqlTransaction(client, limitMs);
     const timer = setTimeout(() => {
@@ -186,7 +194,7 @@ export class PrismaService implements OnApplicationShutdown {
       if (tx.expired) throw new TransactionExpiredError(limitMs);
       // A connection that cannot even roll back is dropped from the pool, not reused.
       await tx.rollback().catch((rollbackError: Error) => (broken = rollbackError));
-      throw asDatabaseUnavailable(error);
+      throw asDatabaseUnavailable(error, this.retryAfterSeconds);
     } finally {
       clearTimeout(timer);
       tx.ended = true;

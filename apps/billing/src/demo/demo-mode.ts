@@ -8,7 +8,6 @@ import { declaredScopes, ROLE_SCOPES, type RoleScopes } from '../identity/role-s
 import { hashToken } from '../identity/token-secret.js';
 import { DEMO_ADMIN_EMAIL, DEMO_WORKSPACE, seedDemo } from './demo-seed.js';
 import { PrismaService } from '../database/prisma.service.js';
-import { rawEnvironment } from '../config/environment.js';
 
 /** The label that marks the token `npm start` prints: a new boot revokes every unrevoked one of them. */
 export const DEMO_TOKEN_LABEL = 'demo token printed by npm start';
@@ -16,12 +15,34 @@ const DEMO_TOKEN_TTL_MS = 30 * 24 * 3_600_000;
 /** A kept demo token is minted again when it has less than this left. */
 const DEMO_TOKEN_MIN_REMAINING_MS = 24 * 3_600_000;
 
-/**
- * Set by `npm run start:dev` (scripts/start-dev.mjs) for the servers its watcher restarts: the file
- * (`.data/demo-access.json`) where the demo password and token are kept, so that a restart after a
- * save reuses them instead of revoking the token a connected client uses and printing a new password.
- */
+/** The variable `npm run start:dev` sets: see {@link DemoConfig.accessFile}. */
 export const DEMO_ACCESS_FILE_ENV = 'DEMO_ACCESS_FILE';
+
+/** Demo mode's settings (injected by {@link DEMO_CONFIG}), validated at boot. */
+export interface DemoConfig {
+  /** `DEMO`: see {@link demoModeFromEnv}. */
+  readonly enabled: boolean;
+  /**
+   * `DEMO_ACCESS_FILE`, set by `npm run start:dev` (scripts/start-dev.mjs) for the servers its
+   * watcher restarts: the file (`.data/demo-access.json`) where the demo password and token are
+   * kept, so that a restart after a save reuses them instead of revoking the token a connected
+   * client uses and printing a new password.
+   */
+  readonly accessFile?: string;
+  /** `DEMO_ADMIN_PASSWORD`: the demo admin's panel password; unset, a generated one. */
+  readonly adminPassword?: string;
+}
+
+export const DEMO_CONFIG = Symbol('DEMO_CONFIG');
+
+/** `DEMO`, `DEMO_ACCESS_FILE`, `DEMO_ADMIN_PASSWORD`. */
+export function demoConfigFromEnv(env: NodeJS.ProcessEnv): DemoConfig {
+  return {
+    enabled: demoModeFromEnv(env),
+    accessFile: env[DEMO_ACCESS_FILE_ENV] || undefined,
+    adminPassword: env.DEMO_ADMIN_PASSWORD || undefined,
+  };
+}
 
 /** What `DEMO_ACCESS_FILE` holds. */
 interface KeptDemoAccess {
@@ -34,9 +55,9 @@ interface KeptDemoAccess {
  * Demo mode (demo data, the demo admin's password and the printed demo token) from `DEMO`
  * (`true` | `false`). Unset: on for the embedded database and for a `DATABASE_URL` outside
  * production (the dev and test loop), off for `NODE_ENV=production` with a `DATABASE_URL`.
- * Read before the database is prepared (that sets DATABASE_URL for the embedded one).
+ * Decided from the environment as set: the embedded database's URL is never in it.
  */
-export function demoModeFromEnv(env: NodeJS.ProcessEnv = rawEnvironment()): boolean {
+export function demoModeFromEnv(env: NodeJS.ProcessEnv): boolean {
   const value = env.DEMO?.trim().toLowerCase();
   if (value === 'true') return true;
   if (value === 'false') return false;
@@ -65,14 +86,14 @@ export interface DemoAccess {
  * boot are read from that file and kept while valid: the token when it is unrevoked, has a day
  * left and still carries every declared scope; otherwise a new one is minted and written there.
  */
-export async function startDemo(app: INestApplication, env: NodeJS.ProcessEnv = rawEnvironment()): Promise<DemoAccess> {
+export async function startDemo(app: INestApplication, demo: DemoConfig): Promise<DemoAccess> {
   const prisma = app.get(PrismaService);
   const scopes = declaredScopes(app.get<RoleScopes>(ROLE_SCOPES));
-  const accessFile = env[DEMO_ACCESS_FILE_ENV] || undefined;
+  const { accessFile } = demo;
   const kept = accessFile ? readKept(accessFile) : {};
-  const generatedPassword = env.DEMO_ADMIN_PASSWORD ? undefined : kept.password || randomBytes(12).toString('base64url');
+  const generatedPassword = demo.adminPassword ? undefined : kept.password || randomBytes(12).toString('base64url');
   // With history (two more years of invoices): exporting the demo workspace (billing_statement_export) is real long work.
-  await seedDemo(prisma, { billing: true, history: true, adminPassword: env.DEMO_ADMIN_PASSWORD || generatedPassword });
+  await seedDemo(prisma, { billing: true, history: true, adminPassword: demo.adminPassword || generatedPassword });
   const token = await RequestContext.run({ channel: 'system' }, async () => {
     const reusable = kept.token ? await keptTokenId(prisma, kept.token, scopes) : undefined;
     await prisma.client.accessToken.updateMany({

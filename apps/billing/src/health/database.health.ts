@@ -1,15 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { PrismaService } from '../database/prisma.service.js';
-import { readEnvironment } from '../config/environment.js';
-
-/** How long readiness waits for `SELECT 1` (a pool connection included) before it says "down". */
-export function readinessTimeoutMs(): number {
-  return readEnvironment().healthDatabaseTimeoutMs;
-}
+import { CORE_CONFIG, type CoreConfig } from '../config/environment.js';
 
 /**
- * The database answers `SELECT 1` within a short timeout. Concurrent probes share one query, and
+ * The database answers `SELECT 1` within HEALTH_DB_TIMEOUT_MS (a pool connection included). Concurrent probes share one query, and
  * an answer is reused for 500 ms, so a burst of probes costs one round trip.
  */
 @Injectable()
@@ -17,6 +12,7 @@ export class DatabaseHealthIndicator {
   constructor(
     private readonly indicators: HealthIndicatorService,
     private readonly prisma: PrismaService,
+    @Inject(CORE_CONFIG) private readonly core: CoreConfig,
   ) {}
 
   ping(key = 'database') {
@@ -25,7 +21,7 @@ export class DatabaseHealthIndicator {
       .attempt(async () => {
         await this.prisma.client.$queryRaw`SELECT 1`;
       })
-      .withTimeout(readinessTimeoutMs())
+      .withTimeout(this.core.health.databaseTimeoutMs)
       .cacheFor(500);
   }
 }

@@ -52,7 +52,7 @@ describe('gracefulShutdown', () => {
 
   it('cuts requests still running at the deadline', async () => {
     const { app, url } = await fakeApp();
-    const shutdown = gracefulShutdown(app, { timeoutMs: 200 });
+    const shutdown = gracefulShutdown(app, { delayMs: 0, timeoutMs: 200 });
     const stuck = request(`${url}/slow?ms=5000`);
     await sleep(50);
     const report = await shutdown();
@@ -65,7 +65,7 @@ describe('gracefulShutdown', () => {
     let afterClose = false;
     const { app } = await fakeApp(() => new Promise<void>(() => undefined));
     const started = Date.now();
-    const report = await gracefulShutdown(app, { timeoutMs: 200, afterClose: async () => void (afterClose = true) })();
+    const report = await gracefulShutdown(app, { delayMs: 0, timeoutMs: 200, afterClose: async () => void (afterClose = true) })();
     assert.equal(report.closed, false);
     assert.equal(afterClose, true);
     assert.ok(Date.now() - started < 2_000);

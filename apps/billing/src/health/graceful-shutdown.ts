@@ -2,16 +2,15 @@ import type { Server, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger, type INestApplication } from '@nestjs/common';
 import { ShutdownState } from './shutdown.state.js';
-import { readEnvironment } from '../config/environment.js';
 
 export interface GracefulShutdownOptions {
   /**
    * How long readiness answers 503 while the server still accepts connections, so load balancers
-   * take this replica out before it stops listening. Default `SHUTDOWN_DELAY_MS`, else 0.
+   * take this replica out before it stops listening (`SHUTDOWN_DELAY_MS`, `CoreConfig.health`).
    */
-  delayMs?: number;
-  /** How long in-flight requests get to finish. Default `SHUTDOWN_TIMEOUT_MS`, else 10 000. */
-  timeoutMs?: number;
+  delayMs: number;
+  /** How long in-flight requests get to finish (`SHUTDOWN_TIMEOUT_MS`, `CoreConfig.health`). */
+  timeoutMs: number;
   /** Runs after Nest has closed (the database pool included), e.g. to stop an embedded database. */
   afterClose?: () => Promise<void>;
 }
@@ -37,10 +36,9 @@ export interface ShutdownReport {
  * 5. `afterClose` (also when `app.close()` failed).
  * Returns the function to call on SIGTERM; it resolves when everything is closed.
  */
-export function gracefulShutdown(app: INestApplication, options: GracefulShutdownOptions = {}): () => Promise<ShutdownReport> {
+export function gracefulShutdown(app: INestApplication, options: GracefulShutdownOptions): () => Promise<ShutdownReport> {
   const logger = new Logger('Shutdown');
-  const delayMs = options.delayMs ?? readEnvironment().shutdownDelayMs;
-  const timeoutMs = options.timeoutMs ?? readEnvironment().shutdownTimeoutMs;
+  const { delayMs, timeoutMs } = options;
   const server = app.getHttpServer() as Server;
   const state = app.get(ShutdownState);
   const active = new Set<ServerResponse>();

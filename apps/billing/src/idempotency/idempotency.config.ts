@@ -1,6 +1,4 @@
-import { rawEnvironment } from '../config/environment.js';
-
-/** Idempotency settings from the environment, read once at boot. */
+/** Idempotency settings from the environment (injected by {@link IDEMPOTENCY_CONFIG}), validated at boot. */
 export interface IdempotencyConfig {
   /** How long a stored answer is replayed; after that the key may be used again. */
   ttlSeconds: number;
@@ -15,7 +13,7 @@ export const IDEMPOTENCY_CONFIG = Symbol('IDEMPOTENCY_CONFIG');
  * (default 60; 0 turns it off; always off when NODE_ENV=test, so no timer runs beside a test).
  * A bad value stops the boot: a silently wrong TTL would replay, or run twice, for hours.
  */
-export function idempotencyConfigFromEnv(env: NodeJS.ProcessEnv = rawEnvironment()): IdempotencyConfig {
+export function idempotencyConfigFromEnv(env: NodeJS.ProcessEnv): IdempotencyConfig {
   const hours = positiveNumber(env, 'IDEMPOTENCY_TTL_HOURS', 24, false);
   const minutes = env.NODE_ENV === 'test' ? 0 : positiveNumber(env, 'IDEMPOTENCY_CLEANUP_MINUTES', 60, true);
   return { ttlSeconds: Math.max(1, Math.round(hours * 3600)), cleanupIntervalMs: Math.round(minutes * 60_000) };

@@ -1,6 +1,5 @@
 import { Global, Module } from '@nestjs/common';
 import { ExpiredRowsCleanup } from './expired-rows.cleanup.js';
-import { IDEMPOTENCY_CONFIG, idempotencyConfigFromEnv } from './idempotency.config.js';
 import { PrismaIdempotencyStore } from './prisma-idempotency.store.js';
 
 /**
@@ -10,7 +9,7 @@ import { PrismaIdempotencyStore } from './prisma-idempotency.store.js';
  */
 @Global()
 @Module({
-  providers: [{ provide: IDEMPOTENCY_CONFIG, useFactory: () => idempotencyConfigFromEnv() }, PrismaIdempotencyStore, ExpiredRowsCleanup],
+  providers: [PrismaIdempotencyStore, ExpiredRowsCleanup],
   // PrismaIdempotencyStore: for RestIdempotencyInterceptor, which @IdempotentRoute() attaches to REST writes.
   exports: [PrismaIdempotencyStore],
 })

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import pg from 'pg';
 import { TokenCache } from './token-cache.js';
-import { readEnvironment } from '../config/environment.js';
+import { PrismaService } from '../database/prisma.service.js';
 
 /** The channel the identity_changed migration's triggers notify. */
 export const IDENTITY_CHANGED_CHANNEL = 'identity_changed';
@@ -24,12 +24,14 @@ export class IdentityChangeListener implements OnModuleInit, OnApplicationShutdo
   private retry: NodeJS.Timeout | undefined;
   private stopped = false;
 
-  constructor(private readonly cache: TokenCache) {}
+  constructor(
+    private readonly cache: TokenCache,
+    private readonly prisma: PrismaService,
+  ) {}
 
   onModuleInit(): void {
-    const url = readEnvironment().databaseUrl;
     // Not awaited: the boot never waits for the cache, and a database down at boot only leaves it off.
-    if (url) void this.connect(url);
+    void this.connect(this.prisma.url);
   }
 
   async onApplicationShutdown(): Promise<void> {

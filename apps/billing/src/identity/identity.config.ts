@@ -1,20 +1,15 @@
 import { parseDuration } from './duration.js';
-import { rawEnvironment } from '../config/environment.js';
 
-/** Identity settings from the environment, read once at boot. */
-export interface IdentityConfig {
-  /**
-   * Public base URL of this server, no trailing slash: PUBLIC_URL, else the address the server is
-   * bound to (known once it listens). Never taken from a request header. Feeds the
-   * protected-resource `resource`, the 401 challenge, approval links and the default JWT audience.
-   */
-  readonly publicUrl: string;
+/** Identity settings from the environment (injected by {@link IDENTITY_SETTINGS}), validated at boot. */
+export interface IdentitySettings {
   /** PUBLIC_URL as configured: the server is reachable by that name (and Host is checked against it). */
   readonly configuredPublicUrl?: string;
   /** External authorization server whose JWT access tokens are accepted (issuer). */
   readonly jwtIssuer?: string;
   /** JWKS URL of that authorization server. */
   readonly jwksUrl?: string;
+  /** AUTH_JWKS_COOLDOWN_MS (default 30 s): the least time between two fetches of the JWKS (an unknown key id refetches it). */
+  readonly jwksCooldownMs: number;
   /** Expected `aud` of JWTs on the MCP endpoint (AUTH_JWT_AUDIENCE); defaults to `${publicUrl}${mcpPath}`. */
   readonly jwtAudience?: string;
   /** Expected `aud` of JWTs on the REST API (AUTH_JWT_API_AUDIENCE); defaults to `${publicUrl}/v1`. */
@@ -50,16 +45,29 @@ export interface IdentityConfig {
   readonly challengeScopes: string[];
 }
 
+/** The identity settings of a running server: {@link IdentitySettings} and its public URL. */
+export interface IdentityConfig extends IdentitySettings {
+  /**
+   * Public base URL of this server, no trailing slash: PUBLIC_URL, else the address the server is
+   * bound to (known once it listens). Never taken from a request header. Feeds the
+   * protected-resource `resource`, the 401 challenge, approval links and the default JWT audience.
+   */
+  readonly publicUrl: string;
+}
+
+/** The token of the validated {@link IdentitySettings}; `IdentityModule` builds {@link IDENTITY_CONFIG} from it. */
+export const IDENTITY_SETTINGS = Symbol('IDENTITY_SETTINGS');
+/** The token of the running server's {@link IdentityConfig} (provided by `IdentityModule`). */
 export const IDENTITY_CONFIG = Symbol('IDENTITY_CONFIG');
 
 export const DEFAULT_JWT_MAX_AGE_MS = 24 * 3_600_000;
+const DEFAULT_JWKS_COOLDOWN_MS = 30_000;
 
 /**
- * Reads the identity settings; throws (the boot fails) on settings that would be unsafe, such as
- * JWT mode without a fixed audience. `boundUrl` gives the base URL of the bound address, asked
- * only when PUBLIC_URL is unset and only once (the answer is kept).
+ * The identity variables (PUBLIC_URL, AUTH_*); throws (the boot fails) on settings that would be
+ * unsafe, such as JWT mode without a fixed audience.
  */
-export function identityConfigFromEnv(env: NodeJS.ProcessEnv = rawEnvironment(), boundUrl: () => string = unbound): IdentityConfig {
+export function identitySettingsFromEnv(env: NodeJS.ProcessEnv): IdentitySettings {
   const configuredPublicUrl = publicUrlFromEnv(env);
   const jwtIssuer = env.AUTH_JWT_ISSUER || undefined;
   const jwksUrl = env.AUTH_JWKS_URL || undefined;
@@ -70,14 +78,11 @@ export function identityConfigFromEnv(env: NodeJS.ProcessEnv = rawEnvironment(),
         '(the audience is then <PUBLIC_URL>/mcp) or AUTH_JWT_AUDIENCE. It is never taken from the request.',
     );
   }
-  let derived: string | undefined;
   return {
-    get publicUrl() {
-      return configuredPublicUrl ?? (derived ??= boundUrl());
-    },
     configuredPublicUrl,
     jwtIssuer,
     jwksUrl,
+    jwksCooldownMs: jwksCooldownMs(env),
     jwtAudience,
     jwtApiAudience: env.AUTH_JWT_API_AUDIENCE || undefined,
     jwtMaxAgeMs: env.AUTH_JWT_MAX_AGE ? parseMaxAge(env.AUTH_JWT_MAX_AGE) : DEFAULT_JWT_MAX_AGE_MS,
@@ -95,6 +100,20 @@ export function identityConfigFromEnv(env: NodeJS.ProcessEnv = rawEnvironment(),
   };
 }
 
+/**
+ * The identity settings of the server being built: `boundUrl` gives the base URL of the bound
+ * address, asked only when PUBLIC_URL is unset and only once (the answer is kept).
+ */
+export function identityConfig(settings: IdentitySettings, boundUrl: () => string = unbound): IdentityConfig {
+  let derived: string | undefined;
+  return {
+    ...settings,
+    get publicUrl() {
+      return settings.configuredPublicUrl ?? (derived ??= boundUrl());
+    },
+  };
+}
+
 /** The baseline a client asks for first: reading. Writing and admin are asked for when a call needs them. */
 export const DEFAULT_CHALLENGE_SCOPE = 'billing:read';
 
@@ -107,7 +126,7 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
 }
 
 /** PUBLIC_URL, validated, without trailing slashes; undefined when unset. */
-export function publicUrlFromEnv(env: NodeJS.ProcessEnv = rawEnvironment()): string | undefined {
+function publicUrlFromEnv(env: NodeJS.ProcessEnv): string | undefined {
   const value = env.PUBLIC_URL?.trim();
   if (!value) return undefined;
   let url: URL;
@@ -127,6 +146,16 @@ function parseMaxAge(text: string): number {
   } catch (error) {
     throw new Error(`AUTH_JWT_MAX_AGE: ${(error as Error).message}`);
   }
+}
+
+function jwksCooldownMs(env: NodeJS.ProcessEnv): number {
+  const raw = env.AUTH_JWKS_COOLDOWN_MS?.trim();
+  if (!raw) return DEFAULT_JWKS_COOLDOWN_MS;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`AUTH_JWKS_COOLDOWN_MS must be an integer ≥ 0 (milliseconds) (got ${JSON.stringify(env.AUTH_JWKS_COOLDOWN_MS)})`);
+  }
+  return value;
 }
 
 function unbound(): string {

@@ -1,9 +1,9 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
-import { APP_GUARD, HttpAdapterHost } from '@nestjs/core';
+import { HttpAdapterHost } from '@nestjs/core';
 import { AuthenticationGuard } from './authentication.guard.js';
 import { AuthenticationService } from './authentication.service.js';
 import { boundBaseUrl } from './bound-url.js';
-import { IDENTITY_CONFIG, identityConfigFromEnv } from './identity.config.js';
+import { IDENTITY_CONFIG, IDENTITY_SETTINGS, identityConfig, type IdentitySettings } from './identity.config.js';
 import { ExternalIdentityService } from './external-identity.service.js';
 import { JwtTokenVerifier } from './jwt-token.verifier.js';
 import { IdentityChangeListener } from './identity-change.listener.js';
@@ -12,10 +12,9 @@ import { assertRoleScopes, ROLE_SCOPES, type RoleScopes } from './role-scopes.js
 import { ProtectedResourceController } from './protected-resource.controller.js';
 import { ScopeGuard } from './scope.guard.js';
 import { ScopePolicy } from './scope.policy.js';
-import { TokenCache, tokenCacheOptionsFromEnv } from './token-cache.js';
+import { TOKEN_CACHE_OPTIONS, TokenCache, type TokenCacheOptions } from './token-cache.js';
 import { WorkspaceGuard } from './workspace.guard.js';
 import { WorkspaceResolver } from './workspace.resolver.js';
-import { rawEnvironment } from '../config/environment.js';
 import { WorkspaceToolsCheck } from './workspace-tools.check.js';
 
 export interface IdentityModuleOptions {
@@ -23,16 +22,16 @@ export interface IdentityModuleOptions {
   roleScopes: RoleScopes;
 }
 
-/** Order of the guards matters: who is calling, then in which workspace, then may they do this there. */
+/** The guards are provided here and registered, in their order, by the application (`app.guards.ts`). */
 const PROVIDERS: Provider[] = [
   {
     provide: IDENTITY_CONFIG,
     // Without PUBLIC_URL, the public URL is the address the server listens on (PORT=0 included).
-    useFactory: (adapter: HttpAdapterHost) =>
-      identityConfigFromEnv(rawEnvironment(), () => boundBaseUrl(adapter.httpAdapter?.getHttpServer()?.address())),
-    inject: [HttpAdapterHost],
+    useFactory: (settings: IdentitySettings, adapter: HttpAdapterHost) =>
+      identityConfig(settings, () => boundBaseUrl(adapter.httpAdapter?.getHttpServer()?.address())),
+    inject: [IDENTITY_SETTINGS, HttpAdapterHost],
   },
-  { provide: TokenCache, useFactory: () => new TokenCache(tokenCacheOptionsFromEnv()) },
+  { provide: TokenCache, useFactory: (options: TokenCacheOptions) => new TokenCache(options), inject: [TOKEN_CACHE_OPTIONS] },
   IdentityChangeListener,
   PersonalTokenService,
   JwtTokenVerifier,
@@ -40,9 +39,9 @@ const PROVIDERS: Provider[] = [
   AuthenticationService,
   WorkspaceResolver,
   ScopePolicy,
-  { provide: APP_GUARD, useClass: AuthenticationGuard },
-  { provide: APP_GUARD, useClass: WorkspaceGuard },
-  { provide: APP_GUARD, useClass: ScopeGuard },
+  AuthenticationGuard,
+  WorkspaceGuard,
+  ScopeGuard,
   WorkspaceToolsCheck,
 ];
 
@@ -61,7 +60,16 @@ export class IdentityModule {
       global: true,
       controllers: [ProtectedResourceController],
       providers: [{ provide: ROLE_SCOPES, useValue: options.roleScopes }, ...PROVIDERS],
-      exports: [PersonalTokenService, ScopePolicy, WorkspaceResolver, IDENTITY_CONFIG, ROLE_SCOPES],
+      exports: [
+        PersonalTokenService,
+        ScopePolicy,
+        WorkspaceResolver,
+        IDENTITY_CONFIG,
+        ROLE_SCOPES,
+        AuthenticationGuard,
+        WorkspaceGuard,
+        ScopeGuard,
+      ],
     };
   }
 }

@@ -4,7 +4,6 @@ import { ExternalIdentityService } from './external-identity.service.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from './identity.config.js';
 import type { TokenCheck } from './personal-token.service.js';
 import type { Surface } from './principal.js';
-import { readEnvironment } from '../config/environment.js';
 
 /**
  * Access tokens issued by an external OAuth 2.1 authorization server (this server is only a
@@ -23,7 +22,7 @@ export class JwtTokenVerifier {
   ) {
     if (config.jwksUrl) {
       this.jwks = createRemoteJWKSet(new URL(config.jwksUrl), {
-        cooldownDuration: readEnvironment().jwksCooldownMs,
+        cooldownDuration: config.jwksCooldownMs,
       });
     }
   }

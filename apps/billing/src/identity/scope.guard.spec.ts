@@ -48,16 +48,18 @@ describe('ScopeGuard', () => {
     assert.deepEqual(asked, [['billing:write']]);
   });
 
-  it('does not ask again for an MCP tool call of a token bound to one workspace (the layer asked before the call)', () => {
+  it('asks it for every MCP capability call, whatever workspaces the token has (one rule: the guard decides the call)', () => {
     const { guard, asked } = guardAsking();
-    assert.equal(guard.canActivate(contextOf(principal('ws1'), 'tool')), true);
-    assert.deepEqual(asked, []);
-  });
-
-  it('asks again over MCP for a caller with several workspaces, and for a completion handler', () => {
-    const { guard, asked } = guardAsking();
+    guard.canActivate(contextOf(principal('ws1'), 'tool'));
     guard.canActivate(contextOf(principal(undefined), 'tool'));
     guard.canActivate(contextOf(principal('ws1'), 'completion'));
-    assert.equal(asked.length, 2);
+    assert.equal(asked.length, 3);
+  });
+
+  it('lets a handler without scopes through unasked (the MCP endpoint itself)', () => {
+    const { guard, asked } = guardAsking();
+    const context = { ...contextOf(principal('ws1')), getHandler: () => () => undefined };
+    assert.equal(guard.canActivate(context as ExecutionContext), true);
+    assert.deepEqual(asked, []);
   });
 });

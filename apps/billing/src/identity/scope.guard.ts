@@ -1,11 +1,22 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { MCP_SCOPES_METADATA, McpExecutionContext } from '@nest-mcp/core';
+import { MCP_SCOPES_METADATA } from '@nest-mcp/core';
 import { principalOf } from './request-principal.js';
 import { ScopePolicy } from './scope.policy.js';
 
-/** Global guard: `@RequiredScopes()` on a route (or its controller), checked by the scope policy. */
+/**
+ * Global guard: `@RequiredScopes()` on a route (or its controller), and the scopes of a tool,
+ * resource, prompt or completion (the explorer makes a capability's scopes its route's), checked
+ * by the scope policy in the workspace the call acts in (`WorkspaceGuard`, registered before it,
+ * resolved it). A capability guard: over MCP it decides on the capability's in-process call; the
+ * endpoint's own route has no scopes and passes.
+ *
+ * The MCP layer also asks the same policy before the call (`accessPolicy`): that answer is what
+ * the caller may see and name, as in the lists, before any input is read; this one is whether
+ * they may do it there. For a token bound to one workspace both answers agree; for a caller in
+ * several, only this one knows the workspace whose role counts.
+ */
 @Injectable()
 export class ScopeGuard implements CanActivate {
   constructor(
@@ -19,20 +30,7 @@ export class ScopeGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<Request>();
     const principal = principalOf(req);
     if (!principal) return false;
-    if (this.alreadyDecided(context, principal.workspaceId)) return true;
     this.policy.assert(principal, required, req);
     return true;
-  }
-
-  /**
-   * Over MCP the layer asked this same policy about the tool, resource or prompt before the call,
-   * with the same scopes (the explorer makes a capability's scopes its route's). For a token bound
-   * to one workspace the answer cannot differ here, so it is not asked twice. A caller with several
-   * workspaces is asked again: its role counts in the workspace the call resolved to, known only now.
-   * A completion handler has scopes of its own: always checked here.
-   */
-  private alreadyDecided(context: ExecutionContext, boundWorkspace: string | undefined): boolean {
-    const invocation = McpExecutionContext.invocation(context);
-    return !!invocation && invocation.kind !== 'completion' && boundWorkspace !== undefined;
   }
 }

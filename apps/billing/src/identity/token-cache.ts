@@ -1,10 +1,10 @@
 import type { Principal } from './principal.js';
-import { rawEnvironment } from '../config/environment.js';
 
 /** Longest time a verified token is answered from memory: the revocation bound stated in the README. */
 export const MAX_TOKEN_CACHE_TTL_MS = 1_000;
 const DEFAULT_MAX_ENTRIES = 10_000;
 
+/** The token cache's settings from the environment (injected by {@link TOKEN_CACHE_OPTIONS}), validated at boot. */
 export interface TokenCacheOptions {
   /** TOKEN_CACHE_TTL_MS: 0 turns the cache off; at most {@link MAX_TOKEN_CACHE_TTL_MS}. */
   ttlMs: number;
@@ -12,7 +12,10 @@ export interface TokenCacheOptions {
   maxEntries: number;
 }
 
-export function tokenCacheOptionsFromEnv(env: NodeJS.ProcessEnv = rawEnvironment()): TokenCacheOptions {
+export const TOKEN_CACHE_OPTIONS = Symbol('TOKEN_CACHE_OPTIONS');
+
+/** `TOKEN_CACHE_TTL_MS` (default and most {@link MAX_TOKEN_CACHE_TTL_MS}) and `TOKEN_CACHE_MAX_ENTRIES` (default 10 000). */
+export function tokenCacheOptionsFromEnv(env: NodeJS.ProcessEnv): TokenCacheOptions {
   const ttlMs = env.TOKEN_CACHE_TTL_MS ? Number(env.TOKEN_CACHE_TTL_MS) : MAX_TOKEN_CACHE_TTL_MS;
   if (!Number.isInteger(ttlMs) || ttlMs < 0 || ttlMs > MAX_TOKEN_CACHE_TTL_MS) {
     throw new Error(

@@ -7,7 +7,11 @@ import { principalOf, setRequestWorkspace } from './request-principal.js';
 import { WORKSPACE_SCOPED } from './workspace-scoped.decorator.js';
 import { WorkspaceResolver } from './workspace.resolver.js';
 
-/** Global guard for `@WorkspaceScoped()` routes and tools: resolves the workspace and checks membership. */
+/**
+ * Global guard for `@WorkspaceScoped()` routes and tools: resolves the workspace and checks
+ * membership. A capability guard: over MCP it decides on the capability's in-process call, where
+ * the validated arguments exist (the MCP endpoint's own route is not scoped and passes).
+ */
 @Injectable()
 export class WorkspaceGuard implements CanActivate {
   constructor(

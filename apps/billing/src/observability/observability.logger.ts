@@ -4,7 +4,6 @@ import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { redactError, redactText, redactValue } from './log-redaction.js';
 import { writeLogLine } from './log-writer.js';
 import { currentRequestLogFields } from './request-log.js';
-import { rawEnvironment } from '../config/environment.js';
 
 export type LogFormat = 'json' | 'pretty';
 
@@ -15,7 +14,7 @@ const FRAMEWORK_CHATTER = new Set(['InstanceLoader', 'RoutesResolver', 'RouterEx
  * `LOG_FORMAT=json|pretty`; unset: pretty on an interactive terminal outside production
  * (`npm start` by hand), JSON lines everywhere else (containers, CI, log shippers).
  */
-export function resolveLogFormat(env: NodeJS.ProcessEnv = rawEnvironment(), interactive = !!process.stdout.isTTY): LogFormat {
+export function resolveLogFormat(env: NodeJS.ProcessEnv, interactive = !!process.stdout.isTTY): LogFormat {
   const chosen = env.LOG_FORMAT?.trim().toLowerCase();
   if (chosen === 'json' || chosen === 'pretty') return chosen;
   return interactive && env.NODE_ENV !== 'production' ? 'pretty' : 'json';
@@ -93,15 +92,20 @@ let installed: ObservabilityLogger | undefined;
 
 /**
  * Makes `ObservabilityLogger` the logger of every `new Logger(context)` in the process (Nest's
- * static logger), keeping log levels set earlier. Idempotent. Called when the observability
- * module is imported, so that even the lines written before `NestFactory.create()` (database
- * preparation) use it; `NestFactory.create(…, { logger: levels })` still applies its levels.
- * Passing a format replaces the installed logger when its format differs (tests).
+ * static logger), keeping log levels set earlier; replaces an installed one whose format differs
+ * (tests switch formats). `main.ts` calls it first, once the settings are validated, so that even
+ * the lines written before `NestFactory.create()` (database preparation) use it;
+ * `NestFactory.create(…, { logger: levels })` still applies its levels.
  */
-export function installObservabilityLogger(format?: LogFormat): ObservabilityLogger {
-  if (installed && (format === undefined || installed.format === format)) return installed;
+export function installObservabilityLogger(format: LogFormat): ObservabilityLogger {
+  if (installed?.format === format) return installed;
   const levels = (Logger as unknown as { logLevels?: LogLevel[] }).logLevels;
-  installed = new ObservabilityLogger(format ?? resolveLogFormat(), levels);
+  installed = new ObservabilityLogger(format, levels);
   Logger.overrideLogger(installed);
   return installed;
+}
+
+/** The installed logger, whatever its format; else `format`'s, installed now (an application booted without `main.ts`: tests). */
+export function ensureObservabilityLogger(format: LogFormat): ObservabilityLogger {
+  return installed ?? installObservabilityLogger(format);
 }

@@ -5,7 +5,6 @@ import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } 
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, ConsoleSpanExporter, NodeTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { rawEnvironment } from '../config/environment.js';
 
 export type TraceExporterKind = 'otlp' | 'console';
 
@@ -15,7 +14,7 @@ export type TraceExporterKind = 'otlp' | 'console';
  * (`OTEL_EXPORTER_OTLP_ENDPOINT` / `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`). Nothing when
  * `OTEL_SDK_DISABLED=true`. Empty: tracing stays the API's no-op, at no cost.
  */
-export function traceExportersFromEnv(env: NodeJS.ProcessEnv = rawEnvironment()): TraceExporterKind[] {
+export function traceExportersFromEnv(env: NodeJS.ProcessEnv): TraceExporterKind[] {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return [];
   const named = (env.OTEL_TRACES_EXPORTER ?? '')
     .split(',')
@@ -39,8 +38,8 @@ export interface TracingLease {
 }
 
 /**
- * Installs the OpenTelemetry SDK for this process when the environment asks for an exporter
- * (see `traceExportersFromEnv`): a `NodeTracerProvider` with batched export, the
+ * Installs the OpenTelemetry SDK for this process when the settings ask for an exporter
+ * (`exporters`, see `traceExportersFromEnv`): a `NodeTracerProvider` with batched export, the
  * AsyncLocalStorage context manager and W3C propagation (`traceparent`, `tracestate`,
  * `baggage`). Sampling follows `OTEL_TRACES_SAMPLER` (default: parent-based, always on),
  * `service.name` is `OTEL_SERVICE_NAME` (else `defaultServiceName`), the OTLP endpoint and
@@ -48,8 +47,7 @@ export interface TracingLease {
  * Leaves alone an SDK that something else installed first. Shared by every application in the
  * process (tests start several); undefined when nothing is installed.
  */
-export function startTracing(defaultServiceName: string, env: NodeJS.ProcessEnv = rawEnvironment()): TracingLease | undefined {
-  const exporters = traceExportersFromEnv(env);
+export function startTracing(defaultServiceName: string, exporters: readonly TraceExporterKind[]): TracingLease | undefined {
   if (!exporters.length) return undefined;
   if (!installed) {
     const logger = new Logger('OpenTelemetry');

@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
 import type { PanelSession } from './panel-auth.service.js';
 import { PANEL_HEADERS } from './views/layout.js';
-import { publicUrlFromEnv } from '../identity/identity.config.js';
 
 export const SESSION_COOKIE = 'panel_session';
 /** The sign-in form's CSRF secret (double-submit: cookie and hidden field must match). */
@@ -26,17 +25,17 @@ export function cookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** Secure cookies when the panel is served over https (directly, or as PUBLIC_URL says). */
-function secure(req: Request): boolean {
-  return req.secure || (publicUrlFromEnv() ?? '').startsWith('https:');
+/** Secure cookies when the panel is served over https (directly, or as PUBLIC_URL, `publicUrl`, says). */
+function secure(req: Request, publicUrl: string | undefined): boolean {
+  return req.secure || (publicUrl ?? '').startsWith('https:');
 }
 
-export function setCookie(req: Request, res: Response, name: string, value: string, maxAgeMs: number): void {
-  res.cookie(name, value, { httpOnly: true, sameSite: 'strict', secure: secure(req), path: COOKIE_PATH, maxAge: maxAgeMs });
+export function setCookie(req: Request, res: Response, name: string, value: string, maxAgeMs: number, publicUrl: string | undefined): void {
+  res.cookie(name, value, { httpOnly: true, sameSite: 'strict', secure: secure(req, publicUrl), path: COOKIE_PATH, maxAge: maxAgeMs });
 }
 
-export function clearCookie(req: Request, res: Response, name: string): void {
-  res.clearCookie(name, { httpOnly: true, sameSite: 'strict', secure: secure(req), path: COOKIE_PATH });
+export function clearCookie(req: Request, res: Response, name: string, publicUrl: string | undefined): void {
+  res.clearCookie(name, { httpOnly: true, sameSite: 'strict', secure: secure(req, publicUrl), path: COOKIE_PATH });
 }
 
 type WithSession = Request & { panelSession?: PanelSession };

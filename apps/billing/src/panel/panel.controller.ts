@@ -1,6 +1,7 @@
-import { All, Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { All, Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApprovalService } from '../approvals/approval.service.js';
+import { IDENTITY_CONFIG, type IdentityConfig } from '../identity/identity.config.js';
 import { Public } from '../identity/public.decorator.js';
 import { ApprovalReferences } from './approval-references.js';
 import { PANEL_SESSION_TTL_MS, PanelAuthService, randomSecret, sameSecret, type PanelSession } from './panel-auth.service.js';
@@ -44,6 +45,7 @@ export class PanelController {
     private readonly approvals: ApprovalService,
     private readonly references: ApprovalReferences,
     private readonly tasks: PanelTasks,
+    @Inject(IDENTITY_CONFIG) private readonly identity: IdentityConfig,
   ) {}
 
   @Get()
@@ -81,15 +83,15 @@ export class PanelController {
       this.showLogin(req, res, result.reason === 'throttled' ? 429 : 401, { next, email, error });
       return;
     }
-    clearCookie(req, res, LOGIN_COOKIE);
-    setCookie(req, res, SESSION_COOKIE, result.secret, PANEL_SESSION_TTL_MS);
+    clearCookie(req, res, LOGIN_COOKIE, this.identity.configuredPublicUrl);
+    setCookie(req, res, SESSION_COOKIE, result.secret, PANEL_SESSION_TTL_MS, this.identity.configuredPublicUrl);
     res.set('Cache-Control', 'no-store').redirect(303, next);
   }
 
   @Post('logout')
   async logout(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.auth.logout(this.session(req).id);
-    clearCookie(req, res, SESSION_COOKIE);
+    clearCookie(req, res, SESSION_COOKIE, this.identity.configuredPublicUrl);
     res.set('Cache-Control', 'no-store').redirect(303, '/admin/login');
   }
 
@@ -192,7 +194,7 @@ export class PanelController {
   private showLogin(req: Request, res: Response, status: number, options: { next: string; email?: string; error?: string }): void {
     // A fresh double-submit secret for every form shown (HttpOnly, SameSite=Strict, /admin only).
     const loginCsrf = randomSecret();
-    setCookie(req, res, LOGIN_COOKIE, loginCsrf, LOGIN_FORM_TTL_MS);
+    setCookie(req, res, LOGIN_COOKIE, loginCsrf, LOGIN_FORM_TTL_MS, this.identity.configuredPublicUrl);
     sendPage(
       res,
       status,

@@ -1,7 +1,6 @@
-import { rawEnvironment } from '../config/environment.js';
 import { integerVariable } from '../config/integer-variable.js';
 
-/** Rate-limit settings from the environment, read once at boot. */
+/** Rate-limit settings from the environment (injected by {@link RATE_LIMIT_CONFIG}), validated at boot. */
 export interface RateLimitConfig {
   /** `RATE_LIMIT_DISABLED=true`: the guard lets everything through and no store is contacted. */
   enabled: boolean;
@@ -44,7 +43,7 @@ export const DEFAULT_WORKSPACE_PER_MINUTE = 6000;
  * `RATE_LIMIT_REDIS_TIMEOUT_MS` (default 250). A bad value stops the boot: a limit silently read
  * as 0 or NaN would refuse everyone, or no one.
  */
-export function rateLimitConfigFromEnv(env: NodeJS.ProcessEnv = rawEnvironment()): RateLimitConfig {
+export function rateLimitConfigFromEnv(env: NodeJS.ProcessEnv): RateLimitConfig {
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got "${redisUrl}"`);
   const keyPrefix = env.RATE_LIMIT_KEY_PREFIX?.trim() || 'rl';

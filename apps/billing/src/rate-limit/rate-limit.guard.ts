@@ -3,23 +3,19 @@ import type { Request, Response } from 'express';
 import type { Principal } from '../identity/principal.js';
 import { principalOf, requestWorkspace } from '../identity/request-principal.js';
 import { WorkspaceResolver } from '../identity/workspace.resolver.js';
-import { mcpMessageOf } from '@nest-mcp/core';
+import { McpRequestGuard, mcpMessageOf } from '@nest-mcp/core';
 import { RateLimitCostPolicy } from './rate-limit-cost.policy.js';
 import { RATE_LIMIT_CONFIG, type RateLimitConfig } from './rate-limit.config.js';
 import { RateLimitExceededException, rateLimitProtocolError, type RateLimitRefusal } from './rate-limit.exception.js';
 import { RATE_LIMIT_STORE, type RateLimitBucket, type RateLimitStore } from './store/rate-limit.store.js';
 
-const CHARGED = Symbol('rateLimit:charged');
-
-type Flagged = Request & { [CHARGED]?: boolean };
-
 /**
- * Global guard, registered after the identity guards (it needs the principal they set): charges
- * each authenticated HTTP request to its token's bucket and to its workspace's bucket, all or
- * nothing, and refuses it with 429 and `Retry-After` when either cannot pay. A refused request
- * runs nothing. Requests without a principal (`@Public()` routes, the panel) are not charged
- * here; a tool's handler running in-process (context type `mcp`) belongs to an HTTP request that
- * already paid.
+ * Global guard, registered after the identity guards (it needs the principal they set; the order
+ * is in `app.guards.ts`): charges each authenticated HTTP request to its token's bucket and to its
+ * workspace's bucket, all or nothing, and refuses it with 429 and `Retry-After` when either cannot
+ * pay. A refused request runs nothing. Requests without a principal (`@Public()` routes, the
+ * panel) are not charged here. A request guard (`@McpRequestGuard()`): an MCP request is charged
+ * once, on the endpoint, before any method runs; the tool's in-process call is not charged again.
  *
  * The workspace is the one the request acts in, resolved as cheaply as the identity module can:
  * the workspace guard's answer for a `@WorkspaceScoped()` REST route, else the token's own
@@ -29,6 +25,7 @@ type Flagged = Request & { [CHARGED]?: boolean };
  * is refused by the workspace check anyway).
  */
 @Injectable()
+@McpRequestGuard()
 export class RateLimitGuard implements CanActivate {
   constructor(
     @Inject(RATE_LIMIT_CONFIG) private readonly config: RateLimitConfig,
@@ -38,11 +35,10 @@ export class RateLimitGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (!this.config.enabled || context.getType() !== 'http') return true;
-    const req = context.switchToHttp().getRequest<Flagged>();
+    if (!this.config.enabled) return true;
+    const req = context.switchToHttp().getRequest<Request>();
     const principal = principalOf(req);
-    if (!principal || req[CHARGED]) return true;
-    req[CHARGED] = true;
+    if (!principal) return true;
 
     const { cost, what } = this.costs.costOf(context, req);
     if (cost <= 0) return true;

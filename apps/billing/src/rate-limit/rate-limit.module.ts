@@ -1,7 +1,6 @@
 import { Logger, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { RateLimitCostPolicy } from './rate-limit-cost.policy.js';
-import { RATE_LIMIT_CONFIG, rateLimitConfigFromEnv, type RateLimitConfig } from './rate-limit.config.js';
+import { RATE_LIMIT_CONFIG, type RateLimitConfig } from './rate-limit.config.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
 import { MemoryRateLimitStore } from './store/memory-rate-limit.store.js';
 import { RATE_LIMIT_STORE, type RateLimitStore } from './store/rate-limit.store.js';
@@ -17,13 +16,12 @@ const REDIS_BOOT_WAIT_MS = 2_000;
  * every replica enforces one limit (docs/contract.md §1.6: nothing only in one process's memory); without it,
  * in this process (one process only).
  *
- * The guard is an `APP_GUARD` of this module: Nest runs global guards in the order their modules
- * are scanned, and the application imports `IdentityModule` before this one, so authentication,
- * workspace and scope checks run first (proven in `test/e2e/rate-limit.e2e-spec.ts`).
+ * The guard is provided and exported here; the application registers it as a global guard after
+ * the identity guards (`app.guards.ts`), so authentication, workspace and scope checks run first
+ * (proven in `test/e2e/rate-limit.e2e-spec.ts`).
  */
 @Module({
   providers: [
-    { provide: RATE_LIMIT_CONFIG, useFactory: () => rateLimitConfigFromEnv() },
     {
       provide: RATE_LIMIT_STORE,
       inject: [RATE_LIMIT_CONFIG],
@@ -47,9 +45,9 @@ const REDIS_BOOT_WAIT_MS = 2_000;
       },
     },
     RateLimitCostPolicy,
-    { provide: APP_GUARD, useClass: RateLimitGuard },
+    RateLimitGuard,
   ],
   // The admin pages count failed sign-ins in the same store (shared by replicas through Redis).
-  exports: [RATE_LIMIT_STORE, RATE_LIMIT_CONFIG],
+  exports: [RATE_LIMIT_STORE, RateLimitGuard],
 })
 export class RateLimitModule {}

@@ -1,5 +1,5 @@
-import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { readEnvironment } from '../config/environment.js';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { CORE_CONFIG, type CoreConfig } from '../config/environment.js';
 import { McpResourceUpdates } from '@nest-mcp/core';
 import { PrismaService } from '../database/prisma.service.js';
 import { setResourceChangeSink, type ResourceChange } from '../database/resource-changes.extension.js';
@@ -20,11 +20,12 @@ export class ResourceUpdatesPublisher implements OnModuleInit, OnApplicationShut
   constructor(
     private readonly prisma: PrismaService,
     private readonly updates: McpResourceUpdates,
+    @Inject(CORE_CONFIG) private readonly core: CoreConfig,
   ) {}
 
   onModuleInit(): void {
     // Nobody can subscribe without stream mode: no lookup, no publish on every write.
-    if (!readEnvironment().mcpStreams) return;
+    if (!this.core.mcp.streams) return;
     setResourceChangeSink((change) => this.prisma.afterCommit(() => void this.publish(change)));
   }
 

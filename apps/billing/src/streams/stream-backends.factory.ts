@@ -61,7 +61,7 @@ export class StreamBackends {
       );
     } else {
       const bus = new PostgresMessageBus(
-        process.env.DATABASE_URL!,
+        prisma.url,
         // Outside any request's transaction: a NOTIFY inside one would wait for its commit (and vanish on rollback).
         (channel, payload) =>
           prisma.outsideTransaction(async () => await prisma.client.$executeRaw`SELECT pg_notify(${channel}, ${payload})`),

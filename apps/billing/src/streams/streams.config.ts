@@ -1,6 +1,6 @@
 import { integerVariable } from '../config/integer-variable.js';
 
-/** Where stream mode keeps what its replicas share, from the environment, read once at boot. */
+/** Where stream mode keeps what its replicas share, from the environment (injected by {@link STREAMS_CONFIG}), validated at boot. */
 export interface StreamsConfig {
   /** Redis for all three backends when set; else PostgreSQL (the app's database). */
   redisUrl?: string;
@@ -22,7 +22,7 @@ export const STREAMS_CONFIG = Symbol('STREAMS_CONFIG');
  * 1000), `MCP_STREAMS_CLEANUP_SECONDS` (default 60; 0 = off; always off when NODE_ENV=test).
  * A bad value stops the boot, naming the variable.
  */
-export function streamsConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StreamsConfig {
+export function streamsConfigFromEnv(env: NodeJS.ProcessEnv): StreamsConfig {
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got "${redisUrl}"`);
   const keyPrefix = env.MCP_STREAMS_KEY_PREFIX?.trim() || 'mcp';

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { readEnvironment } from '../config/environment.js';
+import { CORE_CONFIG, type CoreConfig } from '../config/environment.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { StreamRowsCleanup } from './postgres/stream-rows.cleanup.js';
 import { ResourceUpdatesPublisher } from './resource-updates.publisher.js';
 import { StreamBackends } from './stream-backends.factory.js';
-import { STREAMS_CONFIG, streamsConfigFromEnv, type StreamsConfig } from './streams.config.js';
+import { STREAMS_CONFIG, type StreamsConfig } from './streams.config.js';
 
 /** Closes the backends' own connections (Redis, the LISTEN connection) when the application stops. */
 @Injectable()
@@ -20,17 +20,16 @@ class StreamBackendsShutdown implements OnApplicationShutdown {
  * Stream mode's shared backends for the MCP layer (sessions, replayable events, the bus between
  * replicas), in Redis or PostgreSQL, and the resource-updated announcements of billing writes.
  * The app hands `StreamBackends` to `McpModule.forRoot` (`sessionStore`, `eventStore`,
- * `messageBus`). With stream mode off (`MCP_STREAMS`) it opens no connection and announces nothing.
+ * `messageBus`). With stream mode off (`MCP_STREAMS`, `CORE_CONFIG`'s `mcp.streams`) it opens no connection and announces nothing.
  */
 @Module({
   providers: [
-    { provide: STREAMS_CONFIG, useFactory: () => streamsConfigFromEnv() },
     {
       provide: StreamBackends,
       // Stream mode off: nothing can use the backends, so they open no connection.
-      useFactory: (config: StreamsConfig, prisma: PrismaService) =>
-        readEnvironment().mcpStreams ? StreamBackends.create(config, prisma) : StreamBackends.inProcess(),
-      inject: [STREAMS_CONFIG, PrismaService],
+      useFactory: (core: CoreConfig, streams: StreamsConfig, prisma: PrismaService) =>
+        core.mcp.streams ? StreamBackends.create(streams, prisma) : StreamBackends.inProcess(),
+      inject: [CORE_CONFIG, STREAMS_CONFIG, PrismaService],
     },
     StreamBackendsShutdown,
     StreamRowsCleanup,

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { McpTaskQueue, McpTaskRun } from '@nest-mcp/core';
 import { PgBoss, type Db, type Job, type Queue } from 'pg-boss';
-import { readEnvironment } from '../config/environment.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { TASK_QUEUE_CONFIG, type TaskQueueConfig } from './task-queue.config.js';
 import { transactionBossDb } from './transaction-boss-db.js';
@@ -38,8 +37,6 @@ interface TaskJob {
 export class PgBossTaskQueue implements McpTaskQueue {
   private readonly logger = new Logger('McpTaskQueue');
   private readonly inTransaction: Db;
-  /** The application's database, as `PrismaService` read it when both were made. */
-  private readonly url: string | undefined = readEnvironment().databaseUrl;
   private booting?: Promise<PgBoss>;
   private stopping?: Promise<void>;
   private workerIds: string[] = [];
@@ -138,11 +135,10 @@ export class PgBossTaskQueue implements McpTaskQueue {
   }
 
   private async boot(): Promise<PgBoss> {
-    const url = this.url;
-    if (!url) throw new Error('DATABASE_URL is not set: prepareDatabase() must run before the task queue starts');
     const supervise = this.config.workers > 0;
     const boss = new PgBoss({
-      connectionString: url,
+      // The application's database, the one PrismaService uses.
+      connectionString: this.prisma.url,
       schema: TASK_QUEUE_SCHEMA,
       application_name: 'billing-task-queue',
       // Fetches, completions and supervision: one connection per worker and two more.

@@ -1,6 +1,6 @@
 import { integerVariable } from '../config/integer-variable.js';
 
-/** How this replica takes part in running MCP tasks (src/tasks), from the environment, read once at boot. */
+/** How this replica takes part in running MCP tasks (src/tasks), from the environment (injected by {@link TASK_QUEUE_CONFIG}), validated at boot. */
 export interface TaskQueueConfig {
   /**
    * `TASK_WORKERS`: tasks this process runs at once (default 2). `0`: it only enqueues (a web-only
@@ -35,7 +35,7 @@ export interface TaskQueueConfig {
 export const TASK_QUEUE_CONFIG = Symbol('TASK_QUEUE_CONFIG');
 
 /** The variables above; a bad value stops the boot, naming the variable. */
-export function taskQueueConfigFromEnv(env: NodeJS.ProcessEnv = process.env): TaskQueueConfig {
+export function taskQueueConfigFromEnv(env: NodeJS.ProcessEnv): TaskQueueConfig {
   return {
     workers: integerVariable(env, 'TASK_WORKERS', 2, 0),
     pollIntervalMs: integerVariable(env, 'TASK_POLL_MS', 1000, 500),

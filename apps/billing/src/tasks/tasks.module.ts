@@ -1,9 +1,7 @@
 import { Module } from '@nestjs/common';
-import { rawEnvironment } from '../config/environment.js';
 import { BillingTaskCallers } from './billing-task.callers.js';
 import { PgBossTaskQueue } from './pg-boss-task.queue.js';
 import { PostgresTaskStore } from './postgres-task.store.js';
-import { TASK_QUEUE_CONFIG, taskQueueConfigFromEnv } from './task-queue.config.js';
 
 /**
  * MCP tasks (tools declared with `task`) shared by every replica: where they live
@@ -13,12 +11,7 @@ import { TASK_QUEUE_CONFIG, taskQueueConfigFromEnv } from './task-queue.config.j
  * (`taskStore`, `taskQueue`, `taskCallers`); the store's `recent` serves the admin pages.
  */
 @Module({
-  providers: [
-    { provide: TASK_QUEUE_CONFIG, useFactory: () => taskQueueConfigFromEnv(rawEnvironment()) },
-    PostgresTaskStore,
-    PgBossTaskQueue,
-    BillingTaskCallers,
-  ],
+  providers: [PostgresTaskStore, PgBossTaskQueue, BillingTaskCallers],
   exports: [PostgresTaskStore, PgBossTaskQueue, BillingTaskCallers],
 })
 export class TasksModule {}

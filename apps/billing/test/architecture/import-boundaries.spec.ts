@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -69,6 +69,18 @@ describe('app import boundaries', () => {
         ),
     );
     assert.deepEqual(upward.map(show), []);
+  });
+
+  it('only the entry points import the composition (no folder under src/ but cli/ imports the root composition files)', () => {
+    // The root composes the app: its settings (app-config*.ts: the whole configuration, and the
+    // module that provides each section under its own token), its module and its boot. A feature
+    // injects its own section's token; only main.ts (itself at the root) and the CLIs load the whole.
+    const composition = ['main.ts', 'app.module.ts', 'app.setup.ts', 'app.guards.ts', 'app-config.ts', 'app-config.module.ts'];
+    for (const name of composition) assert.ok(existsSync(join(src, name)), `src/${name} exists`);
+    const isComposition = (target: string) => dirname(target) === src && composition.includes(basename(target).replace(/\.js$/, '.ts'));
+    const folders = sources(src).filter((file) => dirname(file) !== src && !inside(file, join(src, 'cli')));
+    const reaching = folders.flatMap(importsOf).filter((site) => site.target && isComposition(site.target));
+    assert.deepEqual(reaching.map(show), []);
   });
 
   it('finds imports at all (the scan is not vacuous)', () => {

@@ -1,4 +1,3 @@
-import '../support/enable-stream-mode.js';
 /**
  * What the approval page tells the person deciding, in a real browser (issue 25): a module's own
  * ids described by its ApprovalDescriber (a ticket's subject, not a UUID); the client named by
@@ -15,9 +14,10 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { IsUUID } from 'class-validator';
 import { McpTool, RequiredScopes } from '@nest-mcp/core';
 import { DescribesApprovalIds, type ApprovalDescriber, type ApprovalDescriberContext } from '../../src/approvals/approval-describer.js';
-import { WorkspaceScopedDto } from '../../src/billing/common/workspace-scoped.dto.js';
+import { WorkspaceScopedDto } from '../../src/identity/workspace-scoped.dto.js';
 import { WorkspaceScoped } from '../../src/identity/workspace-scoped.decorator.js';
 import { startBillingApp, type BillingTestApp } from '../support/billing-app.js';
+import { withEnv } from '../support/apps-on-one-database.js';
 import { setPanelPassword } from '../support/panel.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -90,7 +90,7 @@ describe(
       page.locator('table.args tr', { has: page.locator('th', { hasText: argument }) }).locator('.reference');
 
     before(async () => {
-      t = await startBillingApp(HelpdeskModule);
+      t = await withEnv({ MCP_STREAMS: 'true' }, () => startBillingApp(HelpdeskModule));
       await setPanelPassword(t, APPROVER.email, APPROVER.password);
       const demo = await t.prisma.client.workspace.findUniqueOrThrow({ where: { slug: 'demo' } });
       tickets.set(TICKET, { workspace: demo.id, subject: 'Printer on fire', number: 42 });

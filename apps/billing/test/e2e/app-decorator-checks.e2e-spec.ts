@@ -3,13 +3,12 @@ import { after, before, describe, it } from 'node:test';
 import { Body, Controller, Injectable, Module, Param, Post, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { IsString, MaxLength } from 'class-validator';
-import { AppModule } from '../../src/app.module.js';
 import { APP_ROLE_SCOPES } from '../../src/app.scopes.js';
 import { configureApp } from '../../src/app.setup.js';
 import { declaredScopes } from '../../src/identity/role-scopes.js';
 import { McpTool } from '@nest-mcp/core';
 import { post, statelessRequest } from '@nest-mcp/core/testing';
-import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
+import { bearer, billingAppModule, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { createTestDatabase } from '../support/test-database.js';
 
 /**
@@ -64,9 +63,7 @@ class UnscopedDestructiveFixtureModule {}
 /** Boots the real application with `extra` on a database of its own; returns the boot error. */
 async function appBootError(extra: Type<unknown>): Promise<string> {
   const database = await createTestDatabase();
-  const previousUrl = process.env.DATABASE_URL;
-  process.env.DATABASE_URL = database.url;
-  @Module({ imports: [AppModule, extra] })
+  @Module({ imports: [billingAppModule(database.url), extra] })
   class TestAppModule {}
   const app = await NestFactory.create(TestAppModule, { logger: false, abortOnError: false });
   try {
@@ -76,7 +73,6 @@ async function appBootError(extra: Type<unknown>): Promise<string> {
     return (error as Error).message;
   } finally {
     await app.close().catch(() => undefined);
-    process.env.DATABASE_URL = previousUrl;
     await database.close();
   }
   assert.fail('the application booted');

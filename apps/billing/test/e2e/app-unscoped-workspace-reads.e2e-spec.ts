@@ -4,7 +4,7 @@ import { Controller, Get, Module } from '@nestjs/common';
 import { McpTool } from '@nest-mcp/core';
 import { callTool } from '@nest-mcp/core/testing';
 import { SCOPES } from '../../src/app.scopes.js';
-import { currentWorkspaceId } from '../../src/billing/common/current-workspace.js';
+import { currentWorkspaceId } from '../../src/identity/current-workspace.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 
 /**

@@ -1,10 +1,10 @@
-import '../support/enable-stream-mode.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { PrismaService } from '../../src/database/prisma.service.js';
 import { needsRealPostgres } from '../support/app-process.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
+import { withEnv } from '../support/apps-on-one-database.js';
 import { sentInvoice } from '../support/rest-http.js';
 import { sseEvents, type SseEvent } from '@nest-mcp/core/testing';
 
@@ -121,7 +121,7 @@ describe('in-chat confirmation over the stream waits outside any transaction (re
   const invoiceStatus = async (id: string) => (await t.prisma.client.invoice.findUniqueOrThrow({ where: { id } })).status;
 
   before(async () => {
-    t = await startBillingApp();
+    t = await withEnv({ MCP_STREAMS: 'true' }, () => startBillingApp());
     token = await t.token();
     const response = await fetch(`${t.baseUrl}/v1/customers`, {
       method: 'POST',

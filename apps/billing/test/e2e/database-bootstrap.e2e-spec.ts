@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { STATE_FILE_NAME } from '../../src/database/embedded-postgres.js';
@@ -17,30 +17,25 @@ const portIsOpen = (url: string) =>
     () => false,
   );
 
-describe('prepareDatabase without DATABASE_URL: the embedded PostgreSQL on a data directory', () => {
-  const savedUrl = process.env.DATABASE_URL;
+describe('prepareDatabase without a URL (DATABASE_URL unset): the embedded PostgreSQL on a data directory', () => {
   const dir = mkdtempSync(join(tmpdir(), 'prepare-db-'));
   const dataDir = join(dir, 'pglite');
   const stateFile = join(dir, STATE_FILE_NAME);
   const logs: string[] = [];
   let first: PreparedDatabase;
 
-  before(() => {
-    delete process.env.DATABASE_URL;
-  });
   after(async () => {
     await first?.close();
-    if (savedUrl === undefined) delete process.env.DATABASE_URL;
-    else process.env.DATABASE_URL = savedUrl;
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('starts PGlite, applies the migrations, sets DATABASE_URL and announces itself', async (t) => {
+  it('starts PGlite, applies the migrations, answers its URL (the environment left alone) and announces itself', async (t) => {
+    const environmentBefore = process.env.DATABASE_URL;
     first = await prepareDatabase({ dataDir, logger: (line) => logs.push(line) });
     logs.forEach((line) => t.diagnostic(line));
     assert.equal(first.embedded, true);
     assert.equal(first.source, 'started');
-    assert.equal(process.env.DATABASE_URL, first.url);
+    assert.equal(process.env.DATABASE_URL, environmentBefore);
     assert.ok(first.timings.startMs > 0 && first.timings.migrateMs > 0);
 
     const tables = await queryRows<{ table_name: string }>(
@@ -61,7 +56,6 @@ describe('prepareDatabase without DATABASE_URL: the embedded PostgreSQL on a dat
   });
 
   it('is reused by a second prepareDatabase on the same data directory, in this process and in another', async () => {
-    delete process.env.DATABASE_URL;
     const second = await prepareDatabase({ dataDir });
     assert.equal(second.source, 'reused');
     assert.equal(second.url, first.url);
@@ -75,23 +69,18 @@ describe('prepareDatabase without DATABASE_URL: the embedded PostgreSQL on a dat
       const db = await prepareDatabase({ dataDir: process.argv[1] });
       console.log(JSON.stringify({ url: db.url, source: db.source }));
       await db.close();`;
-    const env = { ...process.env };
-    delete env.DATABASE_URL;
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, dataDir], {
       cwd: findProjectRoot(),
-      env,
       timeout: 30_000,
     });
     assert.deepEqual(JSON.parse(stdout), { url: first.url, source: 'reused' });
     assert.deepEqual(await queryRows(first.url, `SELECT name FROM workspaces WHERE slug = 'persisted'`), [{ name: 'Persisted' }]);
   });
 
-  it('stops on close(), removes the announcement and restores DATABASE_URL', async () => {
-    process.env.DATABASE_URL = first.url;
+  it('stops on close() and removes the announcement', async () => {
     await first.close();
     assert.equal(existsSync(stateFile), false);
     assert.equal(await portIsOpen(first.url), false);
-    assert.equal(process.env.DATABASE_URL, undefined);
   });
 
   it('starts again over a stale announcement, with the data persisted', async (t) => {
@@ -113,22 +102,12 @@ describe('prepareDatabase without DATABASE_URL: the embedded PostgreSQL on a dat
   });
 });
 
-describe('prepareDatabase with DATABASE_URL set', () => {
+describe('prepareDatabase with a URL (DATABASE_URL set)', () => {
   it('uses that URL as is, without starting anything or migrating', async () => {
-    const saved = process.env.DATABASE_URL;
-    process.env.DATABASE_URL = 'postgresql://postgres@127.0.0.1:1/unreachable';
-    try {
-      const db = await prepareDatabase({ dataDir: join(tmpdir(), 'never-created') });
-      assert.deepEqual(
-        [db.url, db.embedded, db.source, db.timings.migrateMs],
-        ['postgresql://postgres@127.0.0.1:1/unreachable', false, 'env', 0],
-      );
-      await db.close();
-      assert.equal(process.env.DATABASE_URL, 'postgresql://postgres@127.0.0.1:1/unreachable');
-    } finally {
-      if (saved === undefined) delete process.env.DATABASE_URL;
-      else process.env.DATABASE_URL = saved;
-    }
+    const url = 'postgresql://postgres@127.0.0.1:1/unreachable';
+    const db = await prepareDatabase({ url, dataDir: join(tmpdir(), 'never-created') });
+    assert.deepEqual([db.url, db.embedded, db.source, db.timings.migrateMs], [url, false, 'env', 0]);
+    await db.close();
   });
 });
 

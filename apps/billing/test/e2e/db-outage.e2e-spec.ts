@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppModule } from '../../src/app.module.js';
+import { billingAppModule } from '../support/billing-app.js';
 import { RequestContext } from '../../src/context/request-context.js';
 import { seedDemo } from '../../src/demo/demo-seed.js';
 import { PrismaService } from '../../src/database/prisma.service.js';
@@ -71,7 +71,7 @@ describe('database outage: 503 + Retry-After, nothing half-written, automatic re
       DATABASE_POOL_SIZE: String(POOL_SIZE),
       HEALTH_DB_TIMEOUT_MS: '1000',
     });
-    app = await startTestApp(AppModule);
+    app = await startTestApp(billingAppModule(proxy.url(database.url)));
     await seedDemo(app.app.get(PrismaService));
     token = (
       await RequestContext.run({ channel: 'system' }, () =>

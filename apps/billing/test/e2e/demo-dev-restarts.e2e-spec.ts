@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { DEMO_ACCESS_FILE_ENV, DEMO_TOKEN_LABEL, startDemo } from '../../src/demo/demo-mode.js';
+import { DEMO_ACCESS_FILE_ENV, DEMO_TOKEN_LABEL, demoConfigFromEnv, startDemo } from '../../src/demo/demo-mode.js';
 import { DEMO_ADMIN_EMAIL } from '../../src/demo/demo-seed.js';
 import { PersonalTokenService } from '../../src/identity/personal-token.service.js';
 import { verifyPanelPassword } from '../../src/panel/panel-password.js';
@@ -17,7 +17,7 @@ import { startBillingApp, type BillingTestApp } from '../support/billing-app.js'
 
 /** One boot's demo step: what it would print. */
 async function boot(t: BillingTestApp, env: NodeJS.ProcessEnv): Promise<{ password?: string; token: string }> {
-  const demo = await startDemo(t.app, env);
+  const demo = await startDemo(t.app, demoConfigFromEnv(env));
   const lines: string[] = [];
   const log = console.log;
   console.log = (line: string) => lines.push(line);

@@ -3,22 +3,20 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { RequestContext } from '../../src/context/request-context.js';
-import { PrismaService } from '../../src/database/prisma.service.js';
 import { seedDemo } from '../../src/demo/demo-seed.js';
 import { hashToken } from '../../src/identity/token-secret.js';
-import { createTestDatabase, queryRows, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, prismaOn, queryRows, type TestDatabase } from '../support/test-database.js';
 
 /** The operator's identity commands: `npm run identity:link` and `npm run token`. */
-const CLI = fileURLToPath(new URL('../../src/identity/cli/link-identity.cli.js', import.meta.url));
-const TOKEN_CLI = fileURLToPath(new URL('../../src/identity/cli/token.cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../src/cli/link-identity.cli.js', import.meta.url));
+const TOKEN_CLI = fileURLToPath(new URL('../../src/cli/token.cli.js', import.meta.url));
 const ISSUER = 'https://idp.example.test';
 
 describe('the identity CLIs', () => {
   let database: TestDatabase;
   before(async () => {
     database = await createTestDatabase();
-    process.env.DATABASE_URL = database.url;
-    const prisma = new PrismaService();
+    const prisma = prismaOn(database.url);
     await RequestContext.run({ channel: 'system' }, () => seedDemo(prisma));
     await prisma.onApplicationShutdown();
   });

@@ -3,10 +3,9 @@ import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { NestFactory } from '@nestjs/core';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
-import { AppModule } from '../../src/app.module.js';
 import { callStateless, rawRequest } from '@nest-mcp/core/testing';
-import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
-import { identityConfigFromEnv } from '../../src/identity/identity.config.js';
+import { bearer, billingAppModule, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
+import { identitySettingsFromEnv } from '../../src/identity/identity.config.js';
 import { createTestDatabase } from '../support/test-database.js';
 
 interface SigningKey {
@@ -391,7 +390,7 @@ describe('first-seen JWT subjects, where the operator allows them', () => {
 
   it('refuses a setting that is neither true nor false at boot', () => {
     assert.throws(
-      () => identityConfigFromEnv({ AUTH_JWT_LINK_VERIFIED_EMAIL: 'yes' }),
+      () => identitySettingsFromEnv({ AUTH_JWT_LINK_VERIFIED_EMAIL: 'yes' }),
       /AUTH_JWT_LINK_VERIFIED_EMAIL must be true or false/,
     );
   });
@@ -421,10 +420,9 @@ describe('JWT mode needs a fixed audience', () => {
     delete process.env.AUTH_JWT_AUDIENCE;
     delete process.env.PUBLIC_URL;
     const database = await createTestDatabase();
-    process.env.DATABASE_URL = database.url;
     try {
       await assert.rejects(
-        async () => (await NestFactory.create(AppModule, { logger: false, abortOnError: false })).close(),
+        async () => (await NestFactory.create(billingAppModule(database.url), { logger: false, abortOnError: false })).close(),
         /PUBLIC_URL.*AUTH_JWT_AUDIENCE/s,
       );
     } finally {

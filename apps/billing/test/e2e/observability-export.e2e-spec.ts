@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { Logger, Module } from '@nestjs/common';
+import { loadAppConfig } from '../../src/app-config.js';
+import { AppConfigModule } from '../../src/app-config.module.js';
 import { ObservabilityModule } from '../../src/observability/observability.module.js';
 import { installObservabilityLogger } from '../../src/observability/observability.logger.js';
 import { observedToolsApp } from '../fixtures/observed-tools.fixture.js';
@@ -49,7 +51,7 @@ describe('OTLP export and structured logs (ObservabilityModule)', () => {
     delete process.env.OTEL_SERVICE_NAME;
     installObservabilityLogger('json');
 
-    @Module({ imports: [ObservabilityModule, observedToolsApp({ maxBodyBytes: 4096 })] })
+    @Module({ imports: [AppConfigModule.forRoot(loadAppConfig()), ObservabilityModule, observedToolsApp({ maxBodyBytes: 4096 })] })
     class ObservedAppModule {}
     logs = captureOutput();
     t = await startTestApp(ObservedAppModule);

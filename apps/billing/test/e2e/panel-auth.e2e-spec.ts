@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { withEnv } from '../support/apps-on-one-database.js';
 import { startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { PanelVisitor, addMember, csrfOf, setPanelPassword } from '../support/panel.js';
 
@@ -103,14 +104,14 @@ describe('admin pages: sign-in and sessions', () => {
   });
 
   it('marks the session cookie Secure when the panel is served over https (PUBLIC_URL)', async () => {
-    const before = process.env.PUBLIC_URL;
-    process.env.PUBLIC_URL = 'https://billing.example.test';
+    // PUBLIC_URL is a setting of the boot: an application of its own (a loopback connection still accepts 127.0.0.1).
+    const https = await withEnv({ PUBLIC_URL: 'https://billing.example.test' }, () => startBillingApp());
     try {
-      const answer = await new PanelVisitor(t.baseUrl).signIn('admin@demo.test', PASSWORD);
+      await setPanelPassword(https, 'admin@demo.test', PASSWORD);
+      const answer = await new PanelVisitor(https.baseUrl).signIn('admin@demo.test', PASSWORD);
       assert.match(cookieLine(answer.setCookies, 'panel_session'), /; Secure/);
     } finally {
-      if (before === undefined) delete process.env.PUBLIC_URL;
-      else process.env.PUBLIC_URL = before;
+      await https.close();
     }
   });
 

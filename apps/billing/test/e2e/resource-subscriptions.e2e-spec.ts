@@ -1,10 +1,10 @@
-import '../support/enable-stream-mode.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MCP_SESSION_STORE, type McpSessionStore } from '@nest-mcp/core';
 import { post } from '@nest-mcp/core/testing';
 import { RequestContext } from '../../src/context/request-context.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
+import { withEnv } from '../support/apps-on-one-database.js';
 
 /**
  * `resources/subscribe` in stream mode applies exactly the check of `resources/read`: a token bound
@@ -19,7 +19,7 @@ describe('billing resource subscriptions (stream mode)', () => {
   let demoInvoiceUri: string;
 
   before(async () => {
-    t = await startBillingApp();
+    t = await withEnv({ MCP_STREAMS: 'true' }, () => startBillingApp());
     demo = await t.token();
     await RequestContext.run({ channel: 'system' }, async () => {
       const workspace = await t.prisma.client.workspace.create({ data: { slug: 'acme', name: 'Acme' } });

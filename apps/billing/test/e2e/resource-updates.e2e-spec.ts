@@ -1,8 +1,8 @@
-import '../support/enable-stream-mode.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { McpResourceUpdates } from '@nest-mcp/core';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
+import { withEnv } from '../support/apps-on-one-database.js';
 import { post, statelessRequest } from '@nest-mcp/core/testing';
 
 /**
@@ -14,7 +14,7 @@ describe('resource-updated announcements of billing writes', () => {
   let token: string;
   const heard: string[] = [];
   before(async () => {
-    t = await startBillingApp();
+    t = await withEnv({ MCP_STREAMS: 'true' }, () => startBillingApp());
     token = await t.token();
     // The publisher holds this same instance: what it announces is heard here.
     const updates = t.app.get(McpResourceUpdates);

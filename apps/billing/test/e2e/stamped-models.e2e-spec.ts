@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { RequestContext } from '../../src/context/request-context.js';
 import { seedDemo } from '../../src/demo/demo-seed.js';
 import { PrismaService } from '../../src/database/prisma.service.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, prismaOn, type TestDatabase } from '../support/test-database.js';
 
 /**
  * A service writes a stamped model (one with created_via / updated_via) without naming the
@@ -15,8 +15,7 @@ describe('stamped Prisma models', () => {
   let prisma: PrismaService;
   before(async () => {
     database = await createTestDatabase();
-    process.env.DATABASE_URL = database.url;
-    prisma = new PrismaService();
+    prisma = prismaOn(database.url);
     await seedDemo(prisma);
   });
   after(async () => {

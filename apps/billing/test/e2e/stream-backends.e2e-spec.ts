@@ -13,7 +13,7 @@ import { RedisEventStore } from '../../src/streams/redis/redis-event.store.js';
 import { RedisMessageBus } from '../../src/streams/redis/redis-message.bus.js';
 import { RedisSessionStore } from '../../src/streams/redis/redis-session.store.js';
 import { streamsConfigFromEnv } from '../../src/streams/streams.config.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, prismaOn, type TestDatabase } from '../support/test-database.js';
 
 /**
  * The contract of stream mode's three shared backends (packages/nest-mcp/src/streams/stream-backends.ts), one
@@ -325,8 +325,7 @@ describe('stream backends: PostgreSQL', { skip: !REAL_POSTGRES && 'LISTEN/NOTIFY
   const buses: PostgresMessageBus[] = [];
   before(async () => {
     database = await createTestDatabase();
-    process.env.DATABASE_URL = database.url;
-    prisma = new PrismaService();
+    prisma = prismaOn(database.url);
   });
   after(async () => {
     for (const bus of buses) await bus.close();

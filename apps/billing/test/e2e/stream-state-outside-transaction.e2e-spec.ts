@@ -6,7 +6,7 @@ import { PrismaService } from '../../src/database/prisma.service.js';
 import { PostgresEventStore } from '../../src/streams/postgres/postgres-event.store.js';
 import { PostgresMessageBus } from '../../src/streams/postgres/postgres-message.bus.js';
 import { streamsConfigFromEnv } from '../../src/streams/streams.config.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, prismaOn, type TestDatabase } from '../support/test-database.js';
 
 /**
  * Stream state in PostgreSQL is written outside the call's transaction (issue 24, item 4): an
@@ -22,13 +22,7 @@ describe('stream state outside the call transaction (PostgreSQL)', { skip: !proc
 
   before(async () => {
     database = await createTestDatabase();
-    const previous = process.env.DATABASE_URL;
-    process.env.DATABASE_URL = database.url;
-    try {
-      prisma = new PrismaService();
-    } finally {
-      process.env.DATABASE_URL = previous;
-    }
+    prisma = prismaOn(database.url);
     other = new pg.Client({ connectionString: database.url });
     await other.connect();
   });

@@ -21,7 +21,7 @@ import { PgBossTaskQueue, TASK_QUEUE_NAME, TASK_QUEUE_SCHEMA } from '../../src/t
 import { PostgresTaskStore } from '../../src/tasks/postgres-task.store.js';
 import type { TaskQueueConfig } from '../../src/tasks/task-queue.config.js';
 import { mintDemoToken } from '../support/billing-app.js';
-import { createTestDatabase, queryRows, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, prismaOn, queryRows, type TestDatabase } from '../support/test-database.js';
 
 /**
  * The billing app's task backends (src/tasks) against a real PostgreSQL (DATABASE_URL; the
@@ -124,7 +124,7 @@ describe("task backends on the run's database (PostgreSQL of DATABASE_URL, else 
 
   /** Another "replica": its own pool, its own pg-boss. */
   const replica = (config: TaskQueueConfig) => {
-    const own = new PrismaService();
+    const own = prismaOn(database.url);
     prismas.push(own);
     const queue = new PgBossTaskQueue(own, config);
     queues.push(queue);
@@ -133,8 +133,7 @@ describe("task backends on the run's database (PostgreSQL of DATABASE_URL, else 
 
   before(async () => {
     database = await createTestDatabase();
-    process.env.DATABASE_URL = database.url;
-    prisma = new PrismaService();
+    prisma = prismaOn(database.url);
     store = new PostgresTaskStore(prisma);
     const [a, b] = await Promise.all(
       ['tasks-a', 'tasks-b'].map((slug) => prisma.client.workspace.create({ data: { slug: `${slug}-${randomUUID()}`, name: slug } })),
@@ -211,7 +210,7 @@ describe("task backends on the run's database (PostgreSQL of DATABASE_URL, else 
     });
 
     it('transition: of two replicas racing from `working` (a completion, a cancel), exactly one wins', async () => {
-      const other = new PrismaService();
+      const other = prismaOn(database.url);
       prismas.push(other);
       const otherStore = new PostgresTaskStore(other);
       for (let round = 0; round < 10; round++) {
@@ -254,7 +253,7 @@ describe("task backends on the run's database (PostgreSQL of DATABASE_URL, else 
     });
 
     it('answer is atomic under concurrent partial answers (two replicas)', async () => {
-      const other = new PrismaService();
+      const other = prismaOn(database.url);
       prismas.push(other);
       const otherStore = new PostgresTaskStore(other);
       for (let round = 0; round < 10; round++) {
@@ -696,15 +695,8 @@ describe('PgBossTaskQueue on the embedded PostgreSQL (PGlite)', { timeout: 120_0
     const snapshot = process.env.TEST_PGLITE_SNAPSHOT;
     embedded = await EmbeddedPostgres.start(snapshot ? { loadDataDir: await openAsBlob(snapshot) } : {});
     if (!snapshot) await runMigrations(embedded.url);
-    // PrismaService and the queue read DATABASE_URL when made.
-    const previous = process.env.DATABASE_URL;
-    process.env.DATABASE_URL = embedded.url;
-    try {
-      prisma = new PrismaService();
-      queue = new PgBossTaskQueue(prisma, queueConfig());
-    } finally {
-      process.env.DATABASE_URL = previous;
-    }
+    prisma = prismaOn(embedded.url);
+    queue = new PgBossTaskQueue(prisma, queueConfig());
     store = new PostgresTaskStore(prisma);
   });
 

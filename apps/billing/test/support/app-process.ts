@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { RequestContext } from '../../src/context/request-context.js';
-import { PrismaService } from '../../src/database/prisma.service.js';
+import { prismaOn } from './test-database.js';
 import { APP_ROLE_SCOPES } from '../../src/app.scopes.js';
 import { PersonalTokenService, type MintRequest } from '../../src/identity/personal-token.service.js';
 import { declaredScopes } from '../../src/identity/role-scopes.js';
@@ -172,15 +172,7 @@ export function needsRealPostgres(): false | string {
  * scope the application declares (its role mapping, `APP_ROLE_SCOPES`), workspace `demo`.
  */
 export async function mintToken(databaseUrl: string, request: Partial<MintRequest> = {}): Promise<string> {
-  const previous = process.env.DATABASE_URL;
-  process.env.DATABASE_URL = databaseUrl;
-  let prisma: PrismaService;
-  try {
-    prisma = new PrismaService();
-  } finally {
-    if (previous === undefined) delete process.env.DATABASE_URL;
-    else process.env.DATABASE_URL = previous;
-  }
+  const prisma = prismaOn(databaseUrl);
   try {
     const minted = await RequestContext.run({ channel: 'system' }, () =>
       new PersonalTokenService(prisma, APP_ROLE_SCOPES).mint({

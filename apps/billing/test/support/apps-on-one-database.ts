@@ -1,9 +1,7 @@
-import { Module } from '@nestjs/common';
-import { AppModule } from '../../src/app.module.js';
 import { seedDemo } from '../../src/demo/demo-seed.js';
 import { PrismaService } from '../../src/database/prisma.service.js';
 import { PersonalTokenService, type MintRequest } from '../../src/identity/personal-token.service.js';
-import { mintDemoToken } from './billing-app.js';
+import { billingAppModule, mintDemoToken } from './billing-app.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
@@ -24,14 +22,12 @@ export interface AppsOnOneDatabase {
 
 export async function appsOnOneDatabase(): Promise<AppsOnOneDatabase> {
   const database: TestDatabase = await createTestDatabase();
+  // For the test's own queries (process.env.DATABASE_URL); each application is given it explicitly.
   process.env.DATABASE_URL = database.url;
-
-  @Module({ imports: [AppModule] })
-  class TestAppModule {}
 
   const apps: TestApp[] = [];
   const start = async (env: Record<string, string | undefined> = {}): Promise<TestApp> => {
-    const app = await withEnv(env, () => startTestApp(TestAppModule));
+    const app = await withEnv(env, () => startTestApp(billingAppModule(database.url)));
     if (!apps.length) await seedDemo(app.app.get(PrismaService));
     apps.push(app);
     return app;

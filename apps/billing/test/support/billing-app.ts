@@ -1,4 +1,5 @@
-import { Module, type INestApplication, type Type } from '@nestjs/common';
+import { Module, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
+import { loadAppConfig } from '../../src/app-config.js';
 import { AppModule } from '../../src/app.module.js';
 import { APP_ROLE_SCOPES } from '../../src/app.scopes.js';
 import { RequestContext } from '../../src/context/request-context.js';
@@ -17,7 +18,8 @@ export interface BillingTestApp extends TestApp {
 
 /**
  * The real application (optionally with test-only modules) on its own migrated database: a
- * fresh database on the PostgreSQL of DATABASE_URL, or an embedded one when it is unset.
+ * fresh database on the PostgreSQL of DATABASE_URL, or an embedded one when it is unset. Its
+ * settings are read from process.env when it boots: a test sets a variable before, as an operator would.
  */
 export async function startBillingApp(...extra: Type<unknown>[]): Promise<BillingTestApp> {
   return startBillingAppOn(0, ...extra);
@@ -26,9 +28,10 @@ export async function startBillingApp(...extra: Type<unknown>[]): Promise<Billin
 /** {@link startBillingApp} on a given port: for a test whose PUBLIC_URL must be known before the app starts. */
 export async function startBillingAppOn(port: number, ...extra: Type<unknown>[]): Promise<BillingTestApp> {
   const database = await createTestDatabase();
+  // For the test's own queries (process.env.DATABASE_URL); the application is given it explicitly.
   process.env.DATABASE_URL = database.url;
 
-  @Module({ imports: [AppModule, ...extra] })
+  @Module({ imports: [billingAppModule(database.url), ...extra] })
   class TestAppModule {}
 
   // A boot that fails (a boot check, a missing provider) rejects with its error, after closing
@@ -58,6 +61,11 @@ export async function startBillingAppOn(port: number, ...extra: Type<unknown>[])
     await database.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** `AppModule` with the settings of process.env as it is now, on the database at `databaseUrl`. */
+export function billingAppModule(databaseUrl: string): DynamicModule {
+  return AppModule.forRoot(loadAppConfig({ ...process.env, DATABASE_URL: databaseUrl }));
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { INestApplication, Type } from '@nestjs/common';
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { configureApp } from '../../src/app.setup.js';
 
@@ -17,7 +17,7 @@ export interface TestApp {
  * (Nest's default would abort the process on a dependency error; an app half started would keep
  * the test file's process alive until the runner's timeout).
  */
-export async function startTestApp(module: Type<unknown>, path = '/mcp', port = 0): Promise<TestApp> {
+export async function startTestApp(module: Type<unknown> | DynamicModule, path = '/mcp', port = 0): Promise<TestApp> {
   const app = await NestFactory.create(module, { logger: ['error'], abortOnError: false });
   try {
     configureApp(app);

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { openAsBlob } from 'node:fs';
 import pg from 'pg';
+import { coreConfigFromEnv } from '../../src/config/environment.js';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
 import { runMigrations } from '../../src/database/migrations.js';
+import { PrismaService } from '../../src/database/prisma.service.js';
 
 /**
  * The PostgreSQL server the tests run against: DATABASE_URL as it was when this module loaded
@@ -30,6 +32,11 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   return SERVER_URL ? createOnServer(SERVER_URL) : createEmbedded();
+}
+
+/** The application's database client on `url`, with the pool settings of this process's environment (the database section, `DATABASE_*`). */
+export function prismaOn(url: string): PrismaService {
+  return new PrismaService({ ...coreConfigFromEnv(process.env).database, url });
 }
 
 async function createEmbedded(): Promise<TestDatabase> {

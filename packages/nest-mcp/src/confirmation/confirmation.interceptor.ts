@@ -1,16 +1,16 @@
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import { Inject, Injectable, Optional, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { from, mergeMap, of, type Observable } from 'rxjs';
-import { McpRegistry } from '../discovery/mcp.registry.js';
+import { McpRegistry } from '../registry/mcp.registry.js';
 import type { McpToolOptions } from '../decorators/mcp-decorator.options.js';
-import type { ToolEntry } from '../discovery/mcp-registry.types.js';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import { McpExecutionContext } from '../mcp-execution-context.js';
-import type { McpInvocation } from '../mcp-invocation.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import type { ToolEntry } from '../registry/mcp-registry.types.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import { McpExecutionContext } from '../invocation/mcp-execution-context.js';
+import type { McpInvocation } from '../invocation/mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { canElicitForm, inputRequired, inputResponse } from '../multi-round/input-required.js';
 import { McpRequestState } from '../multi-round/request-state.js';
-import { ToolReply } from '../server/tool-reply.js';
+import { ToolReply } from '../tool-results/tool-reply.js';
 import { personFacingSummary } from './person-facing-summary.js';
 import { MCP_APPROVAL_LINKS, type ApprovalOutcome, type McpApprovalLinks } from '../contracts/approval-links.js';
 

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { McpRegistry } from '../discovery/mcp.registry.js';
-import type { ToolEntry } from '../discovery/mcp-registry.types.js';
-import { CapabilityAccess } from '../handlers/capability-access.js';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { McpRequestContext } from '../mcp-invocation.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { McpRegistry } from '../registry/mcp.registry.js';
+import type { ToolEntry } from '../registry/mcp-registry.types.js';
+import { CapabilityAccess } from '../access/capability-access.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { McpRequestContext } from '../invocation/mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { canElicitForm } from '../multi-round/input-required.js';
 import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { validateToolArguments } from '../schema/dto-argument.validator.js';

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { McpRequestContext } from '../mcp-invocation.js';
+import type { McpRequestContext } from '../invocation/mcp-invocation.js';
 
 /** What a policy decides on: any registered tool, resource, template or prompt. */
 export interface McpCapability {

@@ -1,4 +1,5 @@
-import type { McpRequestContext } from '../mcp-invocation.js';
+import type { McpRequestContext } from '../invocation/mcp-invocation.js';
+import type { ToolStatus } from '../tool-results/tool-result.envelope.js';
 
 /** One call of a capability: `tools/call`, `resources/read`, `prompts/get` or `completion/complete`. */
 export interface McpCall {
@@ -13,13 +14,39 @@ export interface McpCall {
   arguments: Record<string, unknown> | undefined;
   /** True for reads: `resources/read`, `prompts/get`, completions, and tools annotated `readOnlyHint`. */
   readOnly: boolean;
+  /**
+   * How the call ended, filled by the layer just before `proceed()` resolves; absent while the call
+   * runs and when `proceed()` throws (the error is the outcome then).
+   */
+  outcome?: McpCallOutcome;
+}
+
+/**
+ * How a capability call that answered ended, as the layer knew it when it wrote the answer: what a
+ * hook audits and decides on (keep or roll back the call's writes) without reading the result.
+ */
+export interface McpCallOutcome {
+  /**
+   * `tools/call`: the status of the tool's envelope (docs/contract.md §3.3), `queued` for a task's
+   * `CreateTaskResult` too, or `input_required` (the client must answer questions first, 2026
+   * era). `resources/read`, `prompts/get`, `completion/complete`: `success` or `input_required`.
+   */
+  status: ToolStatus | 'input_required';
+  /** The result is a tool error (`isError: true`): the call did not do what was asked, its writes must not stay. */
+  isError: boolean;
+  /** The `code` of the envelope's first error, when the call has one (`invalid_argument`, `idempotency_key_reused`, …). */
+  errorCode?: string;
+  /** The answer an earlier call with the same idempotency key kept, sent again: nothing ran. */
+  replayed?: true;
 }
 
 /**
  * Runs around every capability call, including refused and failed ones: where an application
  * adds a transaction and an audit trail. Given as the `callHook` option of `McpModule.forRoot()`.
- * `proceed()` resolves with the result the client will get (an `isError` tool result included)
- * or throws what will become a JSON-RPC error.
+ * `proceed()` resolves with the result the client will get (an `isError` tool result included),
+ * and `call.outcome` then says what it is (its status, whether it is an error and the error's
+ * code), so a hook never parses the result; or `proceed()` throws what will become a JSON-RPC
+ * error (a refusal, a fault), and `call.outcome` stays empty.
  */
 export interface McpCallHook {
   around<T>(call: McpCall, proceed: () => Promise<T>): Promise<T>;

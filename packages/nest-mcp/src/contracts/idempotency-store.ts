@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { McpInvocation } from '../mcp-invocation.js';
+import type { McpInvocation } from '../invocation/mcp-invocation.js';
 
 /** A tool call that carries an idempotency key. */
 export interface IdempotentCall {
@@ -20,7 +20,7 @@ export type IdempotencyClaim<R = CallToolResult> =
   | { kind: 'mismatch' };
 
 /**
- * Claimed by `McpIdempotencyInterceptor` after the guards, saved or released by the tools handler.
+ * Claimed, then saved or released, by `McpIdempotencyInterceptor` (after the guards, around the call).
  * Where first answers are kept, per tool and key (and whatever scope the application adds, such
  * as the workspace). `claim` runs inside the call's transaction (see `MCP_CALL_HOOK`) and must let
  * the database decide between concurrent first calls (a unique key), so that they run once across
@@ -29,9 +29,12 @@ export type IdempotencyClaim<R = CallToolResult> =
  */
 export interface McpIdempotencyStore {
   claim(call: IdempotentCall): Promise<IdempotencyClaim>;
-  /** Keeps the first answer: later calls with the key get it back. */
+  /**
+   * Keeps the first answer, exactly as the client got it (a stored answer is never rendered again):
+   * later calls with the key get it back.
+   */
   save(call: IdempotentCall, result: CallToolResult): Promise<void>;
-  /** The first call did not complete (input or confirmation needed): the key stays free. */
+  /** The first call did not complete (it failed, threw, or needs input or a confirmation): the key stays free. */
   release(call: IdempotentCall): Promise<void>;
 }
 

@@ -1,4 +1,5 @@
-import type { ClientCapabilities, Implementation, JSONRPCMessage, LoggingLevel } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { McpSession } from '../invocation/mcp-session.js';
 
 /**
  * The three shared backends of stream mode (`McpModule.forRoot({ streams: true })`). Stream mode
@@ -7,33 +8,6 @@ import type { ClientCapabilities, Implementation, JSONRPCMessage, LoggingLevel }
  * in-process defaults (one replica); an application provides shared ones (Postgres, Redis) under
  * the tokens below.
  */
-
-/** A handshake-era session (`Mcp-Session-Id`), created by `initialize`. */
-export interface McpSession {
-  id: string;
-  /** Who opened it (see the `callerKey` option): another caller using the id gets `404`. */
-  callerKey: string;
-  protocolVersion: string;
-  clientInfo?: Implementation;
-  /**
-   * What the server uses of the client's declared capabilities (which of elicitation, sampling,
-   * roots it declared), never the client's object verbatim: a session's size does not depend on
-   * what the client sends.
-   */
-  clientCapabilities: ClientCapabilities;
-  /** Set by `logging/setLevel`; absent = the server's default. */
-  logLevel?: LoggingLevel;
-  /**
-   * The newest `GET` stream of the session (its connection id): the one stream that carries the
-   * session's messages, whichever replica holds it (a message goes on one stream only).
-   */
-  standaloneStream?: string;
-  /** Id of the last message of the session's standalone stream delivered to the client: where its backlog starts. */
-  delivered?: string;
-  createdAt: Date;
-  /** Sliding expiry: pushed forward by every request of the session. */
-  expiresAt: Date;
-}
 
 /** The fields of a session that change after `initialize`. */
 export type McpSessionPatch = Partial<Pick<McpSession, 'logLevel' | 'expiresAt' | 'standaloneStream' | 'delivered'>>;

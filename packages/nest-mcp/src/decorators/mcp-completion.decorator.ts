@@ -1,4 +1,4 @@
-import { MCP_COMPLETION_METADATA } from '../mcp.constants.js';
+import { MCP_COMPLETION_METADATA } from './mcp-metadata.keys.js';
 import type { McpCompletionOptions } from './mcp-decorator.options.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import { McpExecutionContext } from '../mcp-execution-context.js';
+import { McpExecutionContext } from '../invocation/mcp-execution-context.js';
 
 /**
  * Injects the `McpInvocation` into a controller route handler that is also an MCP tool;

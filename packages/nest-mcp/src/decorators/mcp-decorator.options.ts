@@ -1,5 +1,6 @@
 import type { Icon } from '@modelcontextprotocol/server';
 import type { Type } from '@nestjs/common';
+import type { McpConfirmationMode } from '../options/mcp-options.interface.js';
 
 /** An icon clients may show beside the entry (2025-11-25): `src` is an `https:` URL or a `data:image/…;base64,` URI. */
 export type McpIcon = Icon;
@@ -12,13 +13,6 @@ export interface McpToolAnnotations {
   /** Defaults to false: tools reach nothing outside this backend. */
   openWorldHint?: boolean;
 }
-
-/**
- * How a person confirms a destructive tool (docs/contract.md §4.1). `elicitation-or-link`: in the chat when the
- * client can ask (2026 era, form elicitation), else by approval link. `link`: always by approval
- * link, signed in to the admin pages, whatever the client declares.
- */
-export type McpConfirmationMode = 'elicitation-or-link' | 'link';
 
 export interface McpToolOptions {
   /** Tool name; defaults to the method name. 1–128 characters of `A-Z a-z 0-9 _ - .` (SEP-986). */

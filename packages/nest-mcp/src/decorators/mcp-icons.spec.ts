@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import 'reflect-metadata';
-import { MCP_TOOL_METADATA } from '../mcp.constants.js';
+import { MCP_TOOL_METADATA } from './mcp-metadata.keys.js';
 import { checkIcons } from './mcp-icons.js';
 import { McpPrompt } from './mcp-prompt.decorator.js';
 import { McpResource } from './mcp-resource.decorator.js';

@@ -1,4 +1,4 @@
-import { MCP_RESOURCE_METADATA } from '../mcp.constants.js';
+import { MCP_RESOURCE_METADATA } from './mcp-metadata.keys.js';
 import type { McpResourceMetadata, McpResourceOptions } from './mcp-decorator.options.js';
 import { checkIcons } from './mcp-icons.js';
 import { resolveMcpName } from './mcp-name.js';

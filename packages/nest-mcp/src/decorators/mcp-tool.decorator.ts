@@ -1,4 +1,4 @@
-import { MCP_TOOL_METADATA } from '../mcp.constants.js';
+import { MCP_TOOL_METADATA } from './mcp-metadata.keys.js';
 import type { McpToolMetadata, McpToolOptions } from './mcp-decorator.options.js';
 import { checkIcons } from './mcp-icons.js';
 import { resolveMcpName } from './mcp-name.js';

@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import { MCP_SCOPES_METADATA } from '../mcp.constants.js';
+import { MCP_SCOPES_METADATA } from './mcp-metadata.keys.js';
 
 /**
  * The OAuth scopes a caller needs, on a route handler or a whole controller. Written once, read by

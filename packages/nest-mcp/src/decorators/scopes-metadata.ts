@@ -1,4 +1,4 @@
-import { MCP_SCOPES_METADATA } from '../mcp.constants.js';
+import { MCP_SCOPES_METADATA } from './mcp-metadata.keys.js';
 
 /**
  * `scopes` of `@McpTool`/`@McpResource`/`@McpPrompt` are also the method's `@RequiredScopes()`,

@@ -1,14 +1,23 @@
-import { Injectable, ValidationPipe, type ArgumentMetadata, type NestInterceptor, type PipeTransform } from '@nestjs/common';
-import { ROUTE_ARGS_METADATA, RouteParamtypes } from '@nestjs/common/internal';
+import {
+  Injectable,
+  ValidationPipe,
+  type ArgumentMetadata,
+  type CanActivate,
+  type NestInterceptor,
+  type PipeTransform,
+} from '@nestjs/common';
+import { GUARDS_METADATA, ROUTE_ARGS_METADATA, RouteParamtypes } from '@nestjs/common/internal';
 import { ExternalContextCreator, ModulesContainer } from '@nestjs/core';
+import type { GuardsContextCreator } from '@nestjs/core/guards/guards-context-creator.js';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import type { InterceptorsContextCreator } from '@nestjs/core/interceptors/interceptors-context-creator.js';
-import { MCP_CONTEXT_TYPE } from '../mcp.constants.js';
+import { isMcpRequestGuard } from '../decorators/mcp-request-guard.decorator.js';
+import { MCP_CONTEXT_TYPE } from '../invocation/mcp-execution-context.js';
 import { namingArgument } from '../rest/named-argument.pipe.js';
-import type { McpInvocation } from '../mcp-invocation.js';
+import type { McpInvocation } from '../invocation/mcp-invocation.js';
 import { isValidatedAs } from '../schema/validated-arguments.js';
 import { MCP_INVOCATION_PARAM, McpParamsFactory } from './mcp-params.factory.js';
-import type { BoundHandler } from './mcp-registry.types.js';
+import type { BoundHandler } from '../registry/mcp-registry.types.js';
 import type { ArgumentSlices } from './route-input.js';
 
 /** Where provider methods (no route decorators) get their arguments: `(input, invocation)`. */
@@ -23,6 +32,8 @@ const PROVIDER_ARGS = {
  * Wraps a decorated method with Nest's `ExternalContextCreator`, as @nestjs/graphql does for
  * resolvers, so the guards, interceptors and pipes that protect it over HTTP protect it over MCP.
  * Exception filters are left out: the MCP layer maps errors itself (see `McpExceptionFilter`).
+ * Request guards (`@McpRequestGuard()`) are left out too: they ran once, on the endpoint's own
+ * route, for the HTTP request that carried the call.
  */
 @Injectable()
 export class McpHandlerFactory {
@@ -42,6 +53,7 @@ export class McpHandlerFactory {
         },
       },
       getParamValue: { value: McpHandlerFactory.withoutRepeatedValidation(shared) },
+      guardsContextCreator: { value: McpHandlerFactory.capabilityGuardsOnly(shared) },
     });
   }
 
@@ -53,6 +65,7 @@ export class McpHandlerFactory {
   create(wrapper: InstanceWrapper, methodName: string, leading: readonly NestInterceptor[] = [], slices?: ArgumentSlices): BoundHandler {
     const instance = wrapper.instance as Record<string, (...args: unknown[]) => unknown>;
     const prototype = Object.getPrototypeOf(instance);
+    McpHandlerFactory.assertNoBoundRequestGuard(prototype.constructor, methodName);
     const hasRouteArgs = Reflect.hasMetadata(ROUTE_ARGS_METADATA, prototype.constructor, methodName);
     if (!hasRouteArgs && !Reflect.hasOwnMetadata(MCP_ARGS_METADATA, prototype.constructor, methodName)) {
       Reflect.defineMetadata(MCP_ARGS_METADATA, PROVIDER_ARGS, prototype.constructor, methodName);
@@ -84,6 +97,38 @@ export class McpHandlerFactory {
       create: (...args: Parameters<InterceptorsContextCreator['create']>) => [...leading, ...shared.create(...args)],
     };
     return Object.create(this.externalContextCreator, { interceptorsContextCreator: { value: interceptorsContextCreator } });
+  }
+
+  /**
+   * The creator's guard lists (global, class and method guards), minus the request guards. Those
+   * decide on the HTTP request alone and ran on the endpoint's route; running them again here
+   * would charge a rate limit twice, and in a call no agent's request carries (an approved call, a
+   * task's run) they would judge a request that only stands for the caller.
+   */
+  private static capabilityGuardsOnly(shared: ExternalContextCreator): Pick<GuardsContextCreator, 'create'> {
+    const guards = (shared as unknown as { guardsContextCreator: GuardsContextCreator }).guardsContextCreator;
+    return { create: (...args) => guards.create(...args).filter((guard) => !isMcpRequestGuard(guard)) };
+  }
+
+  /**
+   * The endpoint runs only global guards, so a request guard bound to a capability's class or
+   * method (`@UseGuards()`) would run over REST and never over MCP: refused at boot.
+   */
+  private static assertNoBoundRequestGuard(target: Function, methodName: string): void {
+    const method = (target.prototype as Record<string, Function>)[methodName];
+    const bound: Array<Function | CanActivate> = [
+      ...(Reflect.getMetadata(GUARDS_METADATA, target) ?? []),
+      ...(Reflect.getMetadata(GUARDS_METADATA, method) ?? []),
+    ];
+    const requestGuard = bound.find(isMcpRequestGuard);
+    if (!requestGuard) return;
+    const name = typeof requestGuard === 'function' ? requestGuard.name : requestGuard.constructor.name;
+    throw new Error(
+      `${target.name}.${methodName}: @UseGuards(${name}) binds a request guard (@McpRequestGuard()) to an MCP capability. ` +
+        'Over MCP a request guard runs once per HTTP request, on the endpoint, where only global guards run, so this one ' +
+        `would never run for an MCP call. Register ${name} as a global guard (APP_GUARD), or remove @McpRequestGuard() ` +
+        'from it so that it runs with each call',
+    );
   }
 
   /**

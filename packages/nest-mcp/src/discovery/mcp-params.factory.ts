@@ -1,6 +1,6 @@
 import { RouteParamtypes } from '@nestjs/common/internal';
 import type { Request } from 'express';
-import type { McpInvocation } from '../mcp-invocation.js';
+import type { McpInvocation } from '../invocation/mcp-invocation.js';
 import { markValidated } from '../schema/validated-arguments.js';
 import type { ArgumentSlices, ArgumentSource } from './route-input.js';
 

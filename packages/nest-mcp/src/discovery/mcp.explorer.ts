@@ -5,21 +5,21 @@ import { UriTemplate, type Tool } from '@modelcontextprotocol/server';
 import type { McpCompletionOptions, McpPromptMetadata, McpResourceMetadata, McpToolMetadata } from '../decorators/mcp-decorator.options.js';
 import {
   MCP_COMPLETION_METADATA,
-  MCP_OPTIONS,
   MCP_PROMPT_METADATA,
   MCP_RESOURCE_METADATA,
   MCP_SCOPES_METADATA,
   MCP_TOOL_METADATA,
-} from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+} from '../decorators/mcp-metadata.keys.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { dtoToJsonSchema, type DtoSchemaOptions } from '../schema/dto-json-schema.factory.js';
 import type { JsonSchema } from '../schema/json-schema.types.js';
 import { MCP_ACCESS_POLICY, type McpAccessPolicy } from '../contracts/access-policy.js';
-import { envelopeSchema } from '../server/tool-result.envelope.js';
+import { envelopeSchema } from '../tool-results/tool-result.envelope.js';
 import { McpHandlerFactory } from './mcp-handler.factory.js';
-import { completionKey, McpRegistry } from './mcp.registry.js';
-import type { ToolEntry } from './mcp-registry.types.js';
-import { RawJson } from '../server/raw-json.js';
+import { completionKey, McpRegistry } from '../registry/mcp.registry.js';
+import type { ToolEntry } from '../registry/mcp-registry.types.js';
+import { RawJson } from '../tool-results/raw-json.js';
 import { McpConfirmationInterceptor } from '../confirmation/confirmation.interceptor.js';
 import { McpIdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
 import { McpTaskInterceptor } from '../tasks/task.interceptor.js';

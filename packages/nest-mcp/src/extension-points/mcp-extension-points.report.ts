@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { confirmationOf } from '../confirmation/confirmation.interceptor.js';
-import { McpRegistry } from '../discovery/mcp.registry.js';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { McpRegistry } from '../registry/mcp.registry.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { MCP_EXTENSION_POINT_NAMES, MCP_EXTENSION_POINTS } from './mcp-extension-points.js';
 import type { McpExtensionPointName } from './mcp-extension.types.js';
 

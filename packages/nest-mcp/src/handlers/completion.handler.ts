@@ -1,12 +1,12 @@
 import type { CompleteResult } from '@modelcontextprotocol/server';
 import { Injectable } from '@nestjs/common';
-import { completionKey, McpRegistry } from '../discovery/mcp.registry.js';
-import type { McpRequestContext } from '../mcp-invocation.js';
+import { completionKey, McpRegistry } from '../registry/mcp.registry.js';
+import type { McpRequestContext } from '../invocation/mcp-invocation.js';
 import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { quotedUri, resourceUriParam } from '../protocol/resource-uri.js';
-import { CapabilityAccess } from './capability-access.js';
+import { CapabilityAccess } from '../access/capability-access.js';
 
 const MAX_VALUES = 100;
 

@@ -1,12 +1,12 @@
 import type { DiscoverResult, InitializeResult } from '@modelcontextprotocol/server';
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { McpRequestContext } from '../mcp-invocation.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { McpRequestContext } from '../invocation/mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { parseClientInfo } from '../protocol/client-info.js';
 import { handshakeVersions, newestHandshakeVersion } from '../protocol/protocol-version.js';
-import { StatelessClientInfo } from '../server/stateless-client-info.js';
-import { McpRegistry } from '../discovery/mcp.registry.js';
+import { StatelessClientInfo } from './stateless-client-info.js';
+import { McpRegistry } from '../registry/mcp.registry.js';
 import { TASKS_EXTENSION } from '../tasks/task-wire.js';
 
 /** `server/discover` (2026-07-28), `initialize` and `ping` (handshake era). */

@@ -1,14 +1,14 @@
 import type { GetPromptResult, InputRequiredResult, ListPromptsResult, PromptMessage } from '@modelcontextprotocol/server';
 import { Inject, Injectable } from '@nestjs/common';
-import { McpRegistry } from '../discovery/mcp.registry.js';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { McpRequestContext } from '../mcp-invocation.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { McpRegistry } from '../registry/mcp.registry.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { McpRequestContext } from '../invocation/mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { asInputRequired, assertAnswerable } from '../multi-round/input-required.js';
 import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { validateArguments } from '../schema/dto-argument.validator.js';
-import { CapabilityAccess } from './capability-access.js';
+import { CapabilityAccess } from '../access/capability-access.js';
 
 /** `prompts/list` and `prompts/get` (docs/contract.md §5). */
 @Injectable()

@@ -1,15 +1,15 @@
 import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from '@modelcontextprotocol/server';
 import { Inject, Injectable } from '@nestjs/common';
-import { McpRegistry } from '../discovery/mcp.registry.js';
-import type { ResourceTemplateEntry } from '../discovery/mcp-registry.types.js';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { McpRegistry } from '../registry/mcp.registry.js';
+import type { ResourceTemplateEntry } from '../registry/mcp-registry.types.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { validateArguments } from '../schema/dto-argument.validator.js';
-import type { McpRequestContext } from '../mcp-invocation.js';
+import type { McpRequestContext } from '../invocation/mcp-invocation.js';
 import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { quotedUri, resourceUriParam } from '../protocol/resource-uri.js';
-import { CapabilityAccess } from './capability-access.js';
+import { CapabilityAccess } from '../access/capability-access.js';
 import { toolErrorsFromException } from './tool-error.mapper.js';
 
 /** `resources/list`, `resources/templates/list` and `resources/read` (docs/contract.md §5). */

@@ -1,6 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { isScopeChallenge } from '../rest/scope-challenge.js';
-import type { ToolError } from '../server/tool-result.envelope.js';
+import { isScopeChallenge } from '../access/scope-challenge.js';
+import type { ToolError } from '../tool-results/tool-result.envelope.js';
 
 const CODE_BY_STATUS: Record<number, string> = {
   [HttpStatus.BAD_REQUEST]: 'invalid_argument',

@@ -1,31 +1,39 @@
-import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import { from, mergeMap, of, type Observable } from 'rxjs';
-import { McpRegistry } from '../discovery/mcp.registry.js';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import { McpExecutionContext } from '../mcp-execution-context.js';
-import type { McpInvocation } from '../mcp-invocation.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { Inject, Injectable, Logger, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { from, lastValueFrom, type Observable } from 'rxjs';
+import { McpRegistry } from '../registry/mcp.registry.js';
+import type { ToolEntry } from '../registry/mcp-registry.types.js';
+import { ToolResultRenderer, type ToolAnswer, type ToolRun } from '../handlers/tool-result.renderer.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import { McpExecutionContext } from '../invocation/mcp-execution-context.js';
+import type { McpInvocation } from '../invocation/mcp-invocation.js';
 import type { McpToolOptions } from '../decorators/mcp-decorator.options.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
-import { ToolReply } from '../server/tool-reply.js';
-import { TaskAccepted } from '../tasks/mcp-tasks.service.js';
-import { ClaimedCalls } from './claimed-calls.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
+import { ToolReply } from '../tool-results/tool-reply.js';
 import { MCP_IDEMPOTENCY_STORE, type IdempotentCall, type McpIdempotencyStore } from '../contracts/idempotency-store.js';
 
 /**
- * Idempotency keys of tool calls, claimed as an interceptor so that it runs after every guard
- * (authentication, workspace, scopes, rate limit): a caller the tool would refuse gets that
- * refusal, never a stored answer nor a hint that the key exists, and a replay runs in the
+ * Idempotency keys of tool calls, from claim to answer, as an interceptor so that it runs after
+ * every guard (authentication, workspace, scopes, rate limit): a caller the tool would refuse gets
+ * that refusal, never a stored answer nor a hint that the key exists, and a replay runs in the
  * workspace the guards resolved (its audit row carries it). Placed before the confirmation
  * interceptor, so it is the outer one: a call that ends pending confirmation or asking a question
  * frees its key, a confirmed call that completed is the answer a repeat replays.
  *
- * The claim happens here; the tools handler, which renders the final answer, saves it or frees the
- * key (`ClaimedCalls`). Calls without a key, read-only tools and REST requests pass straight through.
+ * The first call with a key claims it, runs, and its answer is rendered here (`ToolResultRenderer`,
+ * as the tools handler renders any other call): a final, successful answer is kept for the key
+ * exactly as the client gets it; anything else (a failure, a question, a pending approval, a
+ * thrown error) frees the key. The `durationMs` of an answer rendered here counts from the claim
+ * (the invocation carries no earlier start); a replay carries the first call's. Calls without a
+ * key, read-only tools, a task's run and REST requests pass straight through.
  */
 @Injectable()
 export class McpIdempotencyInterceptor implements NestInterceptor {
+  private readonly logger = new Logger('McpIdempotency');
+
   constructor(
     private readonly registry: McpRegistry,
+    private readonly renderer: ToolResultRenderer,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     @Inject(MCP_IDEMPOTENCY_STORE) private readonly store: McpIdempotencyStore,
   ) {}
@@ -37,26 +45,44 @@ export class McpIdempotencyInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const invocation = McpExecutionContext.invocation(context);
-    const call = invocation && this.idempotentCall(invocation);
-    if (!call) return next.handle();
-    return from(this.store.claim(call)).pipe(
-      mergeMap((claim) => {
-        if (claim.kind === 'replay') return of(replayOf(claim.result));
-        if (claim.kind === 'mismatch') return of(this.reused(call.tool));
-        ClaimedCalls.remember(call.invocation, call);
-        return next.handle();
-      }),
-    );
+    const keyed = invocation && this.keyedCall(invocation);
+    if (!keyed) return next.handle();
+    return from(this.answer(keyed.call, { entry: keyed.entry, invocation, started: invocation.startedAt ?? performance.now() }, next));
+  }
+
+  private async answer(call: IdempotentCall, run: ToolRun, next: CallHandler): Promise<ToolAnswer> {
+    const claim = await this.store.claim(call);
+    if (claim.kind === 'replay') return this.renderer.replay(claim.result);
+    if (claim.kind === 'mismatch') return this.renderer.answer(this.reused(call.tool), run);
+    let answer: ToolAnswer;
+    try {
+      answer = await lastValueFrom(next.handle()).then(
+        (output) => this.renderer.answer(output, run),
+        (exception: unknown) => this.renderer.failure(exception, run),
+      );
+    } catch (exception) {
+      // What the client and the call hook must see is the call's own error, not a failure to free
+      // the key (in a transaction that error aborted, the rollback frees it anyway).
+      await this.store
+        .release(call)
+        .catch((error: Error) => this.logger.warn(`Could not free the key of a failed ${call.tool} call: ${error.message}`));
+      throw exception;
+    }
+    // An answer is kept as the client gets it: a task's `CreateTaskResult` too (a repeat answers that task).
+    if (answer.final) await this.store.save(call, answer.result as CallToolResult);
+    else await this.store.release(call);
+    return answer;
   }
 
   /** The call's idempotency key, when the tool has side effects and the key argument was given. */
-  private idempotentCall(invocation: McpInvocation): IdempotentCall | undefined {
+  private keyedCall(invocation: McpInvocation): { call: IdempotentCall; entry: ToolEntry } | undefined {
     // A task's run: its key was claimed when the task was accepted, and the task is that key's answer.
     if (invocation.kind !== 'tool' || invocation.taskRun) return undefined;
     const key = invocation.arguments?.[this.options.idempotencyKeyArgument];
     if (typeof key !== 'string' || !key) return undefined;
-    if (this.registry.tool(invocation.name)?.annotations.readOnlyHint) return undefined;
-    return { tool: invocation.name, key, argumentsHash: invocation.argumentsHash!, invocation };
+    const entry = this.registry.tool(invocation.name);
+    if (!entry || entry.annotations.readOnlyHint) return undefined;
+    return { entry, call: { tool: invocation.name, key, argumentsHash: invocation.argumentsHash!, invocation } };
   }
 
   private reused(tool: string): ToolReply {
@@ -72,12 +98,4 @@ export class McpIdempotencyInterceptor implements NestInterceptor {
       },
     ]);
   }
-}
-
-/**
- * A stored answer as the tools handler takes it back. A task's `CreateTaskResult` (the first call
- * was accepted as a task) is that task's answer again, not data to wrap in an envelope.
- */
-function replayOf(result: unknown): unknown {
-  return (result as { resultType?: unknown } | null)?.resultType === 'task' ? new TaskAccepted(result as Record<string, unknown>) : result;
 }

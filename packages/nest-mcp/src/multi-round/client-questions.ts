@@ -1,6 +1,6 @@
 import type { InputRequest, InputRequiredResult } from '@modelcontextprotocol/server';
 import { HttpStatus } from '@nestjs/common';
-import type { McpInvocation } from '../mcp-invocation.js';
+import type { McpInvocation } from '../invocation/mcp-invocation.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { isPlainObject } from '../protocol/json-rpc-message.js';

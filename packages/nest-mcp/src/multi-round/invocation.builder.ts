@@ -9,13 +9,13 @@ import type {
 } from '@modelcontextprotocol/server';
 import { Injectable, Inject } from '@nestjs/common';
 import { argumentsHash } from '../calls/arguments-hash.js';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { McpInvocation, McpRequestContext, McpTargetKind } from '../mcp-invocation.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { McpInvocation, McpRequestContext, McpTargetKind } from '../invocation/mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
-import type { CallStream } from '../streams/call-stream.js';
-import type { McpSession } from '../contracts/stream-backends.js';
+import type { McpCallStream } from '../invocation/call-stream.interface.js';
+import type { McpSession } from '../invocation/mcp-session.js';
 import { ClientQuestions, InputRequiredSignal, inputRequiredFor } from './client-questions.js';
 import { McpRequestState } from './request-state.js';
 
@@ -79,7 +79,8 @@ class BuiltInvocation implements McpInvocation {
   declare session?: McpSession;
   declare signal?: AbortSignal;
   declare taskRun?: McpRequestContext['taskRun'];
-  declare stream?: CallStream;
+  declare stream?: McpCallStream;
+  declare startedAt?: number;
   #argumentsHash?: string;
   #callerKey?: { value: string | undefined };
   #questions?: ClientQuestions;

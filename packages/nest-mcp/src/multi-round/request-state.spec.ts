@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { resolveMcpOptions } from '../mcp-options.resolver.js';
+import { resolveMcpOptions } from '../options/mcp-options.resolver.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { McpRequestState } from './request-state.js';
 import { InMemoryRequestStateStore } from '../contracts/request-state-store.js';

@@ -1,9 +1,9 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { McpInvocation } from '../mcp-invocation.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { McpInvocation } from '../invocation/mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { MCP_REQUEST_STATE_STORE, type McpRequestStateStore } from '../contracts/request-state-store.js';
 

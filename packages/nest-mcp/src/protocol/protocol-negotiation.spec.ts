@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { resolveMcpOptions } from '../mcp-options.resolver.js';
+import { resolveMcpOptions } from '../options/mcp-options.resolver.js';
 import type { InboundMessage } from './json-rpc-message.js';
 import { McpProtocolError } from './mcp-protocol.error.js';
 import { negotiateProtocol } from './protocol-negotiation.js';

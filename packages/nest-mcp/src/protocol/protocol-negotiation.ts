@@ -7,8 +7,8 @@ import {
   type Implementation,
 } from '@modelcontextprotocol/server';
 import { HttpStatus } from '@nestjs/common';
-import { HEADER_METHOD, HEADER_NAME, HEADER_PROTOCOL_VERSION } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { HEADER_METHOD, HEADER_NAME, HEADER_PROTOCOL_VERSION } from './protocol.constants.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { parseClientInfo } from './client-info.js';
 import { isPlainObject, type InboundMessage } from './json-rpc-message.js';
 import { McpErrorCode } from './mcp-error-codes.js';

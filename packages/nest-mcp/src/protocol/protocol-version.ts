@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { HANDSHAKE_DEFAULT_HEADER_VERSION, HEADER_PROTOCOL_VERSION, STATELESS_VERSIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { HANDSHAKE_DEFAULT_HEADER_VERSION, HEADER_PROTOCOL_VERSION, STATELESS_VERSIONS } from './protocol.constants.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 
 export type ProtocolEra = 'stateless' | 'handshake';
 

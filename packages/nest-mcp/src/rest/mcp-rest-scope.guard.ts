@@ -2,12 +2,12 @@ import { HttpException, Injectable, type CanActivate, type ExecutionContext } fr
 import { ModuleRef, Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { MCP_ACCESS_POLICY, type McpAccessPolicy, type McpCapability } from '../contracts/access-policy.js';
-import { McpRegistry } from '../discovery/mcp.registry.js';
-import { MCP_SCOPES_METADATA } from '../mcp.constants.js';
-import { McpExecutionContext } from '../mcp-execution-context.js';
+import { McpRegistry } from '../registry/mcp.registry.js';
+import { MCP_SCOPES_METADATA } from '../decorators/mcp-metadata.keys.js';
+import { McpExecutionContext } from '../invocation/mcp-execution-context.js';
 import { McpController } from '../server/mcp.controller.js';
 import { restRequestContext } from './rest-request-context.js';
-import { exceptionHeaders } from './scope-challenge.js';
+import { exceptionHeaders } from '../access/scope-challenge.js';
 
 /**
  * The REST half of a capability's `scopes` (`McpRestModule` registers it as a global guard): a REST

@@ -1,9 +1,9 @@
 import { BadRequestException, Injectable, ValidationPipe, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { ValidationError } from 'class-validator';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
-import type { ToolError } from '../server/tool-result.envelope.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
+import type { ToolError } from '../tool-results/tool-result.envelope.js';
 
 /**
  * The `ValidationPipe` that validates REST bodies, queries and params with the DTOs the MCP layer

@@ -1,5 +1,5 @@
 import { BadRequestException, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
-import type { ToolError } from '../server/tool-result.envelope.js';
+import type { ToolError } from '../tool-results/tool-result.envelope.js';
 
 /**
  * `pipe` whose refusal of a named argument says which one: `@Param('id', namedArgumentPipe(ParseUUIDPipe))`

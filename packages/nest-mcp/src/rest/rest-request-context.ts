@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { McpCapability } from '../contracts/access-policy.js';
-import type { McpRequestContext } from '../mcp-invocation.js';
+import type { McpRequestContext } from '../invocation/mcp-invocation.js';
 
 const METHOD_OF: Record<McpCapability['kind'], string> = { tool: 'tools/call', resource: 'resources/read', prompt: 'prompts/get' };
 

@@ -2,19 +2,20 @@ import { ArgumentsHost, Catch, HttpException, HttpStatus, Inject, Logger, type E
 import { SERVER_INFO_META_KEY, type CallToolResult, type JSONRPCErrorResponse, type RequestId } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { McpRegistry } from '../discovery/mcp.registry.js';
+import { McpRegistry } from '../registry/mcp.registry.js';
 import { toolErrorsFromException } from '../handlers/tool-error.mapper.js';
-import { MCP_OPTIONS, STATELESS_VERSIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import { STATELESS_VERSIONS } from '../protocol/protocol.constants.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import type { InboundMessage } from '../protocol/json-rpc-message.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { responseVersion } from '../protocol/protocol-version.js';
-import { exceptionHeaders, isPlainRefusal } from '../rest/scope-challenge.js';
-import { jsonRpcError, sendJson, sendJsonRpcError, setMcpResponseHeaders } from '../transport/json-rpc-response.js';
+import { exceptionHeaders, isPlainRefusal } from '../access/scope-challenge.js';
+import { jsonRpcError, sendJson, sendJsonRpcError, setMcpResponseHeaders } from '../protocol/json-rpc-response.js';
 import { mcpMessageOf } from '../transport/mcp-request-message.js';
 import { responseVersionOf } from './response-version.js';
-import type { ToolEnvelope, ToolSafety } from './tool-result.envelope.js';
+import type { ToolEnvelope, ToolSafety } from '../tool-results/tool-result.envelope.js';
 
 /**
  * The one place where exceptions become JSON-RPC errors: protocol faults keep their code and

@@ -1,19 +1,19 @@
 import { All, Controller, Delete, Get, HttpStatus, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { negotiateProtocol } from '../protocol/protocol-negotiation.js';
-import { StreamingEndpoint } from '../streams/streaming-endpoint.js';
-import { sendJson, setMcpResponseHeaders } from '../transport/json-rpc-response.js';
+import { StreamingEndpoint } from './streaming-endpoint.js';
+import { sendJson, setMcpResponseHeaders } from '../protocol/json-rpc-response.js';
 import { mcpMessageOf, servedMessage, type McpRequestMessage } from '../transport/mcp-request-message.js';
 import { McpDispatcher } from './mcp.dispatcher.js';
 import { McpExceptionFilter } from './mcp-exception.filter.js';
 import { traceMcpRequest, type McpRequestOutcome } from './mcp-tracing.js';
 import { setResponseVersion } from './response-version.js';
-import { requestContextOf } from './request-context.builder.js';
-import { recallsClientInfo, StatelessClientInfo } from './stateless-client-info.js';
+import { requestContextOf } from '../invocation/request-context.builder.js';
+import { recallsClientInfo, StatelessClientInfo } from '../handlers/stateless-client-info.js';
 
 /**
  * The Streamable HTTP endpoint, stateless by default (docs/contract.md §1.1): one JSON-RPC message per POST, one

@@ -2,35 +2,53 @@ import { isInputRequiredResult, SERVER_INFO_META_KEY, type CallToolResult, type 
 import type { Request } from 'express';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { StreamConfirmation } from '../confirmation/stream-confirmation.js';
-import { McpRegistry } from '../discovery/mcp.registry.js';
+import { McpRegistry } from '../registry/mcp.registry.js';
 import { CompletionHandler } from '../handlers/completion.handler.js';
 import { LifecycleHandler } from '../handlers/lifecycle.handler.js';
 import { PromptsHandler } from '../handlers/prompts.handler.js';
 import { ResourcesHandler } from '../handlers/resources.handler.js';
 import { ToolsHandler } from '../handlers/tools.handler.js';
-import { MCP_OPTIONS, STATELESS_VERSIONS } from '../mcp.constants.js';
-import type { McpRequestContext, McpTaskRunContext } from '../mcp-invocation.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import { STATELESS_VERSIONS } from '../protocol/protocol.constants.js';
+import type { McpRequestContext, McpTaskRunContext } from '../invocation/mcp-invocation.js';
 import type { McpTask } from '../contracts/task-store.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { isPlainObject, type InboundMessage } from '../protocol/json-rpc-message.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { StreamMethodsHandler } from '../streams/stream-methods.handler.js';
 import { TasksHandler } from '../tasks/tasks.handler.js';
 import type { ProtocolEra } from '../protocol/protocol-version.js';
-import type { McpApprovedCall } from './mcp-approved-call.js';
-import { MCP_CALL_HOOK, type McpCall, type McpCallHook } from '../contracts/call-hook.js';
+import type { McpApprovedCall } from '../confirmation/mcp-approved-call.js';
+import { MCP_CALL_HOOK, type McpCall, type McpCallHook, type McpCallOutcome } from '../contracts/call-hook.js';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
 
-interface MethodRoute {
+interface RouteBase {
   eras: readonly ProtocolEra[];
   /** Results filtered per caller: the 2026 era marks them `ttlMs: 0`, `cacheScope: "private"`. */
   perCaller?: boolean;
-  /** A capability call: runs inside the application's `McpCallHook` (transaction, audit). */
-  call?: McpCall['method'];
+}
+
+/** A method answered as it is: the lifecycle, lists, `tasks/*`, the stream methods. */
+interface PlainRoute extends RouteBase {
+  call?: undefined;
   handle(params: Params, context: McpRequestContext): Result | Promise<Result>;
+}
+
+/** A capability call: runs inside the application's `McpCallHook` (transaction, audit), which learns its outcome. */
+interface CallRoute extends RouteBase {
+  call: McpCall['method'];
+  answer(params: Params, context: McpRequestContext): Promise<Answered>;
+}
+
+type MethodRoute = PlainRoute | CallRoute;
+
+/** A capability call's result and what it is (`McpCall.outcome`), from the handler that wrote the result. */
+interface Answered {
+  result: Result;
+  outcome: McpCallOutcome;
 }
 
 const BOTH: readonly ProtocolEra[] = ['stateless', 'handshake'];
@@ -39,6 +57,8 @@ const BOTH: readonly ProtocolEra[] = ['stateless', 'handshake'];
 @Injectable()
 export class McpDispatcher {
   private readonly routes: Record<string, MethodRoute>;
+  /** `tools/call`, also run in-process for an approved call and a task's run. */
+  private readonly toolCall: CallRoute;
 
   constructor(
     lifecycle: LifecycleHandler,
@@ -53,19 +73,29 @@ export class McpDispatcher {
     private readonly streamConfirmation: StreamConfirmation,
     tasks: TasksHandler,
   ) {
+    this.toolCall = { eras: BOTH, call: 'tools/call', answer: (p, c) => tools.call(p, c) };
     this.routes = {
       'server/discover': { eras: ['stateless'], perCaller: true, handle: () => lifecycle.discover() },
       initialize: { eras: ['handshake'], handle: (p, c) => lifecycle.initialize(p, c) },
       ping: { eras: ['handshake'], handle: () => lifecycle.ping() },
       'tools/list': { eras: BOTH, perCaller: true, handle: (p, c) => tools.list(p, c) },
-      'tools/call': { eras: BOTH, call: 'tools/call', handle: (p, c) => tools.call(p, c) },
+      'tools/call': this.toolCall,
       'resources/list': { eras: BOTH, perCaller: true, handle: (p, c) => resources.list(p, c) },
       'resources/templates/list': { eras: BOTH, perCaller: true, handle: (p, c) => resources.listTemplates(p, c) },
-      'resources/read': { eras: BOTH, perCaller: true, call: 'resources/read', handle: (p, c) => resources.read(p, c) },
+      'resources/read': {
+        eras: BOTH,
+        perCaller: true,
+        call: 'resources/read',
+        answer: async (p, c) => answeredRead(await resources.read(p, c)),
+      },
       'prompts/list': { eras: BOTH, perCaller: true, handle: (p, c) => prompts.list(p, c) },
-      'prompts/get': { eras: BOTH, call: 'prompts/get', handle: (p, c) => prompts.get(p, c) },
+      'prompts/get': { eras: BOTH, call: 'prompts/get', answer: async (p, c) => answeredRead(await prompts.get(p, c)) },
       // A capability call too: completions return the caller's data (customer emails, ids).
-      'completion/complete': { eras: BOTH, call: 'completion/complete', handle: (p, c) => completion.complete(p, c) },
+      'completion/complete': {
+        eras: BOTH,
+        call: 'completion/complete',
+        answer: async (p, c) => answeredRead(await completion.complete(p, c)),
+      },
     };
     // The tasks extension (docs/tasks.md): in every era its gate is the extension declared on the request.
     this.routes['tasks/get'] = { eras: BOTH, handle: (p, c) => tasks.get(p, c) };
@@ -115,7 +145,7 @@ export class McpDispatcher {
       approved: { approvalId: call.approvalId },
     };
     const message = { id: requestId, method: 'tools/call', params: { name: call.tool, arguments: call.arguments } };
-    const result = await this.run(this.routes['tools/call'], message, context);
+    const result = await this.run(this.toolCall, message, context);
     if (isInputRequiredResult(result)) {
       return {
         isError: true,
@@ -160,34 +190,31 @@ export class McpDispatcher {
       method: 'tools/call',
       params: { name: task.tool, arguments: task.arguments, ...(task.inputResponses ? { inputResponses: task.inputResponses } : {}) },
     };
-    const route = this.routes['tools/call'];
-    const recording: MethodRoute = {
+    const route = this.toolCall;
+    const recording: CallRoute = {
       ...route,
-      handle: async (params, ctx) => {
-        const result = (await route.handle(params, ctx)) as CallToolResult | InputRequiredResult;
-        if (!isInputRequiredResult(result) && !result.isError && !run.signal.aborted) await run.completed(result);
-        return result;
+      answer: async (params, ctx) => {
+        const answered = await route.answer(params, ctx);
+        const { status, isError } = answered.outcome;
+        if (status !== 'input_required' && !isError && !run.signal.aborted) await run.completed(answered.result as CallToolResult);
+        return answered;
       },
     };
     return (await this.run(recording, message, context)) as CallToolResult | InputRequiredResult;
   }
 
   private async run(route: MethodRoute, message: InboundMessage, context: McpRequestContext): Promise<Result> {
-    const signal = context.signal;
-    // Stream mode: a call whose client left is failed, even if its handler ignored the signal, so
-    // that the application's hook rolls its writes back.
-    const proceed = signal
-      ? async () => {
-          const result = await route.handle(message.params, context);
-          if (signal.aborted) throw signal.reason instanceof McpProtocolError ? signal.reason : abandoned();
-          return result;
-        }
-      : async () => route.handle(message.params, context);
-    if (!route.call) return proceed();
+    if (!route.call) return stillWanted(await route.handle(message.params, context), context);
     // Stream mode, handshake era: a destructive call is confirmed in the chat BEFORE the hook, so
     // that nothing the application opens around a call (a transaction) waits for a person.
     if (route.call === 'tools/call' && context.stream) await this.streamConfirmation.askFirst(message.params, context);
-    return this.hook.around(this.callOf(route.call, message, context), proceed);
+    const call = this.callOf(route.call, message, context);
+    return this.hook.around(call, async () => {
+      const { result, outcome } = await route.answer(message.params, context);
+      stillWanted(result, context);
+      call.outcome = outcome;
+      return result;
+    });
   }
 
   private callOf(method: McpCall['method'], message: InboundMessage, context: McpRequestContext): McpCall {
@@ -216,6 +243,21 @@ export class McpDispatcher {
       _meta: { ...meta, [SERVER_INFO_META_KEY]: this.options.serverInfo },
     };
   }
+}
+
+/**
+ * Stream mode: a call whose client left is failed, even if its handler ignored the signal, so that
+ * the application's hook rolls its writes back.
+ */
+function stillWanted(result: Result, context: McpRequestContext): Result {
+  const signal = context.signal;
+  if (signal?.aborted) throw signal.reason instanceof McpProtocolError ? signal.reason : abandoned();
+  return result;
+}
+
+/** A read (a resource, a prompt, a completion) answered, or asking the client first (2026 era). */
+function answeredRead(result: Result): Answered {
+  return { result, outcome: { status: isInputRequiredResult(result) ? 'input_required' : 'success', isError: false } };
 }
 
 function abandoned(): McpProtocolError {

@@ -2,7 +2,8 @@ import { LOG_LEVEL_META_KEY, type LoggingLevel } from '@modelcontextprotocol/ser
 import type { ProtocolEra } from '../protocol/protocol-version.js';
 import type { ClientRequestOrigin, ClientRequests } from './client-requests.js';
 import type { ResponseChannel } from './response-channel.js';
-import type { McpSession } from '../contracts/stream-backends.js';
+import type { McpSession } from '../invocation/mcp-session.js';
+import type { McpCallStream } from '../invocation/call-stream.interface.js';
 
 /** Severity order of `LoggingLevel` (RFC 5424, as MCP's logging utility uses it). */
 const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -11,7 +12,7 @@ const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', '
  * What a handler can send to the client while its call runs, in stream mode: progress, log
  * messages, and (handshake era) server→client requests. Built per request by the controller.
  */
-export class CallStream {
+export class CallStream implements McpCallStream {
   private lastProgress = -Infinity;
 
   constructor(

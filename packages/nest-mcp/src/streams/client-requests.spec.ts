@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JSONRPCRequest } from '@modelcontextprotocol/server';
-import { resolveMcpOptions } from '../mcp-options.resolver.js';
+import { resolveMcpOptions } from '../options/mcp-options.resolver.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { ClientRequests, isJsonRpcResponse } from './client-requests.js';
 import type { ResponseChannel } from './response-channel.js';

@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { JSONRPCRequest, RequestId } from '@modelcontextprotocol/server';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import type { ResponseChannel } from './response-channel.js';

@@ -1,7 +1,7 @@
 import type { JSONRPCNotification } from '@modelcontextprotocol/server';
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { McpStreamBackends } from './stream-backends.provider.js';
 import { SESSION_MESSAGE_CHANNEL, type SessionMessage } from './session-messages.js';
 import { standaloneStreamId } from './stream-ids.js';

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '@modelcontextprotocol/server';
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions, ResolvedStreamOptions } from '../mcp-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { ResolvedMcpOptions, ResolvedStreamOptions } from '../options/mcp-options.interface.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { headerValue } from '../protocol/protocol-version.js';
 import { McpStreamBackends } from './stream-backends.provider.js';
-import type { McpSession } from '../contracts/stream-backends.js';
+import type { McpSession } from '../invocation/mcp-session.js';
 
 export const HEADER_SESSION_ID = 'mcp-session-id';
 

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, RequestId } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
-import { sendJson } from '../transport/json-rpc-response.js';
+import { sendJson } from '../protocol/json-rpc-response.js';
 import { SseWriter } from './sse-writer.js';
 import type { McpEventStore } from '../contracts/stream-backends.js';
 import { requestStreamId } from './stream-ids.js';

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Response } from 'express';
-import { setMcpResponseHeaders } from '../transport/json-rpc-response.js';
+import { setMcpResponseHeaders } from '../protocol/json-rpc-response.js';
 
 /**
  * Writes one `text/event-stream` answer (Streamable HTTP transport, "Sending Messages to the

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 
 /**
  * Bounds the SSE streams this process holds open (`maxStreams`) and those of one caller

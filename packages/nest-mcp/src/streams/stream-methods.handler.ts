@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { McpRequestContext } from '../mcp-invocation.js';
+import type { McpRequestContext } from '../invocation/mcp-invocation.js';
 import { ResourcesHandler } from '../handlers/resources.handler.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { resourceUriParam } from '../protocol/resource-uri.js';
 import { isLoggingLevel } from './call-stream.js';
 import { McpSessions } from './mcp-sessions.js';
-import type { McpSession } from '../contracts/stream-backends.js';
+import type { McpSession } from '../invocation/mcp-session.js';
 
 /**
  * The handshake-era methods that only exist in stream mode, because they change the session:

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { McpInvocation } from '../mcp-invocation.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { McpInvocation } from '../invocation/mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { answersSoFar } from '../multi-round/client-questions.js';
-import { ToolReply } from '../server/tool-reply.js';
+import { ToolReply } from '../tool-results/tool-reply.js';
 import { MCP_TASK_CALLERS, MCP_TASK_QUEUE, type McpTaskCallers, type McpTaskQueue } from '../contracts/task-queue.js';
 import { MCP_TASK_STORE, TERMINAL_TASK_STATUSES, type McpTask, type McpTaskStore } from '../contracts/task-store.js';
 import { createTaskResult } from './task-wire.js';
@@ -95,7 +95,7 @@ export class McpTasks {
   /**
    * Queues a background tool's work for a REST caller (the REST half of `task: 'background'`):
    * answer `202 Accepted` with `Location` of the job route. The request already passed the route's
-   * guards and validation; the run passes the tool's again, as the caller. `undefined`: the
+   * guards and validation; the run passes the tool's capability guards again, as the caller. `undefined`: the
    * workspace has `maxActivePerWorkspace` unfinished tasks (answer 429).
    */
   async submit(tool: string, args: Record<string, unknown>, request: Request): Promise<McpJobView | undefined> {

@@ -1,8 +1,8 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { from, type Observable } from 'rxjs';
 import type { McpToolOptions } from '../decorators/mcp-decorator.options.js';
-import { McpRegistry } from '../discovery/mcp.registry.js';
-import { McpExecutionContext } from '../mcp-execution-context.js';
+import { McpRegistry } from '../registry/mcp.registry.js';
+import { McpExecutionContext } from '../invocation/mcp-execution-context.js';
 import { McpTasks } from './mcp-tasks.service.js';
 import { taskRouteOf } from './task-wire.js';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { McpRequestContext } from '../mcp-invocation.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { McpRequestContext } from '../invocation/mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import type { McpTask } from '../contracts/task-store.js';

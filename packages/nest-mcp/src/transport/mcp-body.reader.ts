@@ -1,9 +1,9 @@
 import { HttpStatus } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { responseVersion } from '../protocol/protocol-version.js';
-import { jsonRpcError, sendJsonRpcError } from './json-rpc-response.js';
+import { jsonRpcError, sendJsonRpcError } from '../protocol/json-rpc-response.js';
 import { isJsonContentType, readJsonBody, type AuthenticateBeforeRead, type BodyReadFailure } from './json-body.reader.js';
 import { attachMcpMessage } from './mcp-request-message.js';
 import { checkHost, checkOrigin } from './request-origin.check.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Request, Response } from 'express';
-import { resolveMcpOptions } from '../mcp-options.resolver.js';
+import { resolveMcpOptions } from '../options/mcp-options.resolver.js';
 import { checkHost, createHostCheck } from './request-origin.check.js';
 
 /**

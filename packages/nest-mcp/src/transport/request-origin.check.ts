@@ -1,9 +1,9 @@
 import { HttpStatus } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { responseVersion } from '../protocol/protocol-version.js';
-import { jsonRpcError, sendJsonRpcError } from './json-rpc-response.js';
+import { jsonRpcError, sendJsonRpcError } from '../protocol/json-rpc-response.js';
 
 const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import type { AuthenticateBeforeRead } from './json-body.reader.js';
 import { createMcpBodyReader } from './mcp-body.reader.js';
 import { McpTransportState } from './mcp-transport.state.js';

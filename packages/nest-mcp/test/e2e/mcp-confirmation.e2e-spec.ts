@@ -12,7 +12,7 @@ import {
   type McpApprovalLinks,
   type McpModuleOptions,
 } from '@nest-mcp/core';
-import { resolveMcpOptions } from '../../src/mcp-options.resolver.js';
+import { resolveMcpOptions } from '../../src/options/mcp-options.resolver.js';
 import { callHandshake, callTool, envelopeOf, startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
 
 /**

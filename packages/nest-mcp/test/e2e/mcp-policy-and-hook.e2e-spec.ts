@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ForbiddenException, Injectable, Module } from '@nestjs/common';
+import { ForbiddenException, Injectable, Module, UnprocessableEntityException } from '@nestjs/common';
 import {
   McpInsufficientScopeException,
   McpModule,
+  McpResource,
   McpTool,
   RequiredScopes,
+  TASKS_EXTENSION,
   type McpAccessPolicy,
   type McpCall,
   type McpCallHook,
+  type McpCallOutcome,
   type McpCapability,
   type McpRequestContext,
 } from '@nest-mcp/core';
@@ -35,6 +38,31 @@ class NotesTools {
   @McpTool({ description: 'Public tool.', scopes: [] })
   notes_help() {
     return { help: 'yes' };
+  }
+}
+
+/** Calls that end each way a hook must tell apart. */
+@RequiredScopes('outcomes')
+@Injectable()
+class OutcomeTools {
+  @McpTool({ description: 'Answers data.' })
+  outcome_success() {
+    return { done: true };
+  }
+
+  @McpTool({ description: 'Refuses with a business rule.' })
+  outcome_refused(): never {
+    throw new UnprocessableEntityException({ code: 'closed_period', message: 'The period is closed.' });
+  }
+
+  @McpTool({ description: 'Long work, as a task for a client that follows tasks.', task: 'optional' })
+  outcome_task() {
+    return { built: true };
+  }
+
+  @McpResource({ uri: 'notes://status', name: 'status', mimeType: 'text/plain' })
+  status() {
+    return 'fine';
   }
 }
 
@@ -73,6 +101,8 @@ class HeaderScopesPolicy implements McpAccessPolicy {
 }
 
 const calls: Array<{ method: string; target?: string; args?: unknown; readOnly: boolean; outcome: string }> = [];
+/** What the hook was told of each call that answered (`call.outcome`), and whether it ran as a task's run. */
+const outcomes: Array<{ target?: string; taskRun: boolean; outcome?: McpCallOutcome }> = [];
 
 @Injectable()
 class RecordingHook implements McpCallHook {
@@ -80,6 +110,7 @@ class RecordingHook implements McpCallHook {
     try {
       const result = await proceed();
       calls.push({ method: call.method, target: call.target, args: call.arguments, readOnly: call.readOnly, outcome: 'ok' });
+      outcomes.push({ target: call.target, taskRun: !!call.context.taskRun, outcome: call.outcome });
       return result;
     } catch (error) {
       calls.push({ method: call.method, target: call.target, args: call.arguments, readOnly: call.readOnly, outcome: 'threw' });
@@ -90,7 +121,7 @@ class RecordingHook implements McpCallHook {
 
 @Module({
   imports: [McpModule.forRoot({ accessPolicy: { useClass: HeaderScopesPolicy }, callHook: { useClass: RecordingHook } })],
-  providers: [NotesTools],
+  providers: [NotesTools, OutcomeTools],
 })
 class NotesApp {}
 
@@ -170,4 +201,40 @@ describe('access policy and call hook', () => {
       { method: 'tools/call', target: 'notes_add', args: { b: 2 }, readOnly: false, outcome: 'threw' },
     ]);
   });
+
+  it('tells the hook how each call ended (call.outcome), typed: no hook reads the result back', async () => {
+    outcomes.length = 0;
+    const headers = { 'x-scopes': 'outcomes' };
+    const success = await callStateless(t.mcpUrl, 'tools/call', { name: 'outcome_success', arguments: {} }, { headers });
+    const refused = await callStateless(t.mcpUrl, 'tools/call', { name: 'outcome_refused', arguments: {} }, { headers });
+    const read = await callStateless(t.mcpUrl, 'resources/read', { uri: 'notes://status' }, { headers });
+    const queued = await callStateless(
+      t.mcpUrl,
+      'tools/call',
+      { name: 'outcome_task', arguments: {} },
+      { headers, capabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+    );
+    assert.equal(envelopeOf(success.body).status, 'success', success.text);
+    assert.equal(envelopeOf(refused.body).errors[0].code, 'closed_period', refused.text);
+    assert.equal(read.body.result.contents[0].text, 'fine', read.text);
+    assert.equal(queued.body.result.resultType, 'task', queued.text);
+    // The task's run on the worker passes the hook too, after the answer.
+    await until(() => outcomes.some((entry) => entry.taskRun));
+
+    assert.deepEqual(outcomes, [
+      { target: 'outcome_success', taskRun: false, outcome: { status: 'success', isError: false } },
+      { target: 'outcome_refused', taskRun: false, outcome: { status: 'failed', isError: true, errorCode: 'closed_period' } },
+      { target: 'notes://status', taskRun: false, outcome: { status: 'success', isError: false } },
+      { target: 'outcome_task', taskRun: false, outcome: { status: 'queued', isError: false } },
+      { target: 'outcome_task', taskRun: true, outcome: { status: 'success', isError: false } },
+    ]);
+  });
 });
+
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the condition');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

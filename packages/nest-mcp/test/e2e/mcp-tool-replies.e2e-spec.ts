@@ -4,7 +4,7 @@ import { Injectable, Module, UnprocessableEntityException } from '@nestjs/common
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean } from 'class-validator';
 import { McpModule, McpTool, ToolReply } from '@nest-mcp/core';
-import { resolveMcpOptions } from '../../src/mcp-options.resolver.js';
+import { resolveMcpOptions } from '../../src/options/mcp-options.resolver.js';
 import { callStateless, envelopeOf, startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
 
 let destroyed = 0;

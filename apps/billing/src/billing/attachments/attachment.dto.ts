@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBase64, IsMimeType, IsNotEmpty, IsOptional, IsString, IsUUID, Length, Matches } from 'class-validator';
 import { CHANNELS } from '../common/channels.js';
 import { IdempotencyKey } from '../common/idempotency-key.js';
-import { WorkspaceScopedDto } from '../common/workspace-scoped.dto.js';
+import { WorkspaceScopedDto } from '../../identity/workspace-scoped.dto.js';
 import { FILENAME_PATTERN, MAX_ATTACHMENT_LABEL } from './attachment-files.js';
 
 export class UploadAttachmentDto extends WorkspaceScopedDto {

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { PrismaService } from '../../database/prisma.service.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { BillingError } from '../common/billing.errors.js';
-import { currentWorkspaceId } from '../common/current-workspace.js';
+import { currentWorkspaceId } from '../../identity/current-workspace.js';
 import { downloadPath, formatBytes, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_LABEL } from './attachment-files.js';
 import type { AttachmentDto, UploadAttachmentDto } from './attachment.dto.js';
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsOptional, IsUUID } from 'class-validator';
-import { WorkspaceScopedDto } from '../common/workspace-scoped.dto.js';
+import { WorkspaceScopedDto } from '../../identity/workspace-scoped.dto.js';
 
 export class CustomerSummaryQueryDto extends WorkspaceScopedDto {
   @ApiPropertyOptional({ description: 'Customer email (give this or customer_id).', example: 'billing@acme.example' })

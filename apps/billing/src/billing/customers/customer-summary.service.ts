@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../../database/prisma.service.js';
 import { Prisma, type InvoiceStatus } from '../../generated/prisma/client.js';
 import { BillingError } from '../common/billing.errors.js';
-import { currentWorkspaceId } from '../common/current-workspace.js';
+import { currentWorkspaceId } from '../../identity/current-workspace.js';
 import { parseDate } from '../common/money.js';
 import { effectiveStatus, today } from '../invoices/invoice-status.js';
 import type { CurrencyBalanceDto, CustomerSummaryDto, CustomerSummaryQueryDto } from './customer-summary.dto.js';

@@ -3,7 +3,7 @@ import { IsEmail, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-
 import { CHANNELS } from '../common/channels.js';
 import { IdempotencyKey } from '../common/idempotency-key.js';
 import { NextCursor, PageCursor, PageLimit } from '../common/paging.js';
-import { WorkspaceScopedDto } from '../common/workspace-scoped.dto.js';
+import { WorkspaceScopedDto } from '../../identity/workspace-scoped.dto.js';
 
 export class CreateCustomerDto extends WorkspaceScopedDto {
   @ApiProperty({ description: 'Legal or trade name of the customer.', example: 'Acme Logistics S.A. de C.V.' })

@@ -1,5 +1,5 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { currentWorkspaceId } from '../common/current-workspace.js';
+import { currentWorkspaceId } from '../../identity/current-workspace.js';
 import { PrismaService } from '../../database/prisma.service.js';
 import type { Customer } from '../../generated/prisma/client.js';
 import { decodeCursor, pageOf } from '../common/cursor.js';

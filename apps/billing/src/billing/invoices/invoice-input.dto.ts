@@ -16,7 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { CURRENCY_PATTERN, MAX_AMOUNT_MINOR } from '../common/money.js';
-import { WorkspaceScopedDto } from '../common/workspace-scoped.dto.js';
+import { WorkspaceScopedDto } from '../../identity/workspace-scoped.dto.js';
 import { INVOICE_STATUSES } from './invoice-status.js';
 import { ArraySize, IsIsoDate, IsOnOrAfter } from './invoice-validators.js';
 

@@ -3,7 +3,7 @@ import { PrismaService } from '../../database/prisma.service.js';
 import type { TransactionClient } from '../../database/prisma.types.js';
 import { Prisma, type Invoice, type InvoiceStatus } from '../../generated/prisma/client.js';
 import { BillingError } from '../common/billing.errors.js';
-import { currentWorkspaceId } from '../common/current-workspace.js';
+import { currentWorkspaceId } from '../../identity/current-workspace.js';
 import { decodeCursor, pageOf } from '../common/cursor.js';
 import { formatDate, formatMoney, MAX_AMOUNT_MINOR, parseDate } from '../common/money.js';
 import {

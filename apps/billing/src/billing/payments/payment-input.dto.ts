@@ -20,7 +20,7 @@ import {
 import { IdempotencyKey } from '../common/idempotency-key.js';
 import { CURRENCY_PATTERN, MAX_AMOUNT_MINOR } from '../common/money.js';
 import { PageCursor, PageLimit } from '../common/paging.js';
-import { WorkspaceScopedDto } from '../common/workspace-scoped.dto.js';
+import { WorkspaceScopedDto } from '../../identity/workspace-scoped.dto.js';
 import { PAYMENT_METHODS, type PaymentMethodName } from './payment-method.js';
 
 export class TrackingKeyCandidateDto {

@@ -3,7 +3,7 @@ import { PrismaService } from '../../database/prisma.service.js';
 import type { TransactionClient } from '../../database/prisma.types.js';
 import type { Invoice, Payment, Prisma, Refund } from '../../generated/prisma/client.js';
 import { BillingError } from '../common/billing.errors.js';
-import { currentWorkspaceId } from '../common/current-workspace.js';
+import { currentWorkspaceId } from '../../identity/current-workspace.js';
 import { decodeCursor, pageOf } from '../common/cursor.js';
 import { formatDate, formatMoney } from '../common/money.js';
 import { DEFAULT_PAGE_SIZE } from '../common/paging.js';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsUUID } from 'class-validator';
 import { IdempotencyKey } from '../common/idempotency-key.js';
-import { WorkspaceScopedDto } from '../common/workspace-scoped.dto.js';
+import { WorkspaceScopedDto } from '../../identity/workspace-scoped.dto.js';
 import { IsIsoDate, IsOnOrAfter } from '../invoices/invoice-validators.js';
 
 /** What to export: a period of the workspace, or of one customer. */

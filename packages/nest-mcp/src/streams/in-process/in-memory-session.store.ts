@@ -1,4 +1,5 @@
-import type { McpSession, McpSessionPatch, McpSessionStore } from '../../contracts/stream-backends.js';
+import type { McpSession } from '../../invocation/mcp-session.js';
+import type { McpSessionPatch, McpSessionStore } from '../../contracts/stream-backends.js';
 
 /**
  * Sessions in this process's memory: the default for one replica (sessions die with it).

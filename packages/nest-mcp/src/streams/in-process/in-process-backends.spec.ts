@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import type { McpSession } from '../../contracts/stream-backends.js';
+import type { McpSession } from '../../invocation/mcp-session.js';
 import { requestStreamId, standaloneStreamId } from '../stream-ids.js';
 import { InMemoryEventStore } from './in-memory-event.store.js';
 import { InMemorySessionStore } from './in-memory-session.store.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
-import { DEFAULT_SUPPORTED_VERSIONS } from './mcp.constants.js';
+import { DEFAULT_SUPPORTED_VERSIONS } from './mcp-options.constants.js';
 import type {
   McpModuleOptions,
   McpStreamOptions,
@@ -9,8 +9,8 @@ import type {
   ResolvedStreamOptions,
   ResolvedTaskOptions,
 } from './mcp-options.interface.js';
-import type { JsonSchema } from './schema/json-schema.types.js';
-import { TOOL_ERROR_FIELDS } from './server/tool-result.envelope.js';
+import type { JsonSchema } from '../schema/json-schema.types.js';
+import { TOOL_ERROR_FIELDS } from '../tool-results/tool-result.envelope.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_LARGE_BODY_BYTES = 64 * 1024;

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import type { Implementation } from '@modelcontextprotocol/server';
 import type { Request } from 'express';
 import { IN_MEMORY_CLIENT_INFO_CALLERS, InMemoryClientInfoStore, type McpClientInfoStore } from '../contracts/client-info-store.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { CLIENT_INFO_CACHE_CALLERS, CLIENT_INFO_CACHE_TTL_MS, StatelessClientInfo } from './stateless-client-info.js';
 
 /** A request whose caller key is its `x-caller` header. */

@@ -1,7 +1,13 @@
 import type { Implementation } from '@modelcontextprotocol/server';
 import type { Request } from 'express';
-import type { McpConfirmationMode } from './decorators/mcp-decorator.options.js';
-import type { JsonSchema } from './schema/json-schema.types.js';
+import type { JsonSchema } from '../schema/json-schema.types.js';
+
+/**
+ * How a person confirms a destructive tool (docs/contract.md §4.1). `elicitation-or-link`: in the chat when the
+ * client can ask (2026 era, form elicitation), else by approval link. `link`: always by approval
+ * link, signed in to the admin pages, whatever the client declares.
+ */
+export type McpConfirmationMode = 'elicitation-or-link' | 'link';
 
 /** What a host application passes to `McpModule.forRoot()` / `forRootAsync()`. Every field has a default. */
 export interface McpModuleOptions {

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { McpRequestContext } from '../mcp-invocation.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { McpRequestContext } from '../invocation/mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { MCP_ACCESS_POLICY, type McpAccessPolicy, type McpCapability } from '../contracts/access-policy.js';
-import { paginate } from '../server/list-pagination.js';
+import { paginate } from '../protocol/list-pagination.js';
 
 type Named = { name: string; scopes: string[] };
 

@@ -10,9 +10,9 @@ import type {
   RequestId,
 } from '@modelcontextprotocol/server';
 import type { Request } from 'express';
-import type { ProtocolEra } from './protocol/protocol-version.js';
-import type { CallStream } from './streams/call-stream.js';
-import type { McpSession } from './contracts/stream-backends.js';
+import type { ProtocolEra } from '../protocol/protocol-version.js';
+import type { McpCallStream } from './call-stream.interface.js';
+import type { McpSession } from './mcp-session.js';
 
 /** One MCP message being served: what guards, interceptors and handlers can learn about the caller. */
 export interface McpRequestContext {
@@ -36,7 +36,7 @@ export interface McpRequestContext {
   /** Stream mode: aborts when the client disconnects before the answer is complete. */
   signal?: AbortSignal;
   /** Stream mode: the answer's stream (notifications and server→client requests). Internal to the layer. */
-  stream?: CallStream;
+  stream?: McpCallStream;
   /**
    * Stream mode, handshake era, `tools/call` of a destructive tool: the person's answer to the
    * in-chat confirmation, asked by the layer BEFORE the application's call hook runs (so nothing,
@@ -48,7 +48,8 @@ export interface McpRequestContext {
   /**
    * Set in-process only, never from the wire: this call is a task's run on a worker (docs/tasks.md).
    * Everything checked when the task was accepted (idempotency key, confirmation) is not checked
-   * again; guards and the access policy are, as the caller is now.
+   * again; the capability guards and the access policy are, as the caller is now (request guards
+   * ran once, for the request that created the task).
    */
   taskRun?: McpTaskRunContext;
 }
@@ -84,6 +85,8 @@ export interface McpInvocation extends McpRequestContext {
   argumentsHash?: string;
   /** Stable identity of the caller (see the `callerKey` option). */
   callerKey?: string;
+  /** `tools/call`: when the layer began serving the call (`performance.now()`); the envelope's `durationMs` counts from it. */
+  startedAt?: number;
   /**
    * Multi round-trip (2026 era): the client's answers to the `inputRequests` of a previous
    * `input_required` result, by key. Untrusted client input.

@@ -6,24 +6,23 @@
  * The token is the last line of standard output; everything else goes to standard error. Works
  * against DATABASE_URL, or the embedded database (also while `npm start` is running on it).
  */
-// First: a bad environment variable stops the CLI here, naming it.
-import '../../config/environment.check.js';
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { RequestContext } from '../../context/request-context.js';
-import { demoModeFromEnv } from '../../demo/demo-mode.js';
-import { seedDemo } from '../../demo/demo-seed.js';
-import { prepareDatabase } from '../../database/prepare-database.js';
-import { PrismaService } from '../../database/prisma.service.js';
-import { parseDuration } from '../duration.js';
-import { APP_ROLE_SCOPES } from '../../app.scopes.js';
-import { PersonalTokenService } from '../personal-token.service.js';
-import { SURFACES, type Surface } from '../principal.js';
+import { appConfigOrExit } from '../app-config.js';
+import { RequestContext } from '../context/request-context.js';
+import { seedDemo } from '../demo/demo-seed.js';
+import { parseDuration } from '../identity/duration.js';
+import { APP_ROLE_SCOPES } from '../app.scopes.js';
+import { PersonalTokenService } from '../identity/personal-token.service.js';
+import { SURFACES, type Surface } from '../identity/principal.js';
+import { runCli, withCliDatabase } from './cli-database.js';
 
 const USAGE =
   'usage: npm run token -- --email <user> --scopes "<space separated>" [--for mcp|api|mcp,api] [--workspace <slug>] [--expires <duration, e.g. 30d>] [--label <text>]';
 
 async function main(): Promise<void> {
+  // First: the settings, validated; a bad environment variable stops the CLI here, naming it.
+  const config = appConfigOrExit();
   const { values } = parseArgs({
     options: {
       email: { type: 'string' },
@@ -41,12 +40,9 @@ async function main(): Promise<void> {
     throw new Error(`--for takes mcp, api or mcp,api (got "${values.for}")\n${USAGE}`);
   }
 
-  const demo = demoModeFromEnv();
-  const database = await prepareDatabase({ logger: (line) => console.error(line) });
-  const prisma = new PrismaService();
-  try {
+  await withCliDatabase(config, async (prisma, embedded) => {
     // The demo users exist only in demo mode (DEMO), as with `npm start`.
-    if (database.embedded && demo) await seedDemo(prisma);
+    if (embedded && config.demo.enabled) await seedDemo(prisma);
     const tokens = new PersonalTokenService(prisma, APP_ROLE_SCOPES);
     const minted = await RequestContext.run({ channel: 'system' }, () =>
       tokens.mint({
@@ -62,13 +58,7 @@ async function main(): Promise<void> {
       `Token ${minted.id} for ${values.email}, on ${surfaces.join(' and ')}, scopes "${values.scopes}"${minted.expiresAt ? `, expires ${minted.expiresAt.toISOString()}` : ', no expiry'}`,
     );
     console.log(minted.token);
-  } finally {
-    await prisma.onApplicationShutdown();
-    await database.close();
-  }
+  });
 }
 
-main().catch((error: Error) => {
-  console.error(error.message);
-  process.exit(1);
-});
+runCli(main);

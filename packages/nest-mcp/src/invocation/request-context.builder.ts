@@ -1,8 +1,8 @@
 import type { Request } from 'express';
-import type { McpRequestContext } from '../mcp-invocation.js';
+import type { McpRequestContext } from './mcp-invocation.js';
 import { isPlainObject, type InboundMessage } from '../protocol/json-rpc-message.js';
 import type { NegotiatedProtocol } from '../protocol/protocol-negotiation.js';
-import type { McpSession } from '../contracts/stream-backends.js';
+import type { McpSession } from './mcp-session.js';
 
 /**
  * The context of one request that expects an answer, for both endpoints (stateless and stream

@@ -1,30 +1,30 @@
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { parseClientInfo } from '../protocol/client-info.js';
 import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { negotiateProtocol } from '../protocol/protocol-negotiation.js';
 import { responseVersion } from '../protocol/protocol-version.js';
-import { McpDispatcher } from '../server/mcp.dispatcher.js';
-import { jsonRpcErrorOf } from '../server/mcp-exception.filter.js';
-import type { McpRequestOutcome } from '../server/mcp-tracing.js';
-import { setResponseVersion } from '../server/response-version.js';
-import { setMcpResponseHeaders } from '../transport/json-rpc-response.js';
+import { McpDispatcher } from './mcp.dispatcher.js';
+import { jsonRpcErrorOf } from './mcp-exception.filter.js';
+import type { McpRequestOutcome } from './mcp-tracing.js';
+import { setResponseVersion } from './response-version.js';
+import { setMcpResponseHeaders } from '../protocol/json-rpc-response.js';
 import { servedMessage, type McpRequestMessage } from '../transport/mcp-request-message.js';
-import { CallCancellations } from './call-cancellations.js';
-import { CallStream } from './call-stream.js';
-import { ClientRequests, type ClientRequestOrigin } from './client-requests.js';
+import { CallCancellations } from '../streams/call-cancellations.js';
+import { CallStream } from '../streams/call-stream.js';
+import { ClientRequests, type ClientRequestOrigin } from '../streams/client-requests.js';
 import { MCP_CALL_HOOK, type McpCall, type McpCallHook } from '../contracts/call-hook.js';
-import { McpSessions } from './mcp-sessions.js';
-import { acceptsEventStream, ResponseChannel } from './response-channel.js';
-import { StandaloneStreams } from './standalone-streams.js';
-import { McpStreamBackends } from './stream-backends.provider.js';
-import type { McpSession } from '../contracts/stream-backends.js';
-import { StreamLimits } from './stream-limits.js';
-import { requestContextOf } from '../server/request-context.builder.js';
+import { McpSessions } from '../streams/mcp-sessions.js';
+import { acceptsEventStream, ResponseChannel } from '../streams/response-channel.js';
+import { StandaloneStreams } from '../streams/standalone-streams.js';
+import { McpStreamBackends } from '../streams/stream-backends.provider.js';
+import type { McpSession } from '../invocation/mcp-session.js';
+import { StreamLimits } from '../streams/stream-limits.js';
+import { requestContextOf } from '../invocation/request-context.builder.js';
 
 /**
  * The endpoint in stream mode (`streams` option): POST answers that may become SSE streams,

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { JSONRPCErrorResponse, RequestId } from '@modelcontextprotocol/server';
-import { encodeWithRaw } from '../server/raw-json.js';
+import { encodeWithRaw } from '../tool-results/raw-json.js';
 
 /** Headers every response of the endpoint carries (docs/contract.md §1.3). */
 export function setMcpResponseHeaders(res: Response, protocolVersion: string): void {

@@ -1,4 +1,4 @@
-import { RequestContext } from '../../context/request-context.js';
+import { RequestContext } from '../context/request-context.js';
 
 /** The workspace of the current request, resolved by `WorkspaceGuard` for `@WorkspaceScoped()` routes. */
 export function currentWorkspaceId(): string {

@@ -2,9 +2,9 @@ import type { Implementation } from '@modelcontextprotocol/server';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request } from 'express';
 import { MCP_CLIENT_INFO_STORE, type McpClientInfoStore } from '../contracts/client-info-store.js';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { McpRequestContext } from '../mcp-invocation.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { McpRequestContext } from '../invocation/mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 
 /** How long a replica trusts what it recalled (or remembered) before asking the store again. */
 export const CLIENT_INFO_CACHE_TTL_MS = 30_000;

@@ -1,6 +1,8 @@
 import type { ExecutionContext } from '@nestjs/common';
-import { MCP_CONTEXT_TYPE } from './mcp.constants.js';
 import type { McpInvocation } from './mcp-invocation.js';
+
+/** The `ExecutionContext.getType()` of a handler invoked through MCP. */
+export const MCP_CONTEXT_TYPE = 'mcp';
 
 /**
  * Reads the MCP side of an `ExecutionContext`, as `GqlExecutionContext` does for GraphQL.

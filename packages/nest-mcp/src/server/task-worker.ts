@@ -1,11 +1,11 @@
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import { HttpException, Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { MCP_OPTIONS } from '../mcp.constants.js';
-import type { ResolvedMcpOptions } from '../mcp-options.interface.js';
-import { McpRegistry } from '../discovery/mcp.registry.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
+import { McpRegistry } from '../registry/mcp.registry.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
-import { McpDispatcher } from '../server/mcp.dispatcher.js';
+import { McpDispatcher } from './mcp.dispatcher.js';
 import {
   MCP_TASK_CALLERS,
   MCP_TASK_QUEUE,
@@ -15,7 +15,7 @@ import {
   type McpTaskRunOutcome,
 } from '../contracts/task-queue.js';
 import { MCP_TASK_STORE, type McpTask, type McpTaskError, type McpTaskStore } from '../contracts/task-store.js';
-import { TaskAborts, TaskStopped } from './task-aborts.js';
+import { TaskAborts, TaskStopped } from '../tasks/task-aborts.js';
 
 const DONE: McpTaskRunOutcome = { kind: 'done' };
 /** Progress is written at most this often: a handler reporting every row must not write every row. */

@@ -1,4 +1,4 @@
-import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { McpProtocolError } from './mcp-protocol.error.js';
 
 /**
  * Cursor paging of list results. The cursor is opaque to clients (base64url of the offset); a

@@ -1,0 +1,163 @@
+import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
+import { Inject, Injectable } from '@nestjs/common';
+import type { McpCallOutcome } from '../contracts/call-hook.js';
+import type { ToolEntry } from '../registry/mcp-registry.types.js';
+import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
+import type { McpInvocation } from '../invocation/mcp-invocation.js';
+import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
+import { asInputRequired, assertAnswerable } from '../multi-round/input-required.js';
+import { InvocationBuilder } from '../multi-round/invocation.builder.js';
+import { ToolReply } from '../tool-results/tool-reply.js';
+import type { ToolEnvelope, ToolError, ToolSafety } from '../tool-results/tool-result.envelope.js';
+import { TaskAccepted } from '../tasks/mcp-tasks.service.js';
+import { nextQuestionOf, toolErrorsFromException } from './tool-error.mapper.js';
+
+type EnvelopeFields = Pick<ToolEnvelope, 'ok' | 'status' | 'errors'> & Partial<Pick<ToolEnvelope, 'data' | 'nextQuestion' | 'approval'>>;
+
+/** A tool call being answered: the tool, its invocation, and when its renderer started counting (the envelope's `durationMs`). */
+export interface ToolRun {
+  entry: ToolEntry;
+  invocation: McpInvocation;
+  started: number;
+}
+
+/**
+ * A `tools/call` answer, rendered: the result exactly as the client gets it, and what it is. Once
+ * rendered it goes out untouched (the idempotency interceptor renders the calls it keeps answers
+ * for, the tools handler the others).
+ */
+export class ToolAnswer {
+  constructor(
+    readonly result: CallToolResult | InputRequiredResult,
+    readonly outcome: McpCallOutcome,
+  ) {}
+
+  /** A final, successful answer: what an idempotency key keeps. Anything else leaves the key free. */
+  get final(): boolean {
+    return this.outcome.status === 'success' || this.outcome.status === 'queued';
+  }
+}
+
+/**
+ * Turns what a tool's pipeline produced (data, a `ToolReply`, a `CallToolResult`, a task's
+ * acceptance, an `input_required` result, or an exception) into its `ToolAnswer`: the JSON envelope
+ * (docs/contract.md §3.3), serialized here and nowhere else, and the call's typed outcome, so that
+ * nothing downstream (the idempotency interceptor, the call hook, a task's run) parses it back.
+ */
+@Injectable()
+export class ToolResultRenderer {
+  /** The app's own fields of an error entry (McpModuleOptions.toolErrorFields). */
+  private readonly errorFields: string[];
+
+  constructor(
+    private readonly invocations: InvocationBuilder,
+    @Inject(MCP_OPTIONS) options: ResolvedMcpOptions,
+  ) {
+    this.errorFields = Object.keys(options.toolErrorFields);
+  }
+
+  /** What the pipeline returned; an answer rendered already (by the idempotency interceptor) as it is. */
+  answer(output: unknown, run: ToolRun): ToolAnswer {
+    if (output instanceof ToolAnswer) return output;
+    if (output instanceof TaskAccepted) {
+      // Accepted as a task: its `CreateTaskResult` as it is; as a queued job (or refused), its envelope.
+      if (!(output.reply instanceof ToolReply)) return new ToolAnswer(output.reply as CallToolResult, outcomeOf(output.reply));
+      output = output.reply;
+    }
+    const inputRequired = asInputRequired(output);
+    if (inputRequired) return new ToolAnswer(assertAnswerable(inputRequired, run.invocation), INPUT_REQUIRED);
+    if (isCallToolResult(output)) return new ToolAnswer(output, outcomeOf(output));
+    if (output instanceof ToolReply) {
+      const { ok, status, data, errors, nextQuestion, approval } = output;
+      return this.envelope(run, { ok, status, data, errors, ...(nextQuestion ? { nextQuestion } : {}), ...(approval ? { approval } : {}) });
+    }
+    return this.envelope(run, { ok: true, status: 'success', data: output, errors: [] });
+  }
+
+  /**
+   * What the pipeline threw: a question the handler put through `invocation.elicit/sample/listRoots`
+   * (2026 era), or a 4xx the caller can act on (a tool error). Anything else is thrown again: it
+   * becomes a JSON-RPC error.
+   */
+  async failure(exception: unknown, run: ToolRun): Promise<ToolAnswer> {
+    const asked = await this.invocations.asked(exception, run.invocation);
+    if (asked) return new ToolAnswer(assertAnswerable(asked, run.invocation), INPUT_REQUIRED);
+    const errors = toolErrorsFromException(exception, this.errorFields)?.map((error) => withCorrectionHint(error, run.entry.name));
+    if (!errors) throw exception;
+    // A handler shared with REST cannot return a ToolReply; an exception carrying `nextQuestion` says the same.
+    const nextQuestion = nextQuestionOf(exception);
+    return this.envelope(run, {
+      ok: false,
+      status: nextQuestion ? 'needs_more_info' : 'failed',
+      errors,
+      ...(nextQuestion ? { nextQuestion } : {}),
+    });
+  }
+
+  /** Arguments the layer's validation refused: the tool did not run. */
+  invalidArguments(run: Omit<ToolRun, 'invocation'>, errors: ToolError[]): ToolAnswer {
+    return this.envelope(run, { ok: false, status: 'failed', errors });
+  }
+
+  /**
+   * The answer an earlier call with the same idempotency key kept, byte for byte (never rendered
+   * again: its `durationMs` is the first call's). Only final, successful answers are kept, so it is
+   * `queued` when it is a task's `CreateTaskResult`, else `success`.
+   */
+  replay(stored: CallToolResult): ToolAnswer {
+    return new ToolAnswer(stored, { ...outcomeOf(stored), replayed: true });
+  }
+
+  private envelope(run: Omit<ToolRun, 'invocation'>, fields: EnvelopeFields): ToolAnswer {
+    const { entry, started } = run;
+    const envelope: ToolEnvelope = {
+      ...fields,
+      toolName: entry.name,
+      safety: safetyOf(entry),
+      durationMs: Math.round(performance.now() - started),
+    };
+    if (envelope.data === undefined) delete envelope.data;
+    // pending_confirmation is not an error: the request stands, its approval is on record.
+    const isError = !envelope.ok && envelope.status !== 'pending_confirmation';
+    const result: CallToolResult = {
+      content: [{ type: 'text', text: JSON.stringify(envelope) }],
+      ...(entry.structured ? { structuredContent: envelope } : {}),
+      ...(isError ? { isError: true } : {}),
+    };
+    const errorCode = envelope.errors[0]?.code;
+    return new ToolAnswer(result, { status: envelope.status, isError, ...(errorCode ? { errorCode } : {}) });
+  }
+}
+
+const INPUT_REQUIRED: McpCallOutcome = Object.freeze({ status: 'input_required', isError: false });
+
+/**
+ * The outcome of a result the layer did not render in this call (a handler's own content blocks, a
+ * task's `CreateTaskResult`, an approval's completed answer, a stored one), from its own fields: an
+ * error code is only known for an envelope this call rendered.
+ */
+function outcomeOf(result: Record<string, unknown>): McpCallOutcome {
+  if (result.isError === true) return { status: 'failed', isError: true };
+  return { status: result.resultType === 'task' ? 'queued' : 'success', isError: false };
+}
+
+function safetyOf(entry: ToolEntry): ToolSafety {
+  const a = entry.annotations;
+  if (a.destructiveHint) return 'destructive';
+  if (a.readOnlyHint) return 'read_only';
+  return a.openWorldHint ? 'external_send' : 'mutation';
+}
+
+/** A handler may answer a full `CallToolResult` (content blocks) instead of data for the envelope. */
+function isCallToolResult(value: unknown): value is CallToolResult {
+  return typeof value === 'object' && value !== null && Array.isArray((value as CallToolResult).content);
+}
+
+/**
+ * An argument refused by the handler's own checks (a pipe, a 400 naming its \`field\`) gets the
+ * hint the layer's validation gives: what to do next.
+ */
+function withCorrectionHint(error: ToolError, tool: string): ToolError {
+  if (error.code !== 'invalid_argument' || !error.field || / again\.$/.test(error.message)) return error;
+  return { ...error, message: `${error.message.replace(/\.?$/, '.')} Correct this argument and call ${tool} again.` };
+}
