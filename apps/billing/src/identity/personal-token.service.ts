@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { asDatabaseUnavailable } from '../database/database-unavailable.js';
 import { PrismaService } from '../database/prisma.service.js';
-import type { Role } from '../generated/prisma/client.js';
+import { Prisma, type Role } from '../generated/prisma/client.js';
 import { SURFACES, type Principal, type PrincipalMembership, type Surface } from './principal.js';
 import { declaredScopes, ROLE_SCOPES, type RoleScopes } from './role-scopes.js';
 import { TokenCache } from './token-cache.js';
@@ -95,7 +95,7 @@ export class PersonalTokenService {
     const cached = this.cache?.get(digest);
     if (cached) return { ok: true, principal: cached };
     const ticket = this.cache?.ticket() ?? 0;
-    const record = await this.lookup(digest);
+    const record = await this.lookup(Prisma.sql`t.token_hash = ${digest}`);
     const check = checkOf(record);
     if (check.ok) this.cache?.set(digest, check.principal, record!.expiresAtMs, ticket);
     return check;
@@ -109,16 +109,16 @@ export class PersonalTokenService {
   async checkById(tokenId: string): Promise<TokenCheck> {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(tokenId))
       return { ok: false, reason: 'The access token is not valid' };
-    return checkOf(await this.lookupById(tokenId));
+    return checkOf(await this.lookup(Prisma.sql`t.id = ${tokenId}::uuid`));
   }
 
   /**
-   * Token, user and memberships in ONE statement, looked up by the digest's unique index (a
-   * nested Prisma `include` would be one query per relation).
+   * Token, user and memberships in ONE statement, looked up by a unique key of `access_tokens` (the
+   * digest's index, or the primary key): a nested Prisma `include` would be one query per relation.
    */
-  private async lookup(digest: string): Promise<TokenRow | undefined> {
+  private async lookup(key: Prisma.Sql): Promise<TokenRow | undefined> {
     try {
-      const rows = await this.prisma.client.$queryRaw<TokenRow[]>`
+      const rows = await this.prisma.client.$queryRaw<TokenRow[]>(Prisma.sql`
         SELECT t.id::text AS "id", t.user_id::text AS "userId", t.workspace_id::text AS "workspaceId", t.scopes AS "scopes",
                COALESCE(t.surfaces, ARRAY['mcp']) AS "surfaces",
                u.email AS "email", t.revoked_at IS NOT NULL AS "revoked",
@@ -132,33 +132,8 @@ export class PersonalTokenService {
         JOIN users u ON u.id = t.user_id
         LEFT JOIN memberships m ON m.user_id = t.user_id
         LEFT JOIN workspaces w ON w.id = m.workspace_id
-        WHERE t.token_hash = ${digest}
-        GROUP BY t.id, u.id`;
-      return rows[0];
-    } catch (error) {
-      throw asDatabaseUnavailable(error);
-    }
-  }
-
-  /** {@link lookup}'s statement by the token's primary key (kept a plain template like it: token-check.spec.ts reads that one's SQL). */
-  private async lookupById(tokenId: string): Promise<TokenRow | undefined> {
-    try {
-      const rows = await this.prisma.client.$queryRaw<TokenRow[]>`
-        SELECT t.id::text AS "id", t.user_id::text AS "userId", t.workspace_id::text AS "workspaceId", t.scopes AS "scopes",
-               COALESCE(t.surfaces, ARRAY['mcp']) AS "surfaces",
-               u.email AS "email", t.revoked_at IS NOT NULL AS "revoked",
-               (extract(epoch FROM t.expires_at) * 1000)::float8 AS "expiresAtMs",
-               COALESCE(
-                 json_agg(json_build_object('workspaceId', m.workspace_id, 'slug', w.slug, 'role', m.role) ORDER BY m.created_at, w.slug)
-                   FILTER (WHERE m.workspace_id IS NOT NULL),
-                 '[]'::json
-               ) AS "memberships"
-        FROM access_tokens t
-        JOIN users u ON u.id = t.user_id
-        LEFT JOIN memberships m ON m.user_id = t.user_id
-        LEFT JOIN workspaces w ON w.id = m.workspace_id
-        WHERE t.id = ${tokenId}::uuid
-        GROUP BY t.id, u.id`;
+        WHERE ${key}
+        GROUP BY t.id, u.id`);
       return rows[0];
     } catch (error) {
       throw asDatabaseUnavailable(error);

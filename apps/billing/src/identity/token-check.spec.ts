@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { PrismaService } from '../database/prisma.service.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import { PersonalTokenService } from './personal-token.service.js';
 import { generateTokenSecret } from './token-secret.js';
 
@@ -12,12 +13,12 @@ import { generateTokenSecret } from './token-secret.js';
  */
 describe('personal token check', () => {
   it('looks the token up by its SHA-256 only: no comparison of secrets, no secret in the query', async () => {
-    // Each query as its SQL text and its bound values (the lookup is one tagged $queryRaw).
+    // Each query as its SQL text and its bound values (the lookup is one $queryRaw of a Prisma.sql statement).
     const queries: Array<{ sql: string; values: unknown[] }> = [];
     const prisma = {
       client: {
-        $queryRaw: async (strings: TemplateStringsArray, ...values: unknown[]) => {
-          queries.push({ sql: strings.join('?'), values });
+        $queryRaw: async (query: Prisma.Sql) => {
+          queries.push({ sql: query.strings.join('?'), values: query.values });
           return [];
         },
       },
