@@ -8,7 +8,7 @@ import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { asInputRequired, assertAnswerable } from '../multi-round/input-required.js';
 import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import { ToolReply } from '../tool-results/tool-reply.js';
-import type { ToolEnvelope, ToolError, ToolSafety } from '../tool-results/tool-result.envelope.js';
+import { envelopeResult, safetyOf, type ToolEnvelope, type ToolError } from '../tool-results/tool-result.envelope.js';
 import { TaskAccepted } from '../tasks/mcp-tasks.service.js';
 import { nextQuestionOf, toolErrorsFromException } from './tool-error.mapper.js';
 
@@ -100,6 +100,14 @@ export class ToolResultRenderer {
   }
 
   /**
+   * A call refused before its pipeline ran (the access policy's or a guard's plain permission
+   * error, answered by the endpoint's exception filter): a failed envelope, like any tool error.
+   */
+  refused(entry: ToolEntry, errors: ToolError[]): ToolAnswer {
+    return this.envelope({ entry, started: performance.now() }, { ok: false, status: 'failed', errors });
+  }
+
+  /**
    * The answer an earlier call with the same idempotency key kept, byte for byte (never rendered
    * again: its `durationMs` is the first call's). Only final, successful answers are kept, so it is
    * `queued` when it is a task's `CreateTaskResult`, else `success`.
@@ -113,17 +121,13 @@ export class ToolResultRenderer {
     const envelope: ToolEnvelope = {
       ...fields,
       toolName: entry.name,
-      safety: safetyOf(entry),
+      safety: safetyOf(entry.annotations),
       durationMs: Math.round(performance.now() - started),
     };
     if (envelope.data === undefined) delete envelope.data;
     // pending_confirmation is not an error: the request stands, its approval is on record.
     const isError = !envelope.ok && envelope.status !== 'pending_confirmation';
-    const result: CallToolResult = {
-      content: [{ type: 'text', text: JSON.stringify(envelope) }],
-      ...(entry.structured ? { structuredContent: envelope } : {}),
-      ...(isError ? { isError: true } : {}),
-    };
+    const result = envelopeResult(envelope, { structured: entry.structured, isError });
     const errorCode = envelope.errors[0]?.code;
     return new ToolAnswer(result, { status: envelope.status, isError, ...(errorCode ? { errorCode } : {}) });
   }
@@ -139,13 +143,6 @@ const INPUT_REQUIRED: McpCallOutcome = Object.freeze({ status: 'input_required',
 function outcomeOf(result: Record<string, unknown>): McpCallOutcome {
   if (result.isError === true) return { status: 'failed', isError: true };
   return { status: result.resultType === 'task' ? 'queued' : 'success', isError: false };
-}
-
-function safetyOf(entry: ToolEntry): ToolSafety {
-  const a = entry.annotations;
-  if (a.destructiveHint) return 'destructive';
-  if (a.readOnlyHint) return 'read_only';
-  return a.openWorldHint ? 'external_send' : 'mutation';
 }
 
 /** A handler may answer a full `CallToolResult` (content blocks) instead of data for the envelope. */

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, HttpException, HttpStatus, Inject, Logger, type ExceptionFilter } from '@nestjs/common';
-import { SERVER_INFO_META_KEY, type CallToolResult, type JSONRPCErrorResponse, type RequestId } from '@modelcontextprotocol/server';
+import { SERVER_INFO_META_KEY, type JSONRPCErrorResponse, type RequestId } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { McpRegistry } from '../registry/mcp.registry.js';
@@ -15,7 +15,7 @@ import { exceptionHeaders, isPlainRefusal } from '../access/scope-challenge.js';
 import { jsonRpcError, sendJson, sendJsonRpcError, setMcpResponseHeaders } from '../protocol/json-rpc-response.js';
 import { mcpMessageOf } from '../transport/mcp-request-message.js';
 import { responseVersionOf } from './response-version.js';
-import type { ToolEnvelope, ToolSafety } from '../tool-results/tool-result.envelope.js';
+import { ToolResultRenderer } from '../handlers/tool-result.renderer.js';
 
 /**
  * The one place where exceptions become JSON-RPC errors: protocol faults keep their code and
@@ -37,6 +37,7 @@ export class McpExceptionFilter implements ExceptionFilter {
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly registry: McpRegistry,
+    private readonly renderer: ToolResultRenderer,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -65,19 +66,7 @@ export class McpExceptionFilter implements ExceptionFilter {
       sendJsonRpcError(res, HttpStatus.OK, version, jsonRpcError(id, McpErrorCode.InvalidParams, `${target}: ${refusal.message}`));
       return;
     }
-    const envelope: ToolEnvelope = {
-      ok: false,
-      status: 'failed',
-      errors: toolErrorsFromException(refusal, Object.keys(this.options.toolErrorFields)) ?? [],
-      toolName: entry.name,
-      safety: safetyOf(entry.annotations),
-      durationMs: 0,
-    };
-    const result: CallToolResult = {
-      content: [{ type: 'text', text: JSON.stringify(envelope) }],
-      ...(entry.structured ? { structuredContent: envelope } : {}),
-      isError: true,
-    };
+    const { result } = this.renderer.refused(entry, toolErrorsFromException(refusal, Object.keys(this.options.toolErrorFields)) ?? []);
     // The decorations of a 2026-07-28 result, as the dispatcher adds them to every answer of that era.
     const eraResult = STATELESS_VERSIONS.includes(version)
       ? { resultType: 'complete', ...result, _meta: { [SERVER_INFO_META_KEY]: this.options.serverInfo } }
@@ -85,12 +74,6 @@ export class McpExceptionFilter implements ExceptionFilter {
     setMcpResponseHeaders(res, version);
     sendJson(res, HttpStatus.OK, { jsonrpc: '2.0', id, result: eraResult });
   }
-}
-
-function safetyOf(annotations: { destructiveHint?: boolean; readOnlyHint?: boolean; openWorldHint?: boolean }): ToolSafety {
-  if (annotations.destructiveHint) return 'destructive';
-  if (annotations.readOnlyHint) return 'read_only';
-  return annotations.openWorldHint ? 'external_send' : 'mutation';
 }
 
 /**

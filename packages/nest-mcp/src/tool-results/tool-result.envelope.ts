@@ -1,4 +1,6 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { JsonSchema } from '../schema/json-schema.types.js';
+import { RawJson } from './raw-json.js';
 
 export type ToolStatus = 'success' | 'failed' | 'needs_more_info' | 'pending_confirmation' | 'queued';
 export type ToolSafety = 'read_only' | 'mutation' | 'external_send' | 'destructive';
@@ -34,6 +36,27 @@ export interface ToolEnvelope {
   toolName: string;
   safety: ToolSafety;
   durationMs: number;
+}
+
+/** What a tool may do, from its annotations: the envelope's `safety`. */
+export function safetyOf(annotations: { destructiveHint?: boolean; readOnlyHint?: boolean; openWorldHint?: boolean }): ToolSafety {
+  if (annotations.destructiveHint) return 'destructive';
+  if (annotations.readOnlyHint) return 'read_only';
+  return annotations.openWorldHint ? 'external_send' : 'mutation';
+}
+
+/**
+ * The tool result that carries `envelope`: its JSON as the text block, and the envelope itself as
+ * `structuredContent` when the tool declares an output schema. The envelope is serialized once:
+ * the answer copies the text block's bytes where `structuredContent` goes (`RawJson.remember`).
+ */
+export function envelopeResult(envelope: ToolEnvelope, options: { structured: boolean; isError: boolean }): CallToolResult {
+  const text = JSON.stringify(envelope);
+  return {
+    content: [{ type: 'text', text }],
+    ...(options.structured ? { structuredContent: RawJson.remember(envelope, text) } : {}),
+    ...(options.isError ? { isError: true } : {}),
+  };
 }
 
 /**

@@ -1,7 +1,6 @@
 import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
-import secureJson from 'secure-json-parse';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 
 /** Why a body was not accepted: the HTTP status, a JSON-RPC code (the MCP endpoint's answer), a message, headers. */
@@ -168,17 +167,8 @@ function parseJson(buffer: Buffer, emptyBody: JsonBodyRules['emptyBody']): BodyR
   }
   let value: unknown;
   try {
-    value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    value = JSON.parse(text);
   } catch (error) {
-    if (error instanceof SyntaxError && /prototype/i.test(error.message)) {
-      return {
-        failure: {
-          status: HttpStatus.BAD_REQUEST,
-          code: McpErrorCode.InvalidRequest,
-          message: 'Invalid request: "__proto__" and "constructor" keys are not accepted',
-        },
-      };
-    }
     // V8 quotes a piece of the input in some messages ('Unexpected token …, "<input>" is not
     // valid JSON'): never echo the body (it may hold a credential); positions are fine.
     const detail = (error as Error).message;
@@ -190,10 +180,13 @@ function parseJson(buffer: Buffer, emptyBody: JsonBodyRules['emptyBody']): BodyR
 }
 
 /**
- * What the parsed JSON may not contain, whatever the method: nesting deeper than `limit` levels
- * (recursive code downstream would overflow its stack), and a `constructor` key at any level
- * (class-transformer reads `value.constructor` of nested objects as a class and throws on
- * anything else). Iterative, so any depth is safe to measure.
+ * What the parsed JSON may not contain, whatever the method, found in one walk of the parsed tree:
+ * nesting deeper than `limit` levels (recursive code downstream would overflow its stack), a
+ * `__proto__` key at any level (`JSON.parse` keeps it as a plain own key, but any code that
+ * copies or merges the value would set a prototype with it; escaped spellings parse to the same
+ * key), and a `constructor` key at any level (class-transformer reads `value.constructor` of
+ * nested objects as a class and throws on anything else). Iterative, so any depth is safe to
+ * measure.
  */
 function shapeRefusal(root: unknown, limit: number): string | undefined {
   if (root === null || typeof root !== 'object') return undefined;
@@ -203,7 +196,7 @@ function shapeRefusal(root: unknown, limit: number): string | undefined {
     const node = nodes.pop()!;
     const depth = depths.pop()!;
     if (depth > limit) return `Invalid request: JSON nested deeper than ${limit} levels`;
-    if (!Array.isArray(node) && Object.hasOwn(node, 'constructor')) {
+    if (!Array.isArray(node) && (Object.hasOwn(node, '__proto__') || Object.hasOwn(node, 'constructor'))) {
       return 'Invalid request: "__proto__" and "constructor" keys are not accepted';
     }
     const children = Array.isArray(node) ? node : Object.values(node);
