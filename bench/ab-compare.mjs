@@ -6,6 +6,7 @@
 //
 //   node bench/ab-compare.mjs --a <checkout A> --b <checkout B> --preset <name> [--preset-b <name>] [--rounds 8] [--seconds 3] [--connections 32]
 //     [--node-args-a "<flags>"] [--node-args-b "<flags>"] [--fresh] [--alternations K] [--warmup S] [--pin]
+//     [--same-process] [--profile]
 //
 // --fresh starts a new pair of server processes for every round (warmed up each time). Two
 // processes of the same build can differ by 10–25% in CPU per request for their whole life (JIT
@@ -25,6 +26,13 @@
 // handler over MCP with a change applied), which gives a change's effect on an MCP/REST ratio.
 // --node-args-a / --node-args-b start that side's server with extra Node.js flags (e.g. the same
 // checkout twice, B with `--max-semi-space-size=64`: a runtime setting's effect).
+// --same-process: one server process (checkout A) serves both sides, for two presets of the same
+// server (e.g. --preset summary-rest --preset-b summary-mcp-2026): the ratio of one build's REST
+// and MCP paths, without the process-to-process spread. --profile starts the server(s) with
+// --cpu-prof and writes, beside each profile, the times of every measured burst; `node
+// bench/profile-summary.mjs <profile> --phases <phases.json>` then splits one process's profile into
+// the two sides, per request (with --same-process: where an MCP call spends what a REST request
+// does not).
 // Each checkout must have been built with `npm run build -w @nest-mcp/core` (the layer's dist/, which
 // the compiled servers import) and compiled with `tsc -p bench/tsconfig.json` (its .bench-dist/), e.g. a
 // copy of the repository with the change applied. Presets: echo, tools-10, tools-500,
@@ -35,7 +43,7 @@
 // Database presets create, migrate and drop their own database (DATABASE_URL's server, default
 // postgresql://postgres@127.0.0.1:5432/postgres) and use it for both servers.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +66,8 @@ const connections = Number(option('connections', 32));
 const fresh = args.includes('--fresh');
 const alternations = Number(option('alternations', 1));
 const warmup = Number(option('warmup', seconds));
+const sameProcess = args.includes('--same-process');
+const profiling = args.includes('--profile');
 const nodeArgs = (side) => option(`node-args-${side}`, '').split(/\s+/).filter(Boolean);
 const serverUrl = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 const pinning = cpuPinning({ enabled: args.includes('--pin'), databaseUrl: serverUrl, say: (line) => console.log(line) });
@@ -198,9 +208,17 @@ async function admin(url, fn) {
   }
 }
 
+/** Where `--profile` writes each server's profile and the times of its measured bursts. */
+const profileDir = join(work, 'profiles');
+/** Measured bursts per server pid: [side, start µs, end µs] on the monotonic clock of V8's profiles, and requests per side. */
+const phases = new Map();
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
 async function start(dir, env, which = preset, flags = []) {
+  const profile = profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=250'] : [];
   const [command, ...argv] = pinning.server([
     process.execPath,
+    ...profile,
     ...flags,
     join(dir, '.bench-dist', 'bench', 'servers', `${which.entry}.js`),
   ]);
@@ -221,7 +239,8 @@ async function start(dir, env, which = preset, flags = []) {
   return { ...ready, pid: child.pid, base: `http://127.0.0.1:${ready.port}` };
 }
 
-async function burst(server, spec, label, duration = seconds) {
+async function burst(server, spec, label, duration = seconds, side = undefined) {
+  const startUs = monotonicUs();
   const configPath = join(work, `${label}.json`);
   const resultPath = join(work, `${label}.result.json`);
   writeFileSync(configPath, JSON.stringify({ ...spec, connections, duration }));
@@ -232,6 +251,12 @@ async function burst(server, spec, label, duration = seconds) {
   const r = JSON.parse(readFileSync(resultPath, 'utf8'));
   const errors = r.errors + r.non2xx + r.mismatches;
   const cpu = cpuMs(server.pid) - c0;
+  if (side) {
+    const record = phases.get(server.pid) ?? { phases: [], requests: {} };
+    record.phases.push([side, startUs, monotonicUs()]);
+    record.requests[side] = (record.requests[side] ?? 0) + r.completed;
+    phases.set(server.pid, record);
+  }
   return { rps: r.rps, p50: r.latencyMs.p50, p99: r.latencyMs.p99, errors, completed: r.completed, cpuMs: cpu };
 }
 
@@ -297,7 +322,11 @@ try {
   }
   pinning.apply();
   if (pinning.summary) console.log(`pinned: ${pinning.summary}`);
-  const startPair = async () => [await start(dirA, env, preset, nodeArgs('a')), await start(dirB, env, presetB, nodeArgs('b'))];
+  if (sameProcess && preset.entry !== presetB.entry) throw new Error('--same-process needs two presets of the same server');
+  const startPair = async () => {
+    const a = await start(dirA, env, preset, nodeArgs('a'));
+    return [a, sameProcess ? a : await start(dirB, env, presetB, nodeArgs('b'))];
+  };
   let [a, b] = await startPair();
   if (preset.db) {
     email = await admin(env.DATABASE_URL, async (c) => {
@@ -324,7 +353,7 @@ try {
     for (let k = 0; k < alternations; k++) {
       const order = (i + k) % 2 === 0 ? ['a', 'b'] : ['b', 'a'];
       for (const which of order)
-        bursts[which].push(await burst(which === 'a' ? a : b, which === 'a' ? specA : specB, `${which}-${i}-${k}`));
+        bursts[which].push(await burst(which === 'a' ? a : b, which === 'a' ? specA : specB, `${which}-${i}-${k}`, seconds, which));
     }
     const got = { a: combined(bursts.a), b: combined(bursts.b) };
     pairs.push(got);
@@ -344,6 +373,18 @@ try {
 } finally {
   // Servers first (they still hold pool connections), then their database.
   await stopServers();
+  if (profiling) reportProfiles();
   pinning.restore();
   await dropDb().catch(() => undefined);
+}
+
+/** Each server's profile (written as it exits) with the times of its measured bursts beside it. */
+function reportProfiles() {
+  for (const [pid, record] of phases) {
+    const profile = readdirSync(profileDir).find((name) => name.includes(`.${pid}.`) && name.endsWith('.cpuprofile'));
+    if (!profile) continue;
+    const phasesFile = join(profileDir, `${pid}.phases.json`);
+    writeFileSync(phasesFile, JSON.stringify(record));
+    console.log(`profile of pid ${pid}: node bench/profile-summary.mjs ${join(profileDir, profile)} --phases ${phasesFile}`);
+  }
 }

@@ -4,6 +4,11 @@
 // functions that matter most (each counted once per stack, so recursion does not inflate it).
 //
 //   node bench/profile-summary.mjs bench/results/<stamp>/profiles/<case>.cpuprofile [--top 25] [--match text]
+//
+// With --phases <file.json> (written by `node bench/ab-compare.mjs --profile`: the times of the
+// measured bursts of each side), it prints instead the self time per request of each side, by
+// package and by function, and their difference, largest first: with --same-process, where one
+// process spends more on one path (side b) than on the other (side a).
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
@@ -18,6 +23,7 @@ const option = (name, fallback) => {
 };
 const top = Number(option('top', 25));
 const match = option('match', undefined);
+const phasesFile = option('phases', undefined);
 
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -76,6 +82,11 @@ for (const [id, us] of selfUs) {
   }
 }
 
+if (phasesFile) {
+  printPhases(JSON.parse(readFileSync(phasesFile, 'utf8')));
+  process.exit(0);
+}
+
 const pct = (us) => `${((100 * us) / busyUs).toFixed(1).padStart(5)}%`;
 const ms = (us) => `${(us / 1000).toFixed(0).padStart(7)} ms`;
 console.log(
@@ -91,3 +102,45 @@ const inclusiveList = [...inclusive]
   .sort((a, b) => b[1] - a[1])
   .slice(0, top);
 for (const [name, us] of inclusiveList) console.log(`  ${pct(us)} ${ms(us)}  ${name}`);
+
+/**
+ * Self time per request of each side (`a`, `b`) of the measured bursts, by package and by
+ * function, sorted by the size of their difference (b − a). A sample belongs to the burst its
+ * time falls in (V8's profile clock and `process.hrtime` are both the monotonic clock).
+ */
+function printPhases({ phases, requests }) {
+  const sides = { a: { byWhere: new Map(), byFunction: new Map() }, b: { byWhere: new Map(), byFunction: new Map() } };
+  const sorted = [...phases].sort((x, y) => x[1] - y[1]);
+  let at = profile.startTime;
+  let phase = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    at += profile.timeDeltas[i] ?? 0;
+    while (phase < sorted.length && sorted[phase][2] < at) phase++;
+    if (phase >= sorted.length || at < sorted[phase][1]) continue;
+    const cf = nodes.get(profile.samples[i]).callFrame;
+    if (cf.functionName === '(idle)') continue;
+    // A sample's delta is the time until the next one: the time it stands for.
+    const us = profile.timeDeltas[i + 1] ?? 0;
+    const side = sides[sorted[phase][0]];
+    side.byWhere.set(where(cf), (side.byWhere.get(where(cf)) ?? 0) + us);
+    side.byFunction.set(label(cf), (side.byFunction.get(label(cf)) ?? 0) + us);
+  }
+  const perRequest = (map, side) => new Map([...map].map(([key, us]) => [key, us / requests[side]]));
+  const total = (map) => [...map.values()].reduce((sum, us) => sum + us, 0);
+  const fmt = (us) => us.toFixed(1).padStart(8);
+  console.log(`${file}\nbusy self time per request (µs), side a: ${requests.a} requests, side b: ${requests.b}\n`);
+  for (const [title, key] of [
+    ['By package / source folder', 'byWhere'],
+    ['By function', 'byFunction'],
+  ]) {
+    const a = perRequest(sides.a[key], 'a');
+    const b = perRequest(sides.b[key], 'b');
+    console.log(
+      `${title}: b − a, a, b (total a ${total(a).toFixed(0)}, b ${total(b).toFixed(0)}, b − a ${(total(b) - total(a)).toFixed(0)})`,
+    );
+    const rows = [...new Set([...a.keys(), ...b.keys()])].map((name) => [name, a.get(name) ?? 0, b.get(name) ?? 0]);
+    rows.sort((x, y) => Math.abs(y[2] - y[1]) - Math.abs(x[2] - x[1]));
+    for (const [name, ua, ub] of rows.slice(0, top)) console.log(`  ${fmt(ub - ua)} ${fmt(ua)} ${fmt(ub)}  ${name}`);
+    console.log('');
+  }
+}

@@ -17,26 +17,4 @@ describe('encodeWithRaw', () => {
     const value = { text: '"__mcp_raw_', n: [1, null, 'ñ'] };
     assert.deepEqual(encodeWithRaw(value), Buffer.from(JSON.stringify(value)));
   });
-
-  it('writes a remembered value as the JSON it was serialized to, without serializing it again', () => {
-    const envelope = { ok: true, data: { name: 'Ñandú "Co"', at: new Date(0) } };
-    const text = JSON.stringify(envelope);
-    const remembered = RawJson.remember(envelope, text);
-    const body = { result: { content: [{ type: 'text', text }], structuredContent: remembered } };
-    assert.equal(
-      encodeWithRaw(body).toString(),
-      JSON.stringify({ result: { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) } }),
-    );
-    // The bytes come from `text`: a change made after remembering (which callers must not make) does not show.
-    envelope.data.name = 'changed';
-    assert.match(encodeWithRaw(body).toString(), /"structuredContent":\{"ok":true,"data":\{"name":"Ñandú \\"Co\\""/);
-  });
-
-  it('leaves a remembered value a plain object everywhere else', () => {
-    const value = RawJson.remember({ a: 1, nested: { b: [2] } }, '{"a":1,"nested":{"b":[2]}}');
-    assert.deepStrictEqual(value, { a: 1, nested: { b: [2] } });
-    assert.deepEqual(Object.keys(value), ['a', 'nested']);
-    assert.equal(JSON.stringify({ value }), '{"value":{"a":1,"nested":{"b":[2]}}}');
-    assert.deepEqual(structuredClone(value), { a: 1, nested: { b: [2] } });
-  });
 });

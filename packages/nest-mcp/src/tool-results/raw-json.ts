@@ -24,25 +24,6 @@ export class RawJson {
     return Buffer.from(JSON.stringify(value));
   }
 
-  /**
-   * `value`, which was just serialized as `json`, made to carry that serialization: inside
-   * `encodeWithRaw` its bytes are copied instead of serializing `value` again; anywhere else (a
-   * stored answer, a test, `JSON.stringify`) it is the plain object it was. The caller must not
-   * change `value` afterwards (an answer's envelope is final once rendered).
-   */
-  static remember<T extends object>(value: T, json: string): T {
-    let raw: RawJson | undefined;
-    Object.defineProperty(value, 'toJSON', {
-      enumerable: false,
-      value(this: T): unknown {
-        if (!encoding) return this;
-        raw ??= new RawJson([Buffer.from(json)]);
-        return raw.toJSON();
-      },
-    });
-    return value;
-  }
-
   /** A JSON array of already-encoded items. */
   static array(items: readonly Buffer[]): RawJson {
     const chunks: Buffer[] = [OPEN];

@@ -1,6 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { JsonSchema } from '../schema/json-schema.types.js';
-import { RawJson } from './raw-json.js';
 
 export type ToolStatus = 'success' | 'failed' | 'needs_more_info' | 'pending_confirmation' | 'queued';
 export type ToolSafety = 'read_only' | 'mutation' | 'external_send' | 'destructive';
@@ -47,14 +46,12 @@ export function safetyOf(annotations: { destructiveHint?: boolean; readOnlyHint?
 
 /**
  * The tool result that carries `envelope`: its JSON as the text block, and the envelope itself as
- * `structuredContent` when the tool declares an output schema. The envelope is serialized once:
- * the answer copies the text block's bytes where `structuredContent` goes (`RawJson.remember`).
+ * `structuredContent` when the tool declares an output schema (docs/contract.md §3.3).
  */
 export function envelopeResult(envelope: ToolEnvelope, options: { structured: boolean; isError: boolean }): CallToolResult {
-  const text = JSON.stringify(envelope);
   return {
-    content: [{ type: 'text', text }],
-    ...(options.structured ? { structuredContent: RawJson.remember(envelope, text) } : {}),
+    content: [{ type: 'text', text: JSON.stringify(envelope) }],
+    ...(options.structured ? { structuredContent: envelope } : {}),
     ...(options.isError ? { isError: true } : {}),
   };
 }
