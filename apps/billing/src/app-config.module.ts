@@ -3,7 +3,6 @@ import type { AppConfig } from './app-config.js';
 import { APPROVALS_CONFIG } from './approvals/approvals.config.js';
 import { CORE_CONFIG, type CoreConfig } from './config/environment.js';
 import { DATABASE_CONFIG } from './database/database.config.js';
-import { DEMO_CONFIG } from './demo/demo-mode.js';
 import { IDEMPOTENCY_CONFIG } from './idempotency/idempotency.config.js';
 import { IDENTITY_SETTINGS } from './identity/identity.config.js';
 import { TOKEN_CACHE_OPTIONS } from './identity/token-cache.js';
@@ -34,7 +33,6 @@ export class AppConfigModule {
       { provide: APPROVALS_CONFIG, useValue: config.approvals },
       { provide: STREAMS_CONFIG, useValue: config.streams },
       { provide: TASK_QUEUE_CONFIG, useValue: config.taskQueue },
-      { provide: DEMO_CONFIG, useValue: config.demo },
       { provide: OBSERVABILITY_CONFIG, useValue: config.observability },
     ];
     return { module: AppConfigModule, global: true, providers: sections, exports: sections.map((section) => section.provide) };

@@ -18,7 +18,10 @@ const DEMO_TOKEN_MIN_REMAINING_MS = 24 * 3_600_000;
 /** The variable `npm run start:dev` sets: see {@link DemoConfig.accessFile}. */
 export const DEMO_ACCESS_FILE_ENV = 'DEMO_ACCESS_FILE';
 
-/** Demo mode's settings (injected by {@link DEMO_CONFIG}), validated at boot. */
+/**
+ * Demo mode's settings (`AppConfig.demo`), validated at boot. Not a provider: demo mode runs in
+ * `main.ts` around the application (`startDemo`), and the token CLI reads it from its own config.
+ */
 export interface DemoConfig {
   /** `DEMO`: see {@link demoModeFromEnv}. */
   readonly enabled: boolean;
@@ -32,8 +35,6 @@ export interface DemoConfig {
   /** `DEMO_ADMIN_PASSWORD`: the demo admin's panel password; unset, a generated one. */
   readonly adminPassword?: string;
 }
-
-export const DEMO_CONFIG = Symbol('DEMO_CONFIG');
 
 /** `DEMO`, `DEMO_ACCESS_FILE`, `DEMO_ADMIN_PASSWORD`. */
 export function demoConfigFromEnv(env: NodeJS.ProcessEnv): DemoConfig {
