@@ -146,8 +146,7 @@ export async function seedDemoBilling(prisma: PrismaService, workspaceId: string
     const pastDue = dueDate < today;
     let status: InvoiceStatus = roll < 0.05 ? 'draft' : roll < 0.1 ? 'cancelled' : roll < 0.65 ? 'paid' : pastDue ? 'overdue' : 'sent';
     if (status === 'paid' && issueDate > today) status = 'sent';
-    const paidMinor = status === 'paid' ? total : 0;
-    invoices.push({
+    const invoice = invoiceRow({
       id,
       workspaceId,
       customerId: customer.id,
@@ -157,9 +156,9 @@ export async function seedDemoBilling(prisma: PrismaService, workspaceId: string
       issueDate,
       dueDate,
       totalMinor: total,
-      paidMinor,
-      ...(status === 'cancelled' ? { cancelReason: 'Issued by mistake', cancelledAt: dueDate } : {}),
     });
+    invoices.push(invoice);
+    const { paidMinor } = invoice;
     if (paidMinor) {
       payments.push({
         id: randomUUID(),
@@ -263,8 +262,7 @@ function history(workspaceId: string, customers: ReadonlyArray<{ id: string }>, 
         break;
       }
     }
-    const paidMinor = status === 'paid' ? total : 0;
-    rows.invoices.push({
+    const invoice = invoiceRow({
       id,
       workspaceId,
       customerId: pick(customers).id,
@@ -274,9 +272,9 @@ function history(workspaceId: string, customers: ReadonlyArray<{ id: string }>, 
       issueDate,
       dueDate,
       totalMinor: total,
-      paidMinor,
-      ...(status === 'cancelled' ? { cancelReason: 'Issued by mistake', cancelledAt: dueDate } : {}),
     });
+    rows.invoices.push(invoice);
+    const { paidMinor } = invoice;
     if (!paidMinor) return;
     // Paid between the issue date and a little after the due date, at a business hour (UTC).
     const paidAt = (offsetDays: number) =>
@@ -303,4 +301,22 @@ function history(workspaceId: string, customers: ReadonlyArray<{ id: string }>, 
     }
   });
   return DEMO_HISTORY_INVOICES;
+}
+
+/**
+ * A demo invoice row: a `paid` one is paid in full, a `cancelled` one carries its reason and
+ * date (the due date), as the base data and the two-year history both need.
+ */
+function invoiceRow(
+  row: Omit<Prisma.InvoiceCreateManyInput, 'paidMinor' | 'cancelReason' | 'cancelledAt'> & {
+    status: InvoiceStatus;
+    totalMinor: number;
+    dueDate: Date;
+  },
+): Prisma.InvoiceCreateManyInput & { paidMinor: number } {
+  return {
+    ...row,
+    paidMinor: row.status === 'paid' ? row.totalMinor : 0,
+    ...(row.status === 'cancelled' ? { cancelReason: 'Issued by mistake', cancelledAt: row.dueDate } : {}),
+  };
 }
