@@ -36,7 +36,10 @@ export interface McpCallOutcome {
   isError: boolean;
   /** The `code` of the envelope's first error, when the call has one (`invalid_argument`, `idempotency_key_reused`, …). */
   errorCode?: string;
-  /** The answer an earlier call with the same idempotency key kept, sent again: nothing ran. */
+  /**
+   * The answer an earlier call with the same idempotency key kept, sent again: nothing ran. Its
+   * `status` is the first answer's (`queued` for a task or a queued job, else `success`).
+   */
   replayed?: true;
 }
 

@@ -110,10 +110,12 @@ export class ToolResultRenderer {
   /**
    * The answer an earlier call with the same idempotency key kept, byte for byte (never rendered
    * again: its `durationMs` is the first call's). Only final, successful answers are kept, so it is
-   * `queued` when it is a task's `CreateTaskResult`, else `success`.
+   * `queued` when it is a task's `CreateTaskResult` or any answer of a `task: 'background'` tool
+   * (outside a task, its every final answer is a queued job), else `success`.
    */
-  replay(stored: CallToolResult): ToolAnswer {
-    return new ToolAnswer(stored, { ...outcomeOf(stored), replayed: true });
+  replay(stored: CallToolResult, entry: ToolEntry): ToolAnswer {
+    const outcome = entry.task === 'background' ? QUEUED : outcomeOf(stored);
+    return new ToolAnswer(stored, { ...outcome, replayed: true });
   }
 
   private envelope(run: Omit<ToolRun, 'invocation'>, fields: EnvelopeFields): ToolAnswer {
@@ -134,6 +136,7 @@ export class ToolResultRenderer {
 }
 
 const INPUT_REQUIRED: McpCallOutcome = Object.freeze({ status: 'input_required', isError: false });
+const QUEUED: McpCallOutcome = Object.freeze({ status: 'queued', isError: false });
 
 /**
  * The outcome of a result the layer did not render in this call (a handler's own content blocks, a

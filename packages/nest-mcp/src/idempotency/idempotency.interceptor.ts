@@ -52,7 +52,7 @@ export class McpIdempotencyInterceptor implements NestInterceptor {
 
   private async answer(call: IdempotentCall, run: ToolRun, next: CallHandler): Promise<ToolAnswer> {
     const claim = await this.store.claim(call);
-    if (claim.kind === 'replay') return this.renderer.replay(claim.result);
+    if (claim.kind === 'replay') return this.renderer.replay(claim.result, run.entry);
     if (claim.kind === 'mismatch') return this.renderer.answer(this.reused(call.tool), run);
     let answer: ToolAnswer;
     try {

@@ -33,6 +33,7 @@ import {
   gates,
   handlerRuns,
   hookCalls,
+  hookOutcomes,
   JOB_TOOL,
   ledger,
   MAX_ACTIVE_TASKS,
@@ -453,6 +454,29 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
       } finally {
         await sam.close();
         await tom.close();
+      }
+    });
+  });
+
+  describe('a `background` tool from a 2025-era client with an idempotency key', () => {
+    it('a repeat answers the same queued job, and the hook is told it was queued (a replay), not a success', async () => {
+      const sue = await sdkClient(t.mcpUrl, 'sue');
+      try {
+        const args = { month: '2026-07', idempotency_key: 'sue-statement-1' };
+        const first = await sue.callTool({ name: 'statement_export', arguments: args });
+        const again = await sue.callTool({ name: 'statement_export', arguments: args });
+        const envelope = sdkEnvelope(first);
+        assert.equal(envelope.status, 'queued', JSON.stringify(envelope.errors));
+        assert.deepEqual(sdkEnvelope(again), envelope, 'the stored answer: the same job');
+        assert.equal(tasksOf('sue').length, 1);
+        assert.deepEqual(hookOutcomes.filter((entry) => entry.target === 'statement_export' && entry.ranIn === 'request').slice(-2), [
+          { target: 'statement_export', ranIn: 'request', outcome: { status: 'queued', isError: false } },
+          { target: 'statement_export', ranIn: 'request', outcome: { status: 'queued', isError: false, replayed: true } },
+        ]);
+        gates.open('statement-2026-07');
+        await untilRunsSettled((envelope.data as { jobId: string }).jobId);
+      } finally {
+        await sue.close();
       }
     });
   });
