@@ -94,17 +94,13 @@ export class ToolResultRenderer {
     });
   }
 
-  /** Arguments the layer's validation refused: the tool did not run. */
-  invalidArguments(run: Omit<ToolRun, 'invocation'>, errors: ToolError[]): ToolAnswer {
-    return this.envelope(run, { ok: false, status: 'failed', errors });
-  }
-
   /**
-   * A call refused before its pipeline ran (the access policy's or a guard's plain permission
-   * error, answered by the endpoint's exception filter): a failed envelope, like any tool error.
+   * A call that did not run, as a failed envelope: arguments the layer's validation refused, or a
+   * refusal before its pipeline (the access policy's or a guard's plain permission error, answered
+   * by the endpoint's exception filter).
    */
-  refused(entry: ToolEntry, errors: ToolError[]): ToolAnswer {
-    return this.envelope({ entry, started: performance.now() }, { ok: false, status: 'failed', errors });
+  notRun(run: Omit<ToolRun, 'invocation'>, errors: ToolError[]): ToolAnswer {
+    return this.envelope(run, { ok: false, status: 'failed', errors });
   }
 
   /**

@@ -52,7 +52,7 @@ export class ToolsHandler {
           message: `${v.message}. Correct ${v.field ? 'this argument' : 'the arguments'} and call ${name} again.`,
           retryable: false,
         }));
-        return this.renderer.invalidArguments({ entry, started }, errors);
+        return this.renderer.notRun({ entry, started }, errors);
       }
       input = validation.value;
     }

@@ -23,9 +23,10 @@ import { MCP_IDEMPOTENCY_STORE, type IdempotentCall, type McpIdempotencyStore } 
  * The first call with a key claims it, runs, and its answer is rendered here (`ToolResultRenderer`,
  * as the tools handler renders any other call): a final, successful answer is kept for the key
  * exactly as the client gets it; anything else (a failure, a question, a pending approval, a
- * thrown error) frees the key. The `durationMs` of an answer rendered here counts from the claim
- * (the invocation carries no earlier start); a replay carries the first call's. Calls without a
- * key, read-only tools, a task's run and REST requests pass straight through.
+ * thrown error) frees the key. The `durationMs` of an answer rendered here counts from the start
+ * of the call (`invocation.startedAt`, set by the tools handler), as for any other call; a replay
+ * carries the first call's. Calls without a key, read-only tools, a task's run and REST requests
+ * pass straight through.
  */
 @Injectable()
 export class McpIdempotencyInterceptor implements NestInterceptor {

@@ -66,7 +66,8 @@ export class McpExceptionFilter implements ExceptionFilter {
       sendJsonRpcError(res, HttpStatus.OK, version, jsonRpcError(id, McpErrorCode.InvalidParams, `${target}: ${refusal.message}`));
       return;
     }
-    const { result } = this.renderer.refused(entry, toolErrorsFromException(refusal, Object.keys(this.options.toolErrorFields)) ?? []);
+    const errors = toolErrorsFromException(refusal, Object.keys(this.options.toolErrorFields)) ?? [];
+    const { result } = this.renderer.notRun({ entry, started: performance.now() }, errors);
     // The decorations of a 2026-07-28 result, as the dispatcher adds them to every answer of that era.
     const eraResult = STATELESS_VERSIONS.includes(version)
       ? { resultType: 'complete', ...result, _meta: { [SERVER_INFO_META_KEY]: this.options.serverInfo } }
