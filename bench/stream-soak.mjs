@@ -140,9 +140,11 @@ function build() {
   const tsc = (project) =>
     spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { encoding: 'utf8' });
   const layer = tsc(join('packages', 'nest-mcp', 'tsconfig.build.json'));
-  const app = layer.status === 0 ? tsc('bench/tsconfig.json') : undefined;
+  const prisma = layer.status === 0 ? tsc(join('packages', 'nest-mcp-prisma', 'tsconfig.build.json')) : undefined;
+  const app = prisma?.status === 0 ? tsc('bench/tsconfig.json') : undefined;
   for (const [name, result, emitted] of [
     ['packages/nest-mcp', layer, join(root, 'packages', 'nest-mcp', 'dist', 'index.js')],
+    ['packages/nest-mcp-prisma', prisma, join(root, 'packages', 'nest-mcp-prisma', 'dist', 'index.js')],
     ['apps/billing/src + bench', app, MAIN],
   ]) {
     if (!result || result.status === 0) continue;

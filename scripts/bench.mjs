@@ -178,20 +178,22 @@ function processStats(pid) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Build: the layer's package build (packages/nest-mcp/dist, what an installing app runs), then
+// Build: the layer's package builds (packages/nest-mcp/dist and packages/nest-mcp-prisma/dist, what an installing app runs), then
 // tsc with bench/tsconfig.json (apps/billing/src/** + bench/**) into .bench-dist/
 // ---------------------------------------------------------------------------------------------
 function build() {
   if (config.skipBuild) return say('build skipped (BENCH_SKIP_BUILD=1)');
   const t = performance.now();
-  const layer = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join('packages', 'nest-mcp', 'tsconfig.build.json')],
-    { encoding: 'utf8' },
-  );
-  if (layer.status !== 0) {
-    console.error(`${layer.stdout}${layer.stderr}`);
-    throw new Error('tsc failed on the layer (packages/nest-mcp)');
+  for (const pkg of ['nest-mcp', 'nest-mcp-prisma']) {
+    const layer = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join('packages', pkg, 'tsconfig.build.json')],
+      { encoding: 'utf8' },
+    );
+    if (layer.status !== 0) {
+      console.error(`${layer.stdout}${layer.stderr}`);
+      throw new Error(`tsc failed on the layer (packages/${pkg})`);
+    }
   }
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'bench/tsconfig.json'], {
     encoding: 'utf8',
@@ -655,7 +657,7 @@ async function case4(db) {
       `SELECT created_via::text AS via, count(*)::int AS n FROM customers WHERE email LIKE 'bench-%@load.test' GROUP BY 1`,
     );
     const audits = await client.query(
-      `SELECT count(*)::int AS n FROM audit_events WHERE target = 'billing_customer_create' AND outcome = 'success' AND arguments->>'email' LIKE 'bench-%'`,
+      `SELECT count(*)::int AS n FROM mcp_audit_events WHERE target = 'billing_customer_create' AND outcome = 'success' AND arguments->>'email' LIKE 'bench-%'`,
     );
     return { ...Object.fromEntries(customers.rows.map((r) => [r.via, r.n])), mcpAudits: audits.rows[0].n };
   });

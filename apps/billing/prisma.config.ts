@@ -5,7 +5,7 @@ import { defineConfig } from 'prisma/config';
 // network access); `generate` never connects, and `node scripts/prisma.mjs migrate deploy` applies
 // prisma/migrations without the CLI (src/database/migrations.ts). See README "Database".
 export default defineConfig({
-  schema: 'prisma/schema.prisma',
+  schema: 'prisma/schema',
   migrations: { path: 'prisma/migrations' },
   datasource: { url: process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres' },
 });

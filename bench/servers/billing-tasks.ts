@@ -52,7 +52,7 @@ class BenchTaskToolsController {
     description:
       'Bench only: the work of billing_customer_summary (open and overdue amounts, the newest invoices of one customer), ' +
       'run as a task for a client that declared the tasks extension and in the request for any other.',
-    // Not `readOnlyHint`: a read-only call gets no transaction from the call hook (AuditCallHook), so
+    // Not `readOnlyHint`: a read-only call gets no transaction from the call hook (`McpAuditHook`), so
     // its task row and its pg-boss job would be committed one after the other. Like the app's task
     // tool (a write), the create commits the task row, its job and its audit row in one
     // transaction, and the run commits its outcome with its audit row.

@@ -22,14 +22,14 @@ import { fail } from './lifecycle.js';
 const FIND_BY_EMAIL_SQL = `SELECT "t0"."id", "t0"."workspace_id" AS "workspaceId", "t0"."name", "t0"."email", "t0"."tax_id" AS "taxId", "t0"."created_via"::text AS "createdVia", "t0"."updated_via"::text AS "updatedVia", "t0"."created_at" AS "createdAt", "t0"."updated_at" AS "updatedAt" FROM "public"."customers" AS "t0" WHERE (("t0"."workspace_id" = $1 AND "t0"."email" = $2) AND 1=1) LIMIT $3`;
 const INSERT_SQL = `INSERT INTO "public"."customers" ("id","workspace_id","name","email","tax_id","created_via","updated_via","created_at","updated_at") VALUES ($1,$2,$3,$4,$5,CAST($6::text AS "public"."Channel"),CAST($7::text AS "public"."Channel"),$8,$9) RETURNING "public"."customers"."id", "public"."customers"."workspace_id", "public"."customers"."name", "public"."customers"."email", "public"."customers"."tax_id", "public"."customers"."created_via"::text, "public"."customers"."updated_via"::text, "public"."customers"."created_at", "public"."customers"."updated_at"`;
 const CLAIM_SQL = `
-        INSERT INTO idempotency_records (scope, tool, key, arguments_hash, expires_at)
+        INSERT INTO mcp_idempotency_records (scope, tool, key, arguments_hash, expires_at)
         VALUES ($1, $2, $3, $4,
                 (now() AT TIME ZONE 'UTC') + $5::integer * interval '1 second')
         ON CONFLICT (scope, tool, key) DO NOTHING
         RETURNING 1 AS claimed`;
 const ANSWER_AND_AUDIT_SQL = `WITH w0 AS (
-      UPDATE idempotency_records SET result = to_jsonb($1::text)
-      WHERE scope = $2 AND tool = $3 AND key = $4), w1 AS (INSERT INTO "audit_events" ("id", "channel", "workspace_id", "user_id", "token_id", "client_name", "client_version", "method", "target", "arguments", "outcome", "error_code", "duration_ms", "trace_id") VALUES ($5::uuid, $6::"Channel", $7::uuid, $8::uuid,
+      UPDATE mcp_idempotency_records SET result = to_jsonb($1::text)
+      WHERE scope = $2 AND tool = $3 AND key = $4), w1 AS (INSERT INTO "mcp_audit_events" ("id", "channel", "workspace_id", "user_id", "token_id", "client_name", "client_version", "method", "target", "arguments", "outcome", "error_code", "duration_ms", "trace_id") VALUES ($5::uuid, $6, $7, $8,
       $9, $10, $11, $12,
       $13, $14::jsonb, $15, $16,
       $17, $18)) SELECT 1`;

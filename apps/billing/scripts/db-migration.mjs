@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Writes the next migration from the schema: `npm run db:migration -- <name>` creates
 // prisma/migrations/<UTC timestamp>_<name>/migration.sql with the SQL that takes a database
-// migrated with every existing migration to prisma/schema.prisma (nothing when they already agree).
+// migrated with every existing migration to the schema in prisma/schema/ (nothing when they already agree).
 //
 // How, offline: Prisma 7's CLI diffs only through its native schema engine, which it downloads at
 // first use (unreachable here and on CI). Prisma 6.19's CLI (the `prisma6` dev dependency) has the
@@ -16,13 +16,14 @@
 // engine reads pg_catalog columns of that type).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const schemaFolder = join(root, 'prisma', 'schema');
 const name = process.argv[2];
 if (!name || !/^[a-z0-9_]{1,60}$/.test(name)) {
   console.error('usage: npm run db:migration -- <name>   (lower-case letters, digits and _; e.g. add_ticket_priority)');
@@ -54,7 +55,7 @@ try {
 }
 
 if (/^\s*-- This is an empty migration\.\s*$/.test(sql)) {
-  console.log('prisma/schema.prisma matches prisma/migrations: there is nothing to migrate.');
+  console.log('prisma/schema/ matches prisma/migrations: there is nothing to migrate.');
   process.exit(0);
 }
 const timestamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
@@ -65,13 +66,23 @@ console.log(`Wrote ${relative(root, join(folder, 'migration.sql'))}. Read it, th
 console.log('  node scripts/prisma.mjs generate   # the client, if not done yet');
 console.log('  npm run db:migrate                 # a DATABASE_URL database (npm start migrates the embedded one)');
 
-/** Runs the 6.19 CLI's diff against the scratch database; returns the SQL it printed. */
+/**
+ * Runs the 6.19 CLI's diff against the scratch database; returns the SQL it printed. The schema is
+ * a folder of .prisma files (the app's own and @nest-mcp/prisma's, a symlink into node_modules):
+ * each is copied, read through its link, and the one with the datasource gets its `url`.
+ */
 function diff(url) {
-  const schema = readFileSync(join(root, 'prisma', 'schema.prisma'), 'utf8');
-  const withUrl = schema.replace(/(datasource\s+\w+\s*\{[^}]*provider\s*=\s*"postgresql")/, '$1\n  url      = env("DATABASE_URL")');
-  if (withUrl === schema) throw new Error('prisma/schema.prisma: no `datasource` block with provider "postgresql" found');
-  const schemaCopy = join(cacheDir, 'schema.prisma');
-  writeFileSync(schemaCopy, withUrl);
+  const schemaCopy = join(cacheDir, 'schema');
+  rmSync(schemaCopy, { recursive: true, force: true });
+  mkdirSync(schemaCopy);
+  let withDatasource = 0;
+  for (const file of readdirSync(schemaFolder).filter((name) => name.endsWith('.prisma'))) {
+    const schema = readFileSync(join(schemaFolder, file), 'utf8');
+    const withUrl = schema.replace(/(datasource\s+\w+\s*\{[^}]*provider\s*=\s*"postgresql")/, '$1\n  url      = env("DATABASE_URL")');
+    if (withUrl !== schema) withDatasource++;
+    writeFileSync(join(schemaCopy, file), withUrl);
+  }
+  if (withDatasource !== 1) throw new Error('prisma/schema/: no `datasource` block with provider "postgresql" found');
   const config = join(cacheDir, 'prisma6.config.ts');
   writeFileSync(config, configSource(schemaCopy));
   const placeholder = enginePlaceholder();

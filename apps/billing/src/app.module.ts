@@ -4,29 +4,24 @@ import { BODY_LIMIT_BYTES } from './app.setup.js';
 import { APP_ROLE_SCOPES } from './app.scopes.js';
 import { ApprovalsModule } from './approvals/approvals.module.js';
 import { PrismaApprovalLinks } from './approvals/prisma-approval-links.js';
-import { AuditCallHook } from './audit/audit-call.hook.js';
 import { AuditModule } from './audit/audit.module.js';
 import { BillingModule } from './billing/billing.module.js';
-import { ClientInfoModule } from './client-info/client-info.module.js';
-import { PrismaClientInfoStore } from './client-info/prisma-client-info.store.js';
 import type { AppConfig } from './app-config.js';
 import { AppConfigModule } from './app-config.module.js';
 import { CORE_CONFIG, type CoreConfig } from './config/environment.js';
 import { requestStateSecret } from './config/request-state-secret.js';
 import { RequestContextMiddleware } from './context/request-context.middleware.js';
 import { DatabaseModule } from './database/database.module.js';
-import { IdempotencyModule } from './idempotency/idempotency.module.js';
-import { PrismaIdempotencyStore } from './idempotency/prisma-idempotency.store.js';
 import { IdentityModule } from './identity/identity.module.js';
 import { principalOf } from './identity/request-principal.js';
 import { ScopePolicy } from './identity/scope.policy.js';
 import { McpModule } from '@nest-mcp/core';
+import { mcpPrismaExtensions } from '@nest-mcp/prisma';
+import { AppMcpPrismaModule } from './app.mcp-prisma.js';
 import { HealthModule } from './health/health.module.js';
 import { ObservabilityModule } from './observability/observability.module.js';
 import { PanelModule } from './panel/panel.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
-import { PrismaRequestStateStore } from './request-state/prisma-request-state.store.js';
-import { RequestStateModule } from './request-state/request-state.module.js';
 import { StatusModule } from './status/status.module.js';
 import { StreamBackends } from './streams/stream-backends.factory.js';
 import { StreamsModule } from './streams/streams.module.js';
@@ -40,13 +35,11 @@ import { TasksModule } from './tasks/tasks.module.js';
     McpModule.forRootAsync({
       // The layer's extension points, filled by this app's modules (Postgres, the scope policy): static,
       // since Nest needs the providers before any factory runs.
-      imports: [AuditModule, IdempotencyModule, RequestStateModule, ClientInfoModule, ApprovalsModule, StreamsModule, TasksModule],
+      imports: [ApprovalsModule, StreamsModule, TasksModule],
       accessPolicy: { useExisting: ScopePolicy },
-      callHook: { useExisting: AuditCallHook },
-      idempotencyStore: { useExisting: PrismaIdempotencyStore },
-      requestStateStore: { useExisting: PrismaRequestStateStore },
-      // Stateless mode: the name a 2025-era client gave in `initialize`, for its later requests (audit, approval page).
-      clientInfoStore: { useExisting: PrismaClientInfoStore },
+      // @nest-mcp/prisma (app.mcp-prisma.ts): each call in a transaction with its audit row, and idempotency keys,
+      // request-state uses and the name a 2025-era client gave in `initialize` shared by every replica.
+      ...mcpPrismaExtensions(),
       approvalLinks: { useExisting: PrismaApprovalLinks },
       // Tasks (tools declared with `task`): in PostgreSQL (mcp_tasks), run by pg-boss workers on any replica
       // (TASK_WORKERS per process; 0: this replica only enqueues), each run acting as its caller again.
@@ -88,11 +81,11 @@ import { TasksModule } from './tasks/tasks.module.js';
     }),
     ObservabilityModule,
     DatabaseModule,
+    AppMcpPrismaModule,
     IdentityModule.forRoot({ roleScopes: APP_ROLE_SCOPES }),
     RateLimitModule,
     HealthModule,
     AuditModule,
-    IdempotencyModule,
     StreamsModule,
     ApprovalsModule,
     PanelModule,

@@ -1,8 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { AuditService, type AuditOutcome } from '../audit/audit.service.js';
-import { redactArguments } from '../audit/redact.js';
+import { McpAuditLog, McpChannel, redactArguments, type AuditOutcome } from '@nest-mcp/prisma';
 import { RequestContext } from '../context/request-context.js';
 import { PrismaService } from '../database/prisma.service.js';
 import type { Approval, Prisma, User, Workspace } from '../generated/prisma/client.js';
@@ -29,7 +28,7 @@ class LostRace extends Error {}
 export class ApprovalService {
   constructor(
     private readonly prisma: PrismaService,
-    private readonly audit: AuditService,
+    private readonly audit: McpAuditLog,
     private readonly registry: McpRegistry,
     private readonly dispatcher: McpDispatcher,
     @Inject(APPROVALS_CONFIG) private readonly config: ApprovalsConfig,
@@ -100,15 +99,20 @@ export class ApprovalService {
     }
   }
 
-  /** The agent's call, replayed in-process through the MCP pipeline as the approver (see `actAs`). */
+  /**
+   * The agent's call, replayed in-process through the MCP pipeline as the approver (see `actAs`),
+   * in the `panel` channel: its rows and audit row say a person's decision on the admin pages ran it.
+   */
   private run(row: ApprovalRow, request: Request): Promise<CallToolResult> {
-    return this.dispatcher.runApprovedCall({
-      tool: row.tool,
-      arguments: row.arguments as Record<string, unknown>,
-      approvalId: row.id,
-      actingRequest: request,
-      ...(row.clientName ? { clientInfo: { name: row.clientName, version: row.clientVersion ?? '' } } : {}),
-    });
+    return McpChannel.run('panel', () =>
+      this.dispatcher.runApprovedCall({
+        tool: row.tool,
+        arguments: row.arguments as Record<string, unknown>,
+        approvalId: row.id,
+        actingRequest: request,
+        ...(row.clientName ? { clientInfo: { name: row.clientName, version: row.clientVersion ?? '' } } : {}),
+      }),
+    );
   }
 
   /** The tool runs as the approver, in the approval's workspace, with what their role allows. */

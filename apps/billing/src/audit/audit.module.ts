@@ -1,19 +1,15 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { AuditCallHook } from './audit-call.hook.js';
-import { AuditService } from './audit.service.js';
 import { RestWriteAuditInterceptor } from './rest-write-audit.interceptor.js';
 import { RestWriteAuditRoutes } from './rest-write-audit.routes.js';
 
 /**
- * The audit trail of MCP calls (`AuditCallHook`, the MCP layer's `callHook`), of REST writes
- * (`RestWriteAuditInterceptor`, put on every write route by `RestWriteAuditRoutes`) and of admin decisions; global because other modules record
- * events through `AuditService`.
+ * The audit trail of REST writes (`RestWriteAuditInterceptor`, put on every write route by
+ * `RestWriteAuditRoutes`), in the same table as MCP calls: `@nest-mcp/prisma`'s `McpAuditLog`
+ * (its `McpAuditHook` audits every MCP call; see app.mcp-prisma.ts).
  */
-@Global()
 @Module({
   imports: [DiscoveryModule],
-  providers: [AuditService, AuditCallHook, RestWriteAuditInterceptor, RestWriteAuditRoutes],
-  exports: [AuditService, AuditCallHook],
+  providers: [RestWriteAuditInterceptor, RestWriteAuditRoutes],
 })
 export class AuditModule {}

@@ -3,16 +3,14 @@ import type { Request } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { RequestContext } from '../context/request-context.js';
 import { PrismaService } from '../database/prisma.service.js';
-import { classifyFailure } from './audit-call.hook.js';
-import { AuditService, type AuditOutcome, type AuditRecord } from './audit.service.js';
-import { redactArguments } from './redact.js';
+import { classifyFailure, McpAuditLog, redactArguments, type AuditOutcome, type AuditRecord } from '@nest-mcp/prisma';
 
 /** Methods that write nothing: their REST requests are not audited (MCP reads are, by the call hook). */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Every REST write leaves an audit row, as every MCP call does (AuditCallHook): the handler runs
- * in one transaction with its `audit_events` row (channel `api`), so a write never commits without
+ * Every REST write leaves an audit row, as every MCP call does (`McpAuditHook`): the handler runs
+ * in one transaction with its `mcp_audit_events` row (channel `api`), so a write never commits without
  * its row; a write that fails rolls back and is audited on its own. The audit trail is the
  * record of what happened to the enterprise's money, whichever surface the credential used.
  *
@@ -26,7 +24,7 @@ export class RestWriteAuditInterceptor implements NestInterceptor {
 
   constructor(
     private readonly prisma: PrismaService,
-    private readonly audit: AuditService,
+    private readonly audit: McpAuditLog,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {

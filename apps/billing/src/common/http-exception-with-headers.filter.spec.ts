@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ArgumentsHost } from '@nestjs/common';
-import { DatabaseUnavailableException } from '../database/database-unavailable.js';
+import { DatabaseUnavailableException } from '@nest-mcp/prisma';
 import { AuthenticationRequiredException, InsufficientScopeException } from '../identity/auth-challenge.js';
 import { HttpExceptionWithHeadersFilter } from './http-exception-with-headers.filter.js';
 import type { HttpExceptionWithHeaders } from './http-exception-with-headers.js';

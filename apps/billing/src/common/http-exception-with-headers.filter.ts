@@ -1,5 +1,6 @@
 import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
+import { DatabaseUnavailableException } from '@nest-mcp/prisma';
 import { HttpExceptionWithHeaders } from './http-exception-with-headers.js';
 
 /**
@@ -8,9 +9,9 @@ import { HttpExceptionWithHeaders } from './http-exception-with-headers.js';
  * credentials or this moment's outage. The MCP endpoint answers the same errors through its own
  * filter (a JSON-RPC error with the same status and headers).
  */
-@Catch(HttpExceptionWithHeaders)
+@Catch(HttpExceptionWithHeaders, DatabaseUnavailableException)
 export class HttpExceptionWithHeadersFilter implements ExceptionFilter {
-  catch(exception: HttpExceptionWithHeaders, host: ArgumentsHost): void {
+  catch(exception: HttpExceptionWithHeaders | DatabaseUnavailableException, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) return;
     res

@@ -57,7 +57,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 describe('runMigrations', () => {
   it('finds the project root and the Prisma CLI from the compiled file location', () => {
     const root = findProjectRoot();
-    assert.ok(existsSync(join(root, 'prisma', 'schema.prisma')));
+    assert.ok(existsSync(join(root, 'prisma', 'schema', 'billing.prisma')));
     assert.ok(existsSync(join(root, 'scripts', 'migrate-deploy.mjs')));
     assert.ok(existsSync(createRequire(join(root, 'package.json')).resolve('prisma/build/index.js')));
   });

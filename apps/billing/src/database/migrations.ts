@@ -5,12 +5,12 @@ import { redactUrl } from '../common/redact-url.js';
 
 /**
  * The repository root: the nearest folder above this file (src/, dist/ or .test-dist/src/) that
- * holds `prisma/schema.prisma`, else the current directory: where `prisma/migrations` and
+ * holds `prisma/schema/` (the app's schema files), else the current directory: where `prisma/migrations` and
  * `scripts/migrate-deploy.mjs` are.
  */
 export function findProjectRoot(start = dirname(fileURLToPath(import.meta.url))): string {
   for (let dir = resolve(start); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'prisma', 'schema.prisma'))) return dir;
+    if (existsSync(join(dir, 'prisma', 'schema', 'billing.prisma'))) return dir;
     if (dirname(dir) === dir) break;
   }
   return process.cwd();

@@ -4,8 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, prismaOn, type TestDatabase } from '../../test/support/test-database.js';
 import { RequestContext } from '../context/request-context.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { combinedWrites, PrismaService } from './prisma.service.js';
-import { SqlTransactionScope, TransactionExpiredError } from './sql-transaction.js';
+import { TransactionExpiredError } from '@nest-mcp/prisma';
+import { PrismaService } from './prisma.service.js';
 
 /** `PrismaService.transaction` on a real database: what runs inside commits or rolls back as one. */
 describe('PrismaService transactions (pooled connection, routed by context)', () => {
@@ -215,12 +215,6 @@ describe('PrismaService transactions (pooled connection, routed by context)', ()
     assert.equal(await workspaceCount(kept), 0);
   });
 
-  it('combines waiting writes with their placeholders renumbered in order', () => {
-    const combined = combinedWrites([Prisma.sql`UPDATE t SET a = ${'x'} WHERE b = ${'y'}`, Prisma.sql`INSERT INTO u VALUES (${'z'})`]);
-    assert.equal(combined.text, 'WITH w0 AS (UPDATE t SET a = $1 WHERE b = $2), w1 AS (INSERT INTO u VALUES ($3)) SELECT 1');
-    assert.deepEqual(combined.values, ['x', 'y', 'z']);
-  });
-
   it('gives every connection back: many transactions, failing or not, never exhaust the pool', async () => {
     for (let i = 0; i < 30; i++) {
       await prisma
@@ -249,26 +243,4 @@ describe('PrismaService transactions (pooled connection, routed by context)', ()
     assert.equal(await workspaceCount(waiting), 1);
   });
 
-  it('pipelines: BEGIN leaves with the first statement, the waiting writes with COMMIT (two writes to the socket)', async () => {
-    type Counted = { _write: (...a: unknown[]) => void; _writev?: (...a: unknown[]) => void };
-    let writes = 0;
-    let socket: Counted | undefined;
-    const name = slug();
-    await prisma.transaction(async (tx) => {
-      socket = SqlTransactionScope.current()!.client.connection.stream as unknown as Counted;
-      for (const method of ['_write', '_writev'] as const) {
-        const original = socket[method];
-        if (!original) continue;
-        socket[method] = (...args: unknown[]) => {
-          writes++;
-          return original.apply(socket, args);
-        };
-      }
-      await tx.workspace.create({ data: { slug: name, name: 'pipelined' } });
-      await prisma.sqlBeforeCommit(Prisma.sql`UPDATE workspaces SET name = 'committed' WHERE slug = ${name}`);
-    });
-    for (const method of ['_write', '_writev'] as const) delete (socket as Partial<Counted>)[method];
-    assert.equal(writes, 2);
-    assert.equal((await prisma.client.workspace.findUniqueOrThrow({ where: { slug: name } })).name, 'committed');
-  });
 });

@@ -11,7 +11,8 @@ import { from, lastValueFrom, type Observable } from 'rxjs';
 import { PrismaService } from '../database/prisma.service.js';
 import { argumentsHash } from '@nest-mcp/core';
 import { isIdempotencyKey } from './idempotency-key.format.js';
-import { PrismaIdempotencyStore, type IdempotentRequest } from './prisma-idempotency.store.js';
+import { PrismaIdempotencyStore, type IdempotentRequest } from '@nest-mcp/prisma';
+import { idempotencyScope } from './idempotency-scope.js';
 
 const BODY_KEY = 'idempotency_key';
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -52,8 +53,7 @@ export class RestIdempotencyInterceptor implements NestInterceptor {
       key,
       // The key itself is left out: a retry may move it between the body and the header.
       argumentsHash: argumentsHash({ params: request.params, body: withoutKey(request.body) }),
-      httpRequest: request,
-      input: request.body,
+      scope: idempotencyScope(request, request.body),
     };
     return from(
       this.prisma.transaction(async () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { asDatabaseUnavailable } from '../database/database-unavailable.js';
+import { asDatabaseUnavailable } from '@nest-mcp/prisma';
 import { PrismaService } from '../database/prisma.service.js';
 import { Prisma, type Role } from '../generated/prisma/client.js';
 import { SURFACES, type Principal, type PrincipalMembership, type Surface } from './principal.js';

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { McpRegistry, McpTasks, TERMINAL_TASK_STATUSES, type McpTask } from '@nest-mcp/core';
-import { AuditService } from '../audit/audit.service.js';
-import { redactArguments } from '../audit/redact.js';
+import { McpAuditLog, redactArguments } from '@nest-mcp/prisma';
 import { PrismaService } from '../database/prisma.service.js';
 import { PostgresTaskStore } from '../tasks/postgres-task.store.js';
 
@@ -47,7 +46,7 @@ export class PanelTasks {
     private readonly store: PostgresTaskStore,
     private readonly tasks: McpTasks,
     private readonly registry: McpRegistry,
-    private readonly audit: AuditService,
+    private readonly audit: McpAuditLog,
   ) {}
 
   /** Unfinished tasks first (oldest first), then finished ones (newest first). */

@@ -183,7 +183,7 @@ describe(
       const runs = await panelRuns(t, invoice.id);
       assert.equal(runs.length, 1, 'cancelled exactly once');
       assert.equal(runs[0].userId, approverId, 'the audit names the approver');
-      const decision = await t.prisma.client.auditEvent.findMany({
+      const decision = await t.prisma.client.mcpAuditEvent.findMany({
         where: { method: 'approval/continue', arguments: { path: ['approval_id'], equals: id } },
       });
       assert.deepEqual(
@@ -233,7 +233,7 @@ describe(
         await page.close();
 
         // The agent's call and the run the person approved, both audited under the client's name.
-        const rows = await t.prisma.client.auditEvent.findMany({
+        const rows = await t.prisma.client.mcpAuditEvent.findMany({
           where: { method: 'tools/call', target: 'billing_invoice_cancel', arguments: { path: ['invoice_id'], equals: invoice.id } },
           orderBy: { occurredAt: 'asc' },
         });

@@ -183,12 +183,12 @@ describe('tasks page in Chromium: an admin watches and cancels an agent’s stat
       await locker.query('COMMIT');
       locked = false;
       for (const started = Date.now(); ; await sleep(50)) {
-        const runs = await t.prisma.client.auditEvent.count({ where: { target: TOOL, channel: 'mcp', outcome: 'cancelled' } });
+        const runs = await t.prisma.client.mcpAuditEvent.count({ where: { target: TOOL, channel: 'mcp', outcome: 'cancelled' } });
         if (runs === 1) break;
         assert.ok(Date.now() - started < 30_000, 'the run was audited as cancelled');
       }
       assert.equal(await t.prisma.client.attachment.count(), stored, 'no file stored by the cancelled export');
-      const decision = await t.prisma.client.auditEvent.findMany({
+      const decision = await t.prisma.client.mcpAuditEvent.findMany({
         where: { method: 'task/cancel', arguments: { path: ['task_id'], equals: jobId } },
       });
       assert.deepEqual(

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { AuditService, type AuditRecord } from '../../src/audit/audit.service.js';
+import { McpAuditLog, type AuditRecord } from '@nest-mcp/prisma';
 import { RequestContext } from '../../src/context/request-context.js';
 import { captureOutput } from '../support/log-capture.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
@@ -56,7 +56,7 @@ describe('audit trail under hostile input (real database)', () => {
       assert.equal(status, 400);
       assert.equal(body.error.code, -32602);
       assert.match(body.error.message, /^Invalid _meta\["io\.modelcontextprotocol\/clientInfo"\]\.name: /);
-      assert.equal(await t.prisma.client.auditEvent.count({ where: { arguments: { equals: { email: 'nul-name@demo.test' } } } }), 0);
+      assert.equal(await t.prisma.client.mcpAuditEvent.count({ where: { arguments: { equals: { email: 'nul-name@demo.test' } } } }), 0);
     });
 
     it('refuses a 5 MiB clientInfo.version with 400 / -32602 naming the field', async () => {
@@ -64,7 +64,7 @@ describe('audit trail under hostile input (real database)', () => {
       assert.equal(status, 400);
       assert.equal(body.error.code, -32602);
       assert.match(body.error.message, /clientInfo"\]\.version: .*64/);
-      const stored = await t.prisma.client.auditEvent.findMany({ where: { clientName: 'big' } });
+      const stored = await t.prisma.client.mcpAuditEvent.findMany({ where: { clientName: 'big' } });
       assert.deepEqual(stored, []);
     });
 
@@ -88,7 +88,7 @@ describe('audit trail under hostile input (real database)', () => {
       const version = `2.0.0-β.${'1'.repeat(64 - '2.0.0-β.'.length)}`;
       const { status } = await summary('unicode-info@demo.test', { name, version });
       assert.equal(status, 200);
-      const event = await t.prisma.client.auditEvent.findFirstOrThrow({
+      const event = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
         where: { arguments: { equals: { email: 'unicode-info@demo.test' } } },
       });
       assert.equal(event.clientName, name);
@@ -131,21 +131,21 @@ describe('audit trail under hostile input (real database)', () => {
         readAnswers.map((answer) => answer.body.error?.code ?? 'ok'),
         readAnswers.map(() => 'ok'),
       );
-      const audited = await t.prisma.client.auditEvent.count({
+      const audited = await t.prisma.client.mcpAuditEvent.count({
         where: { workspaceId: rivalWorkspaceId, target: 'billing_customer_summary', clientName: 'test-client' },
       });
       assert.equal(audited, 30);
     });
 
     it('stores the good rows of a batch that the database refuses, and fails and logs only the bad row', async () => {
-      const audit = t.app.get(AuditService);
-      const row = (target: string, userId?: string): AuditRecord => ({
+      const audit = t.app.get(McpAuditLog);
+      const row = (target: string, durationMs = 1): AuditRecord => ({
+        channel: 'mcp',
         method: 'tools/call',
         target,
         outcome: 'success',
-        durationMs: 1,
+        durationMs,
         workspaceId: rivalWorkspaceId,
-        ...(userId ? { userId } : {}),
       });
       const logs = captureOutput();
       try {
@@ -153,8 +153,8 @@ describe('audit trail under hostile input (real database)', () => {
         const outcomes = await Promise.allSettled([
           audit.recordBatched(row('batch-first')),
           audit.recordBatched(row('batch-good-1')),
-          // Not a uuid: the database refuses this row, which no validation upstream anticipated.
-          audit.recordBatched(row('batch-bad', 'not-a-uuid')),
+          // Past the integer column's range: the database refuses this row, which no validation upstream anticipated.
+          audit.recordBatched(row('batch-bad', 2 ** 40)),
           audit.recordBatched(row('batch-good-2')),
           audit.recordBatched(row('batch-good-3')),
         ]);
@@ -166,7 +166,7 @@ describe('audit trail under hostile input (real database)', () => {
       } finally {
         logs.restore();
       }
-      const stored = await t.prisma.client.auditEvent.findMany({ where: { target: { startsWith: 'batch-' } }, select: { target: true } });
+      const stored = await t.prisma.client.mcpAuditEvent.findMany({ where: { target: { startsWith: 'batch-' } }, select: { target: true } });
       assert.deepEqual(stored.map((event) => event.target).sort(), ['batch-first', 'batch-good-1', 'batch-good-2', 'batch-good-3']);
     });
   });
@@ -179,7 +179,7 @@ describe('audit trail under hostile input (real database)', () => {
       const { status, body } = await mcp('resources/read', { uri });
       assert.equal(status, 200);
       assert.equal(body.error.code, -32602);
-      const event = await t.prisma.client.auditEvent.findFirstOrThrow({
+      const event = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
         where: { method: 'resources/read', target: { startsWith: uri.slice(0, 100) } },
       });
       assert.ok(event.target!.length <= 600, `target stored with ${event.target!.length} characters`);
@@ -191,7 +191,7 @@ describe('audit trail under hostile input (real database)', () => {
       const { status, body } = await summary('nul\u0000arg@demo.test');
       assert.equal(status, 200);
       assert.equal(body.error, undefined);
-      const event = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { arguments: { equals: { email: 'nularg@demo.test' } } } });
+      const event = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({ where: { arguments: { equals: { email: 'nularg@demo.test' } } } });
       assert.equal(event.target, 'billing_customer_summary');
     });
 
@@ -202,7 +202,7 @@ describe('audit trail under hostile input (real database)', () => {
       });
       assert.equal(status, 200);
       assert.notEqual(body.error?.code, -32603);
-      const event = await t.prisma.client.auditEvent.findFirstOrThrow({
+      const event = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
         where: { target: 'billing_customer_create', arguments: { path: ['email'], equals: 'nul-write@demo.test' } },
       });
       assert.deepEqual(event.arguments, { name: 'NulCorp', email: 'nul-write@demo.test', x: 1 });
@@ -223,7 +223,7 @@ describe('audit trail under hostile input (real database)', () => {
             assert.ok(status < 500 && body.error?.code !== -32603, JSON.stringify(body));
             // "__proto__" / "constructor" keys are refused by the body reader, before any call is made: nothing to audit.
             if (status === 400 && /"__proto__" and "constructor"/.test(body.error?.message ?? '')) return;
-            assert.equal(await t.prisma.client.auditEvent.count({ where: { traceId } }), 1);
+            assert.equal(await t.prisma.client.mcpAuditEvent.count({ where: { traceId } }), 1);
           },
         ),
         { numRuns: Number(process.env.HOSTILE_RUNS ?? 40) },
@@ -233,7 +233,7 @@ describe('audit trail under hostile input (real database)', () => {
     it('audits a call whose tool name contains NUL and whose arguments hold a lone surrogate', async () => {
       const { status } = await mcp('tools/call', { name: 'no\u0000such-tool', arguments: { note: 'half \uDC00 pair' } });
       assert.ok(status < 500);
-      const event = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { target: 'nosuch-tool' } });
+      const event = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({ where: { target: 'nosuch-tool' } });
       assert.deepEqual(event.arguments, { note: 'half \uFFFD pair' });
     });
   });

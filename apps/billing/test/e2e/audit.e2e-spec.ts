@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Controller, Injectable, Module, Post, UnprocessableEntityException } from '@nestjs/common';
-import { AuditService } from '../../src/audit/audit.service.js';
+import { McpAuditLog } from '@nest-mcp/prisma';
 import { CustomersService } from '../../src/billing/customers/customers.service.js';
 import { WorkspaceScoped } from '../../src/identity/workspace-scoped.decorator.js';
 import { McpTool, RequiredScopes } from '@nest-mcp/core';
@@ -70,7 +70,7 @@ describe('audit trail and created_via (real database)', () => {
   it('audits a successful call with who, what, client, redacted arguments and the trace id', async () => {
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
     await call('billing_customer_create', { name: 'Audited', email: 'audited@demo.test', api_key: 'sk_live_123' }, {}, { traceparent });
-    const event = await t.prisma.client.auditEvent.findFirstOrThrow({
+    const event = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
       where: { target: 'billing_customer_create', traceId: '4bf92f3577b34da6a3ce929d0e0e4736' },
     });
     const admin = await t.prisma.client.user.findUniqueOrThrow({ where: { email: 'admin@demo.test' } });
@@ -87,7 +87,7 @@ describe('audit trail and created_via (real database)', () => {
     assert.deepEqual(event.arguments, { name: 'Audited', email: 'audited@demo.test', api_key: '[REDACTED]' });
     assert.ok(event.durationMs >= 0);
     await call('billing_customer_create', { name: 'Audited', email: 'audited@demo.test' });
-    const success = await t.prisma.client.auditEvent.findFirstOrThrow({
+    const success = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
       where: { target: 'billing_customer_create', outcome: 'success' },
       orderBy: { occurredAt: 'desc' },
     });
@@ -98,7 +98,7 @@ describe('audit trail and created_via (real database)', () => {
     const { body } = await call('test_write_then_crash', {});
     assert.equal(body.error.code, -32603);
     assert.equal(await t.prisma.client.customer.count({ where: { email: 'ghost-crash@demo.test' } }), 0);
-    const event = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { target: 'test_write_then_crash' } });
+    const event = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({ where: { target: 'test_write_then_crash' } });
     assert.equal(event.outcome, 'error');
     assert.equal(event.errorCode, 'internal_error');
   });
@@ -107,13 +107,13 @@ describe('audit trail and created_via (real database)', () => {
     const { body } = await call('test_write_then_refuse', {});
     assert.equal(body.result.isError, true);
     assert.equal(await t.prisma.client.customer.count({ where: { email: 'ghost-refuse@demo.test' } }), 0);
-    const event = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { target: 'test_write_then_refuse' } });
+    const event = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({ where: { target: 'test_write_then_refuse' } });
     assert.equal(event.outcome, 'failed');
     assert.equal(event.errorCode, 'business_rule');
   });
 
   it('never keeps a write whose audit event could not be written', async () => {
-    const audit = t.app.get(AuditService);
+    const audit = t.app.get(McpAuditLog);
     const original = audit.record.bind(audit);
     let failNext = true;
     audit.record = async (event) => {
@@ -127,7 +127,7 @@ describe('audit trail and created_via (real database)', () => {
       const { body } = await call('billing_customer_create', { name: 'Unaudited', email: 'unaudited@demo.test' });
       assert.equal(body.error.code, -32603);
       assert.equal(await t.prisma.client.customer.count({ where: { email: 'unaudited@demo.test' } }), 0);
-      const event = await t.prisma.client.auditEvent.findFirstOrThrow({
+      const event = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
         where: { arguments: { equals: { name: 'Unaudited', email: 'unaudited@demo.test' } } },
       });
       assert.equal(event.outcome, 'error');
@@ -139,7 +139,7 @@ describe('audit trail and created_via (real database)', () => {
   it('audits reads too: a read-only tool and a resource, success and failure', async () => {
     await call('billing_customer_summary', { email: 'mcp@demo.test' });
     await call('billing_customer_summary', { email: 'nobody@demo.test' });
-    const reads = await t.prisma.client.auditEvent.findMany({
+    const reads = await t.prisma.client.mcpAuditEvent.findMany({
       where: { target: 'billing_customer_summary' },
       orderBy: { occurredAt: 'asc' },
     });
@@ -155,7 +155,7 @@ describe('audit trail and created_via (real database)', () => {
   it("audits completion/complete in the caller's workspace: target is the ref and the argument", async () => {
     const { body } = await complete({ type: 'ref/resource', uri: 'billing://customers/{id}' }, { name: 'id', value: '' });
     assert.ok(body.result.completion.values.length > 0);
-    const event = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { method: 'completion/complete' } });
+    const event = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({ where: { method: 'completion/complete' } });
     const demo = await t.prisma.client.workspace.findUniqueOrThrow({ where: { slug: 'demo' } });
     assert.equal(event.workspaceId, demo.id);
     assert.equal(event.target, 'billing://customers/{id}#id');
@@ -168,7 +168,7 @@ describe('audit trail and created_via (real database)', () => {
   it('audits a completion/complete of an unknown prompt as an error', async () => {
     const { body } = await complete({ type: 'ref/prompt', name: 'no_such_prompt' }, { name: 'x', value: 'a' });
     assert.equal(body.error.code, -32602);
-    const event = await t.prisma.client.auditEvent.findFirstOrThrow({
+    const event = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
       where: { method: 'completion/complete', target: 'no_such_prompt#x' },
     });
     assert.deepEqual([event.outcome, event.errorCode], ['error', '-32602']);
@@ -183,12 +183,12 @@ describe('audit trail and created_via (real database)', () => {
       { token: readOnly },
     );
     assert.equal(status, 403);
-    const event = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { outcome: 'denied' } });
+    const event = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({ where: { outcome: 'denied' } });
     assert.equal(event.errorCode, 'http_403');
   });
 
   it('never stores a token in an audit row or a result', async () => {
-    const events = await t.prisma.client.auditEvent.findMany();
+    const events = await t.prisma.client.mcpAuditEvent.findMany();
     assert.ok(events.length >= 5);
     assert.ok(events.every((event) => !JSON.stringify(event).includes('mcp_pat_')));
   });

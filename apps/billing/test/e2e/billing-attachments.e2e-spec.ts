@@ -138,7 +138,7 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
     assert.equal(row.workspaceId, demoId);
     assert.equal(row.createdVia, 'mcp');
     assert.equal(sha256(row.content), sha256(PDF));
-    const audit = await t.prisma.client.auditEvent.findFirstOrThrow({ where: { target: 'billing_attachment_upload', outcome: 'success' } });
+    const audit = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({ where: { target: 'billing_attachment_upload', outcome: 'success' } });
     assert.equal((audit.arguments as any).content_base64, `[${PDF.toString('base64').length} bytes omitted]`);
 
     const described = await download(viewer, data.id);
@@ -210,7 +210,7 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
       assert.equal(viaRest.status, 413);
       assert.match(viaRest.body.message, /the cap is 10 MiB/);
       assert.equal(await attachmentCount(), before);
-      const audit = await t.prisma.client.auditEvent.findFirstOrThrow({
+      const audit = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
         where: { target: 'billing_attachment_upload', outcome: 'failed' },
         orderBy: { occurredAt: 'desc' },
       });

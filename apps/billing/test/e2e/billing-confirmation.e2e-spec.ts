@@ -301,7 +301,7 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
         assert.equal(envelopeOf(result).data.status, 'cancelled');
         assert.equal((await invoiceRow(invoiceId)).updatedAt.getTime(), cancelled.updatedAt.getTime(), 'the re-call ran nothing');
 
-        const audit = await t.prisma.client.auditEvent.findMany({
+        const audit = await t.prisma.client.mcpAuditEvent.findMany({
           where: { method: 'approval/continue', target: 'billing_invoice_cancel', userId: adminId },
         });
         assert.equal(audit.filter((e) => (e.arguments as { approval_id: string }).approval_id === envelope.approval!.id).length, 1);

@@ -213,7 +213,7 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
       assert.equal(invRow.paidMinor, 35_000);
       assert.equal(invRow.status, 'sent');
       assert.equal(invRow.updatedVia, 'mcp');
-      const audit = await t.prisma.client.auditEvent.findFirstOrThrow({
+      const audit = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
         where: { target: 'billing_payment_register', outcome: 'success' },
         orderBy: { occurredAt: 'desc' },
       });
@@ -451,7 +451,7 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
 
         assert.equal(await t.prisma.client.payment.count(), before);
         assert.equal((await dbInvoice(inv.id)).paidMinor, 0);
-        const audit = await t.prisma.client.auditEvent.findFirstOrThrow({
+        const audit = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
           where: { target: 'billing_payment_register' },
           orderBy: { occurredAt: 'desc' },
         });
@@ -570,7 +570,7 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
       assert.equal((await t.prisma.client.payment.findUniqueOrThrow({ where: { id: paymentId } })).refundedMinor, 0);
       assert.equal((await dbInvoice(invoiceId)).status, 'paid');
       assert.equal(await t.prisma.client.approval.count({ where: { tool: 'billing_payment_refund', status: 'pending' } }), 1);
-      const audit = await t.prisma.client.auditEvent.findFirstOrThrow({
+      const audit = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
         where: { target: 'billing_payment_refund' },
         orderBy: { occurredAt: 'desc' },
       });

@@ -195,7 +195,7 @@ describe('billing_statement_export: a background task (real database)', () => {
       assert.match(csv, /,"'-TRK,\d+"\r\n/);
 
       // One audit row for the call that was accepted, one for the work, both on the MCP channel.
-      const rows = await t.prisma.client.auditEvent.findMany({
+      const rows = await t.prisma.client.mcpAuditEvent.findMany({
         where: { target: TOOL, arguments: { path: ['from'], equals: period.from }, clientName: 'statement-e2e-2026' },
         orderBy: { occurredAt: 'asc' },
       });
@@ -376,9 +376,9 @@ describe('billing_statement_export: a background task (real database)', () => {
       assert.equal(ended.status, 'cancelled');
       // The run stops at its next page and rolls back: give it the time to, then look.
       const audited = { target: TOOL, channel: 'mcp', arguments: { equals: YEAR } } as const;
-      await until(async () => (await t.prisma.client.auditEvent.count({ where: { ...audited, outcome: 'cancelled' } })) === 1);
+      await until(async () => (await t.prisma.client.mcpAuditEvent.count({ where: { ...audited, outcome: 'cancelled' } })) === 1);
       assert.equal(await t.prisma.client.attachment.count({ where: { workspaceId } }), attachments, 'no file was stored');
-      const rows = await t.prisma.client.auditEvent.findMany({ where: audited, orderBy: { occurredAt: 'asc' } });
+      const rows = await t.prisma.client.mcpAuditEvent.findMany({ where: audited, orderBy: { occurredAt: 'asc' } });
       assert.deepEqual(
         rows.map((row) => [row.channel, row.outcome, row.errorCode]),
         [

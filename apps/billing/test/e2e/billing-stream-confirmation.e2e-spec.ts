@@ -107,7 +107,7 @@ describe('in-chat confirmation over the stream waits outside any transaction (re
   };
 
   const auditRows = (invoiceId: string) =>
-    t.prisma.client.auditEvent.findMany({
+    t.prisma.client.mcpAuditEvent.findMany({
       where: { method: 'tools/call', target: 'billing_invoice_cancel', arguments: { path: ['invoice_id'], equals: invoiceId } },
     });
   async function auditOf(invoiceId: string) {

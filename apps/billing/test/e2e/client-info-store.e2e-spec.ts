@@ -3,9 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { MCP_CLIENT_INFO_STORE, type McpClientInfoStore } from '@nest-mcp/core';
 import { post } from '@nest-mcp/core/testing';
-import { PrismaClientInfoStore } from '../../src/client-info/prisma-client-info.store.js';
-import { ExpiredRowsCleanup } from '../../src/idempotency/expired-rows.cleanup.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
+import { ExpiredRowsCleanup, PrismaClientInfoStore } from '@nest-mcp/prisma';
 
 /**
  * The layer's `clientInfoStore` in Postgres (`mcp_client_infos`): what a 2025-era client named

@@ -134,7 +134,7 @@ describe('kill -9 of a replica during a stream of idempotent writes', { skip: ne
         assert.deepEqual(mismatched, [], 'the answer a client got names the stored invoice');
         const audits = (
           await client.query<{ key: string; replica: string }>(
-            `SELECT arguments->>'idempotency_key' AS key, client_version AS replica FROM audit_events
+            `SELECT arguments->>'idempotency_key' AS key, client_version AS replica FROM mcp_audit_events
            WHERE method = 'tools/call' AND target = 'billing_invoice_create' AND outcome = 'success' AND arguments->>'idempotency_key' LIKE $1`,
             [`${PREFIX}%`],
           )

@@ -82,7 +82,7 @@ describe('credentials bound to a surface, and an audit row for every write', () 
     const email = `audited-${randomUUID()}@demo.test`;
     const created = await restCall(t, program, 'POST', '/v1/customers', { name: 'Audited Ltd', email });
     assert.equal(created.status, 201);
-    const rows = await t.prisma.client.auditEvent.findMany({
+    const rows = await t.prisma.client.mcpAuditEvent.findMany({
       where: { channel: 'api', arguments: { path: ['body', 'email'], equals: email } },
     });
     assert.equal(rows.length, 1);
@@ -121,9 +121,9 @@ describe('credentials bound to a surface, and an audit row for every write', () 
       audited.filter((route) => /^(McpController|PanelController)\./.test(route)),
       [],
     );
-    const before = await t.prisma.client.auditEvent.count({ where: { channel: 'api' } });
+    const before = await t.prisma.client.mcpAuditEvent.count({ where: { channel: 'api' } });
     assert.equal((await restCall(t, program, 'GET', '/v1/customers')).status, 200);
-    assert.equal(await t.prisma.client.auditEvent.count({ where: { channel: 'api' } }), before, 'a read writes no row');
+    assert.equal(await t.prisma.client.mcpAuditEvent.count({ where: { channel: 'api' } }), before, 'a read writes no row');
   });
 
   it('audits a REST write that fails, and keeps nothing of it', async () => {
@@ -131,7 +131,7 @@ describe('credentials bound to a surface, and an audit row for every write', () 
     assert.equal((await restCall(t, program, 'POST', '/v1/customers', { name: 'Once', email })).status, 201);
     const again = await restCall(t, program, 'POST', '/v1/customers', { name: 'Twice', email });
     assert.equal(again.status, 409);
-    const rows = await t.prisma.client.auditEvent.findMany({
+    const rows = await t.prisma.client.mcpAuditEvent.findMany({
       where: { channel: 'api', arguments: { path: ['body', 'email'], equals: email } },
       orderBy: { occurredAt: 'asc' },
     });
@@ -151,7 +151,7 @@ describe('credentials bound to a surface, and an audit row for every write', () 
       idempotency_key: idem(),
     });
     assert.equal(refund.status, 201, JSON.stringify(refund.body));
-    const row = await t.prisma.client.auditEvent.findFirstOrThrow({
+    const row = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
       where: { channel: 'api', target: `/v1/payments/${paymentId}/refunds` },
     });
     assert.equal(row.method, 'POST /v1/payments/:payment_id/refunds');

@@ -43,7 +43,7 @@ describe('prepareDatabase without a URL (DATABASE_URL unset): the embedded Postg
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
     );
     const names = tables.map((row) => row.table_name);
-    for (const table of ['_prisma_migrations', 'access_tokens', 'audit_events', 'users', 'workspaces']) {
+    for (const table of ['_prisma_migrations', 'access_tokens', 'mcp_audit_events', 'users', 'workspaces']) {
       assert.ok(names.includes(table), `table ${table} exists (got ${names.join(', ')})`);
     }
     const state = JSON.parse(readFileSync(stateFile, 'utf8'));

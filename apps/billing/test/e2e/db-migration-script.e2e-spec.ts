@@ -49,7 +49,7 @@ describe('npm run db:migration', { skip }, () => {
   });
 
   it('writes prisma/migrations/<timestamp>_<name>/migration.sql for a new column', () => {
-    const schemaPath = join(project, 'prisma', 'schema.prisma');
+    const schemaPath = join(project, 'prisma', 'schema', 'billing.prisma');
     const schema = readFileSync(schemaPath, 'utf8');
     writeFileSync(schemaPath, schema.replace(/(model Customer \{\n)/, '$1  notes       String?\n'));
     const result = run('add_customer_notes');

@@ -120,7 +120,7 @@ describe('hostile input: the billing application (authentication, audit, real DT
       { numRuns: 40 },
     );
     // The failed calls were audited (no secret kept), and nothing polluted a prototype.
-    const failed = await t.prisma.client.auditEvent.count({ where: { method: 'tools/call', outcome: 'failed' } });
+    const failed = await t.prisma.client.mcpAuditEvent.count({ where: { method: 'tools/call', outcome: 'failed' } });
     assert.ok(failed > 0);
     assertPrototypesClean(prototypes);
   });

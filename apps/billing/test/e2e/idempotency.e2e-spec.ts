@@ -10,9 +10,6 @@ import { DEMO_ADMIN_EMAIL } from '../../src/demo/demo-seed.js';
 import { WorkspaceScoped } from '../../src/identity/workspace-scoped.decorator.js';
 import type { InvoiceStatus } from '../../src/generated/prisma/client.js';
 import { IdempotencyKey } from '../../src/billing/common/idempotency-key.js';
-import { ExpiredRowsCleanup } from '../../src/idempotency/expired-rows.cleanup.js';
-import { PrismaIdempotencyStore } from '../../src/idempotency/prisma-idempotency.store.js';
-import { PrismaRequestStateStore } from '../../src/request-state/prisma-request-state.store.js';
 import {
   MCP_IDEMPOTENCY_STORE,
   MCP_REQUEST_STATE_STORE,
@@ -23,6 +20,7 @@ import {
 } from '@nest-mcp/core';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { callTool } from '@nest-mcp/core/testing';
+import { ExpiredRowsCleanup, PrismaIdempotencyStore, PrismaRequestStateStore } from '@nest-mcp/prisma';
 
 const DAY = 86_400_000;
 const isoDate = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY).toISOString().slice(0, 10);
@@ -121,9 +119,9 @@ describe('idempotency keys and one-time request state (real database)', () => {
   const register = (args: Record<string, unknown>, id?: number) => call(accountant, 'billing_payment_register', args, id);
   const payments = (invoiceId: string) => t.prisma.client.payment.findMany({ where: { invoiceId } });
   const paidMinor = async (invoiceId: string) => (await t.prisma.client.invoice.findUniqueOrThrow({ where: { id: invoiceId } })).paidMinor;
-  const records = (key: string) => t.prisma.client.idempotencyRecord.findMany({ where: { key } });
+  const records = (key: string) => t.prisma.client.mcpIdempotencyRecord.findMany({ where: { key } });
   const audits = (key: string) =>
-    t.prisma.client.auditEvent.findMany({
+    t.prisma.client.mcpAuditEvent.findMany({
       where: { method: 'tools/call', arguments: { path: ['idempotency_key'], equals: key } },
       orderBy: { occurredAt: 'asc' },
     });
@@ -244,7 +242,7 @@ describe('idempotency keys and one-time request state (real database)', () => {
     const upload = (over: Record<string, unknown> = {}) => call(accountant, 'billing_attachment_upload', { ...args, ...over });
     const expire = () =>
       t.prisma.client
-        .$executeRaw`UPDATE idempotency_records SET expires_at = (now() AT TIME ZONE 'UTC') - interval '1 minute' WHERE key = ${args.idempotency_key}`;
+        .$executeRaw`UPDATE mcp_idempotency_records SET expires_at = (now() AT TIME ZONE 'UTC') - interval '1 minute' WHERE key = ${args.idempotency_key}`;
     const stored = () => t.prisma.client.attachment.count({ where: { filename: args.filename } });
 
     const first = await upload();
@@ -595,19 +593,19 @@ describe('idempotency keys and one-time request state (real database)', () => {
     const cleanup = t.app.get(ExpiredRowsCleanup);
     const [expired, live] = [randomUUID(), randomUUID()];
     await t.prisma.client.$executeRaw`
-      INSERT INTO idempotency_records (scope, tool, key, arguments_hash, expires_at)
+      INSERT INTO mcp_idempotency_records (scope, tool, key, arguments_hash, expires_at)
       VALUES ('-', 'test_tool', ${expired}, 'h', (now() AT TIME ZONE 'UTC') - interval '1 second'),
              ('-', 'test_tool', ${live}, 'h', (now() AT TIME ZONE 'UTC') + interval '1 hour')`;
     await t.prisma.client.$executeRaw`
-      INSERT INTO request_state_uses (id, expires_at)
+      INSERT INTO mcp_request_state_uses (id, expires_at)
       VALUES (${expired}, (now() AT TIME ZONE 'UTC') - interval '1 second'), (${live}, (now() AT TIME ZONE 'UTC') + interval '1 hour')`;
     assert.ok((await cleanup.run()) >= 2);
     assert.deepEqual(
-      (await t.prisma.client.idempotencyRecord.findMany({ where: { key: { in: [expired, live] } } })).map((r) => r.key),
+      (await t.prisma.client.mcpIdempotencyRecord.findMany({ where: { key: { in: [expired, live] } } })).map((r) => r.key),
       [live],
     );
     assert.deepEqual(
-      (await t.prisma.client.requestStateUse.findMany({ where: { id: { in: [expired, live] } } })).map((r) => r.id),
+      (await t.prisma.client.mcpRequestStateUse.findMany({ where: { id: { in: [expired, live] } } })).map((r) => r.id),
       [live],
     );
   });
@@ -628,7 +626,7 @@ describe('idempotency keys and one-time request state (real database)', () => {
       const expiresAt = new Date(Date.now() + 600_000);
       assert.equal(await store.consume(id, expiresAt), true);
       assert.equal(await store.consume(id, expiresAt), false);
-      const row = await t.prisma.client.requestStateUse.findUniqueOrThrow({ where: { id } });
+      const row = await t.prisma.client.mcpRequestStateUse.findUniqueOrThrow({ where: { id } });
       assert.equal(row.expiresAt.toISOString(), expiresAt.toISOString());
     });
 

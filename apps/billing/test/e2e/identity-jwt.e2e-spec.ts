@@ -130,7 +130,7 @@ describe('JWT access tokens from an external authorization server (JWKS)', () =>
       { token: await sign(keyA, { email: 'admin@demo.test', email_verified: true }) },
     );
     assert.equal(answer.status, 200);
-    const row = await t.prisma.client.auditEvent.findFirstOrThrow({
+    const row = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
       where: { target: 'server_status', tokenId: `jwt:${issuer}#user-123` },
       orderBy: { occurredAt: 'desc' },
     });
@@ -170,7 +170,7 @@ describe('JWT access tokens from an external authorization server (JWKS)', () =>
     await call(await sign(keyA, {}, { subject: 'subject-a' }));
     await call(await sign(keyA, {}, { subject: 'subject-b' }));
     await call(await sign(keyA, { jti: 'token-7' }, { subject: 'subject-a' }));
-    const rows = await t.prisma.client.auditEvent.findMany({
+    const rows = await t.prisma.client.mcpAuditEvent.findMany({
       where: { target: 'billing_customer_summary', tokenId: { startsWith: 'jwt:' } },
       orderBy: { occurredAt: 'asc' },
     });

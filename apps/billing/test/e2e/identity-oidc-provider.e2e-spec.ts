@@ -212,7 +212,7 @@ describe('a real OpenID provider (oidc-provider) and both official clients', { t
       const result = await connected.callTool({ name: 'server_status', arguments: {} });
       assert.notEqual(result.isError, true);
       const accountant = await t.prisma.client.user.findUniqueOrThrow({ where: { email: 'accountant@demo.test' } });
-      const row = await t.prisma.client.auditEvent.findFirstOrThrow({
+      const row = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
         where: { target: 'server_status', tokenId: { startsWith: `jwt:${issuer}#ana` } },
       });
       assert.equal(row.userId, accountant.id);
@@ -267,7 +267,7 @@ describe('a real OpenID provider (oidc-provider) and both official clients', { t
       assert.deepEqual(result.structuredContent, envelope);
       assert.equal(auth.authorizations, 1, 'no second trip to the provider: a new token would not help');
       assert.equal(await t.prisma.client.customer.count({ where: { email: 'nope@demo.test' } }), 0);
-      const audit = await t.prisma.client.auditEvent.findFirstOrThrow({
+      const audit = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
         where: { target: 'billing_customer_create', tokenId: { startsWith: `jwt:${issuer}#vic` } },
         orderBy: { occurredAt: 'desc' },
       });

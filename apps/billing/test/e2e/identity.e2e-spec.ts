@@ -148,14 +148,14 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
     it('refuses a call the role does not allow even when the token has the scope', async () => {
       const token = await t.token({ email: 'viewer@demo.test', scopes: ['billing:read', 'billing:write'] });
       const denied = { method: 'tools/call', target: 'billing_customer_create', outcome: 'denied', errorCode: 'http_403' };
-      const deniedBefore = await t.prisma.client.auditEvent.count({ where: denied });
+      const deniedBefore = await t.prisma.client.mcpAuditEvent.count({ where: denied });
       const answer = await mcp(t, token, 'tools/call', {
         name: 'billing_customer_create',
         arguments: { name: 'X', email: 'x@x.test' },
       });
       assertRefusedByRole(answer, 'billing:write');
       assert.equal(await t.prisma.client.customer.count({ where: { email: 'x@x.test' } }), 0);
-      assert.equal(await t.prisma.client.auditEvent.count({ where: denied }), deniedBefore + 1, 'the refusal is audited as denied');
+      assert.equal(await t.prisma.client.mcpAuditEvent.count({ where: denied }), deniedBefore + 1, 'the refusal is audited as denied');
     });
 
     it('names the role first when both the role and the token lack the scope (no challenge: a tool error over MCP, a plain 403 over REST)', async () => {

@@ -166,7 +166,7 @@ for (const backend of ['redis', 'postgres'] as const) {
       await client.connect();
       try {
         const rows = await client.query(
-          "SELECT outcome FROM audit_events WHERE method = 'tools/call' AND target = 'billing_invoice_cancel' AND channel = 'mcp'",
+          "SELECT outcome FROM mcp_audit_events WHERE method = 'tools/call' AND target = 'billing_invoice_cancel' AND channel = 'mcp'",
         );
         assert.deepEqual(
           rows.rows.map((row) => row.outcome),

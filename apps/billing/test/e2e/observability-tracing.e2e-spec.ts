@@ -51,7 +51,7 @@ describe('MCP spans in the billing app', () => {
     assert.match(String(span.attributes['app.workspace.id']), /^[0-9a-f-]{36}$/);
     assert.equal(span.spanContext().traceId, TRACE_ID);
     // The audit row records the same trace.
-    const row = await t.prisma.client.auditEvent.findFirst({
+    const row = await t.prisma.client.mcpAuditEvent.findFirst({
       where: { target: 'billing_customer_summary' },
       orderBy: { occurredAt: 'desc' },
     });

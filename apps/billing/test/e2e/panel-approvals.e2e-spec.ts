@@ -43,7 +43,7 @@ describe('admin pages: deciding approvals', () => {
 
   const invoiceRow = (id: string) => t.prisma.client.invoice.findUniqueOrThrow({ where: { id } });
   const decisionEvents = (approvalId: string) =>
-    t.prisma.client.auditEvent.findMany({
+    t.prisma.client.mcpAuditEvent.findMany({
       where: { method: { startsWith: 'approval/' }, arguments: { path: ['approval_id'], equals: approvalId } },
     });
   const approvalRow = (id: string) => t.prisma.client.approval.findUniqueOrThrow({ where: { id } });

@@ -87,7 +87,7 @@ describe('two replicas on one database', { skip: needsRealPostgres(), timeout: 1
     assert.equal(outcome.data.status, 'cancelled');
 
     const runs = await query(
-      `SELECT id FROM audit_events WHERE method = 'tools/call' AND target = 'billing_invoice_cancel' AND channel = 'panel' AND arguments->>'invoice_id' = $1`,
+      `SELECT id FROM mcp_audit_events WHERE method = 'tools/call' AND target = 'billing_invoice_cancel' AND channel = 'panel' AND arguments->>'invoice_id' = $1`,
       [invoiceId],
     );
     assert.equal(runs.length, 1, "the tool ran once, from B's admin page");

@@ -74,7 +74,7 @@ describe('request channel: decided by the route that matched', () => {
     assert.ok(answer.status < 400, `${answer.status} ${answer.text.slice(0, 300)}`);
     const row = await t.prisma.client.invoice.findUniqueOrThrow({ where: { id: invoice.id } });
     assert.deepEqual([row.status, row.updatedVia], ['cancelled', 'panel']);
-    const decisions = await t.prisma.client.auditEvent.findMany({
+    const decisions = await t.prisma.client.mcpAuditEvent.findMany({
       where: { method: 'approval/continue', arguments: { path: ['approval_id'], equals: envelope.approval!.id } },
     });
     assert.deepEqual(

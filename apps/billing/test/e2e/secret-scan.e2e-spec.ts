@@ -231,7 +231,7 @@ describe('secret scan: logs, audit rows and error messages', () => {
       assert.ok(line.test(written), `no log line matches ${line}`);
     }
 
-    const auditRows = JSON.stringify(await t.prisma.client.auditEvent.findMany());
+    const auditRows = JSON.stringify(await t.prisma.client.mcpAuditEvent.findMany());
     assert.match(auditRows, /billing_attachment_upload/);
     const sources = { logs: written, answers: answers.join('\n'), audit: auditRows };
     // Not only whole secrets: any 10 characters of one (V8's JSON errors quote 10), and samples of the file.

@@ -233,7 +233,7 @@ describe(
         // Audit: the accepted call (queued) and the work (success), once each; the killed run left none.
         const audits = await queryRows<{ method: string; outcome: string; channel: string }>(
           database.url,
-          `SELECT method, outcome, channel::text AS channel FROM audit_events WHERE target = $1 AND client_name = $2 ORDER BY occurred_at`,
+          `SELECT method, outcome, channel::text AS channel FROM mcp_audit_events WHERE target = $1 AND client_name = $2 ORDER BY occurred_at`,
           [TOOL, CLIENT.name],
         );
         assert.deepEqual(

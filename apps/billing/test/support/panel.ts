@@ -169,7 +169,7 @@ export async function unpaidInvoice(
 
 /** The `tools/call` audit rows of billing_invoice_cancel runs that an approval on the admin pages started. */
 export function panelRuns(t: BillingTestApp, invoiceId: string) {
-  return t.prisma.client.auditEvent.findMany({
+  return t.prisma.client.mcpAuditEvent.findMany({
     where: {
       channel: 'panel',
       method: 'tools/call',

@@ -74,14 +74,14 @@ export async function checkLedger(databaseUrl: string, prefix: string, keys: str
     ).rows;
     const records = (
       await client.query<{ key: string; xid: string; result: string | null }>(
-        `SELECT key, xmin::text AS xid, result #>> '{}' AS result FROM idempotency_records
+        `SELECT key, xmin::text AS xid, result #>> '{}' AS result FROM mcp_idempotency_records
          WHERE tool = 'billing_invoice_create' AND key LIKE $1`,
         [`${prefix}%`],
       )
     ).rows;
     const audits = (
       await client.query<{ key: string; xid: string }>(
-        `SELECT arguments->>'idempotency_key' AS key, xmin::text AS xid FROM audit_events
+        `SELECT arguments->>'idempotency_key' AS key, xmin::text AS xid FROM mcp_audit_events
          WHERE method = 'tools/call' AND target = 'billing_invoice_create' AND outcome = 'success'
            AND arguments->>'idempotency_key' LIKE $1`,
         [`${prefix}%`],

@@ -58,7 +58,7 @@ interface Scope {
  * on the tool): between pages it checks the task's signal (a cancel stops it there) and reports
  * progress, which becomes the task's statusMessage.
  *
- * Its transaction: the call hook's (AuditCallHook), whose limit follows the task's run limit
+ * Its transaction: the call hook's (`McpAuditHook` of @nest-mcp/prisma), whose limit follows the task's run limit
  * rather than a request's 15 s. The pages are read before that transaction has sent anything
  * (`PrismaService.readBeforeWrites`): an export of minutes holds no database transaction open
  * while it reads (no snapshot or lock kept that long; on the embedded database, the client's

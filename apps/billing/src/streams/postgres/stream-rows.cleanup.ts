@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PeriodicCleanup } from '../../common/periodic-cleanup.js';
+import { PeriodicCleanup } from '@nest-mcp/prisma';
 import { PrismaService } from '../../database/prisma.service.js';
 import { STREAMS_CONFIG, type StreamsConfig } from '../streams.config.js';
 

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { IdempotencyClaim } from '@nest-mcp/core';
 
-/** An `idempotency_records` row as the claim reads it back. */
+/** An `mcp_idempotency_records` row as the claim reads it back. */
 export interface StoredRecord {
   argumentsHash: string;
   /** The first answer exactly as it was serialized, or null while the first call has not saved it. */

@@ -1,23 +1,24 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PrismaService } from '../database/prisma.service.js';
-import { AuditService } from './audit.service.js';
+import type { McpDatabase } from '../database/mcp-database.js';
+import type { ResolvedMcpPrismaOptions } from '../mcp-prisma.options.js';
+import { McpAuditLog } from './mcp-audit-log.js';
 
 /** A database whose INSERTs finish when the test says so; records how many rows each carried. */
 function slowDatabase() {
   const inserts: Array<{ rows: number; finish: () => void }> = [];
-  const prisma = {
+  const database = {
     sql: (query: { values: unknown[] }) =>
       new Promise<void>((resolve) => inserts.push({ rows: query.values.length / COLUMNS_PER_ROW, finish: resolve })),
-  } as unknown as PrismaService;
-  return { audit: new AuditService(prisma), inserts };
+  } as unknown as McpDatabase;
+  return { audit: new McpAuditLog(database, { channel: () => 'api' } as ResolvedMcpPrismaOptions), inserts };
 }
 
 const COLUMNS_PER_ROW = 14;
 const event = (target: string) => ({ method: 'tools/call', target, outcome: 'success' as const, durationMs: 1, channel: 'mcp' as const });
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('AuditService.recordBatched', () => {
+describe('McpAuditLog.recordBatched', () => {
   it('starts a second INSERT for an event arriving during the first, and batches what arrives during both', async () => {
     const { audit, inserts } = slowDatabase();
     const stored: string[] = [];

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Prisma } from '../generated/prisma/client.js';
+import { PrismaClientKnownRequestError } from '@prisma/client/runtime/client';
 import { asDatabaseUnavailable, DatabaseUnavailableException, isDatabaseUnavailable } from './database-unavailable.js';
 
 const known = (code: string, message: string, meta?: Record<string, unknown>) =>
-  new Prisma.PrismaClientKnownRequestError(message, { code, clientVersion: '6.19', meta });
+  new PrismaClientKnownRequestError(message, { code, clientVersion: '6.19', meta });
 const socketError = (code: string) => Object.assign(new Error(`connect ${code} 127.0.0.1:5432`), { code, syscall: 'connect', errno: -111 });
 
 describe('database outage detection', () => {
-  it('recognises the shapes seen when the database is cut (see db-outage.e2e-spec.ts)', () => {
+  it('recognises the shapes seen when the database is cut (as a cut connection throws them)', () => {
     const unreachable = {
       driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5432 } },
     };

@@ -1,27 +1,32 @@
-import { HttpStatus, Logger } from '@nestjs/common';
-import { DEFAULT_DATABASE_RETRY_AFTER_SECONDS } from '../config/environment.js';
-import { HttpExceptionWithHeaders } from '../common/http-exception-with-headers.js';
+import { HttpException, HttpStatus, Logger } from '@nestjs/common';
+
+/** `Retry-After` of a 503 when the connection options name none. */
+export const DEFAULT_DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * The database cannot be reached right now (refused, cut, timed out, restarting, out of
  * connections): a `503` with `Retry-After`, never a `500`. The request did not complete; its
  * transaction, if any, did not commit (or, if the cut came between the COMMIT and its
  * acknowledgement, committed whole: an idempotency key makes the retry safe either way).
- * `Retry-After` is on both the JSON-RPC and the REST answer (see `HttpExceptionWithHeaders`);
- * `PrismaService` gives its value, DATABASE_RETRY_AFTER_SECONDS (`DATABASE_CONFIG`).
+ * `Retry-After` rides in the response object under `headers`, where the MCP endpoint's filter
+ * reads it; a REST filter of the application puts `headers` on the response and `body()` in it.
  */
-export class DatabaseUnavailableException extends HttpExceptionWithHeaders {
+export class DatabaseUnavailableException extends HttpException {
   readonly retryAfterSeconds: number;
+  readonly headers: Record<string, string>;
 
   constructor(cause?: unknown, retryAfterSeconds = DEFAULT_DATABASE_RETRY_AFTER_SECONDS) {
+    const headers = { 'Retry-After': String(retryAfterSeconds) };
     const message = `Database unavailable, retry after ${retryAfterSeconds} s`;
-    super(
-      { statusCode: 503, error: 'Service Unavailable', message },
-      HttpStatus.SERVICE_UNAVAILABLE,
-      { 'Retry-After': String(retryAfterSeconds) },
-      { cause },
-    );
+    super({ statusCode: 503, error: 'Service Unavailable', message, headers }, HttpStatus.SERVICE_UNAVAILABLE, { cause });
     this.retryAfterSeconds = retryAfterSeconds;
+    this.headers = headers;
+  }
+
+  /** The JSON body of a REST answer: the response object without its headers. */
+  body(): Record<string, unknown> {
+    const { headers: _headers, ...body } = this.getResponse() as Record<string, unknown>;
+    return body;
   }
 }
 
@@ -49,7 +54,7 @@ const MESSAGES =
 /**
  * Whether `error` (a Prisma error, a driver adapter error, a `pg` error, anything wrapping one
  * in `cause`) says the database is unreachable, as opposed to a query that failed on its own.
- * Shapes observed by cutting connections (test/e2e/db-outage.e2e-spec.ts):
+ * Shapes observed by cutting the connections of a running app:
  * - server down before a query: `PrismaClientKnownRequestError` P1001 (P2010 for raw queries) with
  *   `meta.driverAdapterError.cause.kind = "DatabaseNotReachable"`;
  * - connection cut during a query or a transaction: a plain `Error` "Connection terminated

@@ -1,67 +1,49 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
-import { RequestContext } from '../context/request-context.js';
-import { Prisma, type Channel } from '../generated/prisma/client.js';
-import { PrismaService } from '../database/prisma.service.js';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { join, raw, sqltag as sql, type Sql } from '@prisma/client/runtime/client';
+import { McpDatabase } from '../database/mcp-database.js';
 import { isDatabaseUnavailable } from '../database/database-unavailable.js';
 import { SqlTransactionScope } from '../database/sql-transaction.js';
+import { McpChannel } from '../channel/mcp-channel.js';
+import { MCP_PRISMA_OPTIONS, type ResolvedMcpPrismaOptions } from '../mcp-prisma.options.js';
+import type { AuditRecord } from './audit-record.js';
 import { boundedJson, boundedText, cutText, MAX_TARGET_CHARS } from './audit-bounds.js';
-
-/**
- * `queued`: a call accepted as a task or a queued job, whose work runs later (its run has a row
- * of its own); `cancelled`: a task's run stopped by a cancel, nothing it did kept.
- */
-export type AuditOutcome = 'success' | 'failed' | 'denied' | 'error' | 'queued' | 'cancelled';
-
-export interface AuditRecord {
-  /** Default: the channel of the current request (an MCP call: `mcp`; a decision on the admin pages: `panel`). */
-  channel?: Channel;
-  workspaceId?: string;
-  userId?: string;
-  tokenId?: string;
-  clientName?: string;
-  clientVersion?: string;
-  method: string;
-  target?: string;
-  arguments?: unknown;
-  outcome: AuditOutcome;
-  errorCode?: string;
-  durationMs: number;
-  traceId?: string;
-}
 
 /** INSERTs of batched events in flight at once (each on its own pooled connection). */
 const CONCURRENT_INSERTS = 2;
 
 /**
- * Writes audit events: in the caller's open transaction, if any, so they commit with the write.
- * One parameterised INSERT per event, sent straight to the driver (`PrismaService.sql`): it runs
- * on every MCP call, and the ORM's per-query work would cost as much as the INSERT itself (see
- * bench/README.md).
+ * Writes audit rows to `mcp_audit_events`: in the caller's open transaction, if any, so they
+ * commit with the write. One parameterised INSERT per event, sent straight to the driver
+ * (`McpDatabase.sql`): it runs on every MCP call, and the ORM's per-query work would cost as
+ * much as the INSERT itself. The application records its own events here too (REST writes, a
+ * person's decisions), so there is one trail.
  */
 @Injectable()
-export class AuditService {
+export class McpAuditLog {
   private readonly logger = new Logger('Audit');
   private readonly waiting: PendingRow[] = [];
   private inserting = 0;
 
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly database: McpDatabase,
+    @Inject(MCP_PRISMA_OPTIONS) private readonly options: ResolvedMcpPrismaOptions,
+  ) {}
 
   /**
    * In the open transaction of the calling code, if any (sent with its other waiting writes just
    * before it commits), else on its own.
    */
   async record(event: AuditRecord): Promise<void> {
-    await this.prisma.sqlBeforeCommit(Prisma.sql`INSERT INTO "audit_events" (${COLUMNS}) VALUES ${this.row(event)}`);
+    await this.database.sqlBeforeCommit(sql`INSERT INTO "mcp_audit_events" (${COLUMNS}) VALUES ${this.row(event)}`);
   }
 
   /**
    * For events with nothing to commit with (reads): events that arrive while INSERTs are in
    * flight share the next, multi-row one (group commit). Two INSERTs may be in flight, so an event
-   * arriving during one does not wait for it to end before its own starts (the tail latency of
-   * reads under load). The caller still waits until its event is stored, and gets the error if it
-   * could not be. A row the database refuses fails only its own caller: the others of its batch
-   * are stored anyway.
+   * arriving during one does not wait for it to end before its own starts. The caller still waits
+   * until its event is stored, and gets the error if it could not be. A row the database refuses
+   * fails only its own caller: the others of its batch are stored anyway.
    */
   recordBatched(event: AuditRecord): Promise<void> {
     const row = this.row(event);
@@ -93,7 +75,7 @@ export class AuditService {
    */
   private async insert(batch: PendingRow[]): Promise<void> {
     try {
-      await this.prisma.sql(Prisma.sql`INSERT INTO "audit_events" (${COLUMNS}) VALUES ${Prisma.join(batch.map((entry) => entry.row))}`);
+      await this.database.sql(sql`INSERT INTO "mcp_audit_events" (${COLUMNS}) VALUES ${join(batch.map((entry) => entry.row))}`);
       for (const entry of batch) entry.done();
     } catch (error) {
       if (isDatabaseUnavailable(error)) {
@@ -111,13 +93,13 @@ export class AuditService {
   }
 
   /**
-   * The channel is read here, in the caller's request context (the batch flushes outside it).
-   * Every client-controlled value is made storable and bounded, so a hostile one cannot make
-   * the INSERT fail (and with it the other rows of its batch).
+   * The channel is read here, in the caller's context (the batch flushes outside it). Every
+   * client-controlled value is made storable and bounded, so a hostile one cannot make the
+   * INSERT fail (and with it the other rows of its batch).
    */
-  private row(event: AuditRecord): Prisma.Sql {
-    const channel = event.channel ?? RequestContext.current()?.channel ?? 'mcp';
-    return Prisma.sql`(${randomUUID()}::uuid, ${channel}::"Channel", ${event.workspaceId ?? null}::uuid, ${event.userId ?? null}::uuid,
+  private row(event: AuditRecord): Sql {
+    const channel = event.channel ?? McpChannel.of(this.options.channel);
+    return sql`(${randomUUID()}::uuid, ${channel}, ${boundedText(event.workspaceId)}, ${boundedText(event.userId)},
       ${boundedText(event.tokenId)}, ${boundedText(event.clientName)}, ${boundedText(event.clientVersion)}, ${boundedText(event.method)},
       ${boundedText(event.target, MAX_TARGET_CHARS)}, ${boundedJson(event.arguments)}::jsonb, ${event.outcome}, ${boundedText(event.errorCode)},
       ${event.durationMs}, ${boundedText(event.traceId)})`;
@@ -125,7 +107,7 @@ export class AuditService {
 }
 
 interface PendingRow {
-  row: Prisma.Sql;
+  row: Sql;
   /** To name a refused row in the log. */
   event: AuditRecord;
   done: (error?: unknown) => void;
@@ -137,6 +119,6 @@ function databaseMessage(error: unknown): string {
   return cutText(message.trim().split('\n').filter(Boolean).at(-1) ?? message, 300);
 }
 
-const COLUMNS = Prisma.raw(
+const COLUMNS = raw(
   '"id", "channel", "workspace_id", "user_id", "token_id", "client_name", "client_version", "method", "target", "arguments", "outcome", "error_code", "duration_ms", "trace_id"',
 );

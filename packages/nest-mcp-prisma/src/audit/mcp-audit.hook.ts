@@ -1,15 +1,10 @@
 import { HttpException, Inject, Injectable, Logger } from '@nestjs/common';
-import { RequestContext } from '../context/request-context.js';
-import { PrismaService } from '../database/prisma.service.js';
-import {
-  MCP_OPTIONS,
-  McpProtocolError,
-  setMcpSpanAttributes,
-  type McpCall,
-  type McpCallHook,
-  type ResolvedMcpOptions,
-} from '@nest-mcp/core';
-import { AuditService, type AuditOutcome, type AuditRecord } from './audit.service.js';
+import { MCP_OPTIONS, McpProtocolError, type McpCall, type McpCallHook, type ResolvedMcpOptions } from '@nest-mcp/core';
+import { McpChannel } from '../channel/mcp-channel.js';
+import { McpDatabase } from '../database/mcp-database.js';
+import { MCP_PRISMA_OPTIONS, type ResolvedMcpPrismaOptions } from '../mcp-prisma.options.js';
+import { McpAuditLog } from './mcp-audit-log.js';
+import type { AuditOutcome, AuditRecord } from './audit-record.js';
 import { redactArguments } from './redact.js';
 
 /** A tool result with `isError`: its writes must not stay, but the client still gets it. */
@@ -22,27 +17,38 @@ const TRACEPARENT = /^[\da-f]{2}-([\da-f]{32})-[\da-f]{16}-[\da-f]{2}$/;
 const TASK_RUN_TRANSACTION_MARGIN_MS = 5_000;
 
 /**
- * Every MCP capability call that may write runs in one database transaction with its audit
- * event: the event commits with the call's writes, and a call that fails (an `isError` result, a
- * refusal, a fault) rolls its writes back and is audited on its own. So there is never a write
- * without its audit, nor an audit of a write that did not happen. Reads (read-only tools,
+ * The layer's `callHook`: every MCP capability call that may write runs in one database
+ * transaction with its audit row, and in the `mcp` channel (its rows are stamped
+ * `created_via: mcp`; see `around`). The row commits with the call's writes; a call that fails (an `isError`
+ * result, a refusal, a fault) rolls its writes back and is audited on its own. So there is never
+ * a write without its audit, nor an audit of a write that did not happen. Reads (read-only tools,
  * resources, prompts) are audited too, without a transaction.
  *
- * Tools declared with `task` (docs/tasks.md) pass here twice: when the call is accepted (the task
- * and its job are created in the transaction, audited `queued`) and when a worker runs it (the
- * work, audited `success` / `failed` / `cancelled`): one row says it was asked, one what was done.
+ * Tools declared with `task` pass here twice: when the call is accepted (the task and its job are
+ * created in the transaction, audited `queued`) and when a worker runs it (the work, audited
+ * `success` / `failed` / `cancelled`): one row says it was asked, one what was done.
  */
 @Injectable()
-export class AuditCallHook implements McpCallHook {
+export class McpAuditHook implements McpCallHook {
   private readonly logger = new Logger('Audit');
 
   constructor(
-    private readonly prisma: PrismaService,
-    private readonly audit: AuditService,
+    private readonly database: McpDatabase,
+    private readonly audit: McpAuditLog,
     @Inject(MCP_OPTIONS) private readonly mcp: ResolvedMcpOptions,
+    @Inject(MCP_PRISMA_OPTIONS) private readonly options: ResolvedMcpPrismaOptions,
   ) {}
 
-  async around<T>(call: McpCall, proceed: () => Promise<T>): Promise<T> {
+  /**
+   * In the `mcp` channel, unless the code that started the call set one (`McpChannel.run`): a
+   * call a person approved on an admin page is replayed by that page, in its own channel.
+   */
+  around<T>(call: McpCall, proceed: () => Promise<T>): Promise<T> {
+    if (McpChannel.current()) return this.audited(call, proceed);
+    return McpChannel.run('mcp', () => this.audited(call, proceed));
+  }
+
+  private async audited<T>(call: McpCall, proceed: () => Promise<T>): Promise<T> {
     const started = performance.now();
     const event = (outcome: AuditOutcome, errorCode?: string): AuditRecord => this.event(call, outcome, errorCode, started);
     try {
@@ -55,7 +61,7 @@ export class AuditCallHook implements McpCallHook {
       }
       // Inside an already open transaction (a call replayed by an approval) this is a savepoint:
       // a failing call rolls back its own writes and is audited in the outer transaction.
-      return await this.prisma.transaction(
+      return await this.database.transaction(
         async () => {
           const result = await proceed();
           if (call.outcome?.isError) throw new FailedResult(result);
@@ -78,33 +84,21 @@ export class AuditCallHook implements McpCallHook {
   }
 
   /**
-   * A task's run (`call.context.taskRun`) is long work by design (a statement export over a year
-   * of invoices): its transaction may stay open as long as the task may run (`tasks.maxRunMs`),
-   * not the 15 s that bound a request's. What it does still commits once, at its end: its writes,
-   * this audit row and the task's `completed` together, or nothing at all (a cancel, a timeout, a
-   * crash), whatever the tool writes. Long reads hold no database transaction meanwhile: `BEGIN`
-   * goes out with the transaction's first statement, and work that reads before it writes (the
-   * statement export) reads outside it until then (`PrismaService.readBeforeWrites`), so minutes
-   * of paging keep no snapshot or lock, and on the embedded database (one backend) other requests
-   * (the client's `tasks/get`, a cancel) run between its pages. What it costs: one pooled
-   * connection checked out per running task (at most `tasks.maxRunningPerWorkspace` per
-   * workspace). The worker stops a run at `maxRunMs` (its signal, with the clear "ran longer than
-   * its limit" error); the transaction's own limit, a little later, is the backstop for a handler
-   * that ignores its signal.
+   * A task's run (`call.context.taskRun`) is long work by design: its transaction may stay open
+   * as long as the task may run (`tasks.maxRunMs`), not the limit that bounds a request's. What it
+   * does still commits once, at its end: its writes, this audit row and the task's `completed`
+   * together, or nothing at all (a cancel, a timeout, a crash). The worker stops a run at
+   * `maxRunMs` (its signal); the transaction's own limit, a little later, is the backstop for a
+   * handler that ignores its signal.
    */
   private transactionLimit(call: McpCall): { limitMs?: number } {
     return call.context.taskRun ? { limitMs: this.mcp.tasks.maxRunMs + TASK_RUN_TRANSACTION_MARGIN_MS } : {};
   }
 
   private event(call: McpCall, outcome: AuditOutcome, errorCode: string | undefined, started: number): AuditRecord {
-    const state = RequestContext.current();
-    if (state?.workspace) setMcpSpanAttributes({ 'app.workspace.id': state.workspace.id, 'app.workspace.slug': state.workspace.slug });
-    const principal = state?.principal;
     const traceparent = call.context.meta.traceparent;
     return {
-      workspaceId: state?.workspace?.id,
-      userId: principal?.userId,
-      tokenId: principal?.tokenId,
+      ...this.options.audit.actor(call),
       clientName: call.context.clientInfo?.name,
       clientVersion: call.context.clientInfo?.version,
       method: call.method,
@@ -124,7 +118,7 @@ function successOutcome(call: McpCall): AuditOutcome {
 }
 
 /**
- * A task's run stopped by the layer (its signal aborted with a `TaskStopped` reason): `cancelled`
+ * A task's run stopped by the layer (its signal aborted with a reason that says why): `cancelled`
  * by the client or a person, past `maxRunMs`, or cut by a shutdown (it runs again). Nothing it did
  * was kept; the row says why rather than a bare internal error.
  */

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
-import type { Prisma } from '../generated/prisma/client.js';
+import type { Sql } from '@prisma/client/runtime/client';
 
 /**
  * One open transaction on one pooled connection. While it is open, every query of the work it
@@ -12,12 +12,12 @@ export class SqlTransaction {
   ended = false;
   /** Held past its time limit and rolled back: later queries of the work fail instead of leaking out of it. */
   expired = false;
-  /** Work to run once the transaction has ended (see `PrismaService.afterTransaction`). */
+  /** Work to run once the transaction has ended (see `McpDatabase.afterTransaction`). */
   readonly afterEnd: Array<() => Promise<unknown>> = [];
-  /** Announcements to make only once the transaction has committed (see `PrismaService.afterCommit`). */
+  /** Announcements to make only once the transaction has committed (see `McpDatabase.afterCommit`). */
   readonly onCommit: Array<() => void> = [];
-  /** Writes that wait for the commit, sent together just before it (see `PrismaService.sqlBeforeCommit`). */
-  readonly beforeCommit: Prisma.Sql[] = [];
+  /** Writes that wait for the commit, sent together just before it (see `McpDatabase.sqlBeforeCommit`). */
+  readonly beforeCommit: Sql[] = [];
   private savepoints = 0;
   /** `BEGIN`, sent but held in the socket's buffer until the transaction's first statement joins it. */
   private begun?: Promise<unknown>;

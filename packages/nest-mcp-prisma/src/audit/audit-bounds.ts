@@ -1,7 +1,7 @@
 /**
  * What makes any value storable in an audit row, so that every call leaves one whatever the
  * client sent: PostgreSQL `text` and `jsonb` refuse NUL (and `jsonb` refuses escaped lone
- * surrogates), and a B-tree index entry (audit_events.target) must fit in ~2.7 kB.
+ * surrogates), and a B-tree index entry (mcp_audit_events.target) must fit in ~2.7 kB.
  */
 
 /** `target` is indexed: 512 UTF-16 units are at most ~1.5 kB of UTF-8, with room for the marker. */

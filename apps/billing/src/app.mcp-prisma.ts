@@ -1,0 +1,26 @@
+import { McpPrismaModule } from '@nest-mcp/prisma';
+import { billingAuditActor } from './audit/billing-audit-actor.js';
+import { RequestContext } from './context/request-context.js';
+import { PrismaService } from './database/prisma.service.js';
+import { IDEMPOTENCY_CONFIG, type IdempotencyConfig } from './idempotency/idempotency.config.js';
+import { idempotencyScope } from './idempotency/idempotency-scope.js';
+
+/**
+ * `@nest-mcp/prisma` as this app configures it: its unit of work is the app's own `PrismaService`
+ * (which extends `McpDatabase`), a row's channel outside an MCP call is the request's (`api`,
+ * `panel`, `system`), the audit row names the request's workspace, user and token, and
+ * idempotency keys are per workspace and person (the same scope as REST writes' keys).
+ */
+export const AppMcpPrismaModule = McpPrismaModule.forRootAsync({
+  inject: [PrismaService, IDEMPOTENCY_CONFIG],
+  useFactory: (prisma: PrismaService, idempotency: IdempotencyConfig) => ({
+    database: prisma,
+    channel: () => RequestContext.current()?.channel,
+    audit: { actor: billingAuditActor },
+    idempotency: {
+      ttlSeconds: idempotency.ttlSeconds,
+      scope: (call) => idempotencyScope(call.invocation.httpRequest, call.invocation.input),
+    },
+    cleanupIntervalMs: idempotency.cleanupIntervalMs,
+  }),
+});

@@ -1,0 +1,71 @@
+-- The tables of @nest-mcp/prisma, as SQL: what `prisma migrate` makes of prisma/nest-mcp.prisma on an
+-- empty database, for a team that applies SQL with a tool of its own. Generated from nest-mcp.prisma
+-- (prisma migrate diff --from-empty --to-schema-datamodel … --script); keep the two in step.
+-- CreateTable
+CREATE TABLE "mcp_audit_events" (
+    "id" UUID NOT NULL,
+    "occurred_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "channel" TEXT NOT NULL,
+    "workspace_id" TEXT,
+    "user_id" TEXT,
+    "token_id" TEXT,
+    "client_name" TEXT,
+    "client_version" TEXT,
+    "method" TEXT NOT NULL,
+    "target" TEXT,
+    "arguments" JSONB,
+    "outcome" TEXT NOT NULL,
+    "error_code" TEXT,
+    "duration_ms" INTEGER NOT NULL,
+    "trace_id" TEXT,
+
+    CONSTRAINT "mcp_audit_events_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "mcp_idempotency_records" (
+    "scope" TEXT NOT NULL,
+    "tool" TEXT NOT NULL,
+    "key" TEXT NOT NULL,
+    "arguments_hash" TEXT NOT NULL,
+    "result" JSONB,
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "expires_at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "mcp_idempotency_records_pkey" PRIMARY KEY ("scope","tool","key")
+);
+
+-- CreateTable
+CREATE TABLE "mcp_request_state_uses" (
+    "id" TEXT NOT NULL,
+    "expires_at" TIMESTAMP(3) NOT NULL,
+    "used_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "mcp_request_state_uses_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "mcp_client_infos" (
+    "caller_key" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "version" TEXT,
+    "updated_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "mcp_client_infos_pkey" PRIMARY KEY ("caller_key")
+);
+
+-- CreateIndex
+CREATE INDEX "mcp_audit_events_workspace_id_occurred_at_idx" ON "mcp_audit_events"("workspace_id", "occurred_at");
+
+-- CreateIndex
+CREATE INDEX "mcp_audit_events_target_idx" ON "mcp_audit_events"("target");
+
+-- CreateIndex
+CREATE INDEX "mcp_idempotency_records_expires_at_idx" ON "mcp_idempotency_records"("expires_at");
+
+-- CreateIndex
+CREATE INDEX "mcp_request_state_uses_expires_at_idx" ON "mcp_request_state_uses"("expires_at");
+
+-- CreateIndex
+CREATE INDEX "mcp_client_infos_updated_at_idx" ON "mcp_client_infos"("updated_at");
+

@@ -1,0 +1,18 @@
+export { McpPrismaModule, mcpPrismaExtensions } from './mcp-prisma.module.js';
+export type { McpPrismaOptions } from './mcp-prisma.options.js';
+export { McpDatabase } from './database/mcp-database.js';
+export type { McpDatabaseConnection } from './database/database-connection.js';
+export { asDatabaseUnavailable, DatabaseUnavailableException, isDatabaseUnavailable } from './database/database-unavailable.js';
+export { TransactionExpiredError } from './database/sql-transaction.js';
+export { McpChannel, type Channel, type ChannelResolver } from './channel/mcp-channel.js';
+export { channelStampExtension, type GeneratedPrismaNamespace } from './channel/channel-stamp.extension.js';
+export { McpAuditLog } from './audit/mcp-audit-log.js';
+export { McpAuditHook, classifyFailure } from './audit/mcp-audit.hook.js';
+export type { AuditOutcome, AuditRecord, McpAuditActor } from './audit/audit-record.js';
+export { redactArguments } from './audit/redact.js';
+export { PrismaIdempotencyStore } from './idempotency/prisma-idempotency.store.js';
+export type { IdempotencyScope, IdempotentOperation, IdempotentRequest } from './idempotency/idempotent-operation.js';
+export { PrismaRequestStateStore } from './stores/prisma-request-state.store.js';
+export { PrismaClientInfoStore } from './stores/prisma-client-info.store.js';
+export { PeriodicCleanup, type PeriodicCleanupOptions } from './cleanup/periodic-cleanup.js';
+export { ExpiredRowsCleanup } from './cleanup/expired-rows.cleanup.js';
