@@ -66,7 +66,7 @@ export default tseslint.config(
       // A thrown FailedResult carries a tool's error result up to the transaction that rolls back on it (not an Error on purpose).
       '@typescript-eslint/only-throw-error': [
         'error',
-        { allow: [{ from: 'file', name: 'FailedResult', path: 'src/audit/audit-call.hook.ts' }] },
+        { allow: [{ from: 'file', name: 'FailedResult', path: 'src/audit/mcp-audit.hook.ts' }] },
       ],
     },
   },
@@ -77,12 +77,12 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-unnecessary-type-assertion': 'off' },
   },
   {
-    files: ['apps/billing/src/audit/audit.service.ts'],
+    files: ['packages/nest-mcp-prisma/src/audit/mcp-audit-log.ts'],
     // recordBatched() rejects with the database's error narrowed from `unknown` (`reject(error as Error)` would do).
     rules: { '@typescript-eslint/prefer-promise-reject-errors': 'off' },
   },
   {
-    files: ['apps/billing/src/database/prisma.service.ts'],
+    files: ['packages/nest-mcp-prisma/src/database/mcp-database.ts'],
     // The pool's release() is kept to be called later without `this` (pg binds it per checkout).
     rules: { '@typescript-eslint/unbound-method': 'off' },
   },

@@ -1,5 +1,5 @@
 export { McpPrismaModule, mcpPrismaExtensions } from './mcp-prisma.module.js';
-export type { McpPrismaOptions } from './mcp-prisma.options.js';
+export type { IdempotencyScope, McpAuditActor, McpPrismaOptions } from './options/mcp-prisma.options.js';
 export { McpDatabase } from './database/mcp-database.js';
 export type { McpDatabaseConnection } from './database/database-connection.js';
 export { asDatabaseUnavailable, DatabaseUnavailableException, isDatabaseUnavailable } from './database/database-unavailable.js';
@@ -8,10 +8,10 @@ export { McpChannel, type Channel, type ChannelResolver } from './channel/mcp-ch
 export { channelStampExtension, type GeneratedPrismaNamespace } from './channel/channel-stamp.extension.js';
 export { McpAuditLog } from './audit/mcp-audit-log.js';
 export { McpAuditHook, classifyFailure } from './audit/mcp-audit.hook.js';
-export type { AuditOutcome, AuditRecord, McpAuditActor } from './audit/audit-record.js';
+export type { AuditOutcome, AuditRecord } from './audit/audit-record.js';
 export { redactArguments } from './audit/redact.js';
 export { PrismaIdempotencyStore } from './idempotency/prisma-idempotency.store.js';
-export type { IdempotencyScope, IdempotentOperation, IdempotentRequest } from './idempotency/idempotent-operation.js';
+export type { IdempotentOperation, IdempotentRequest } from './idempotency/idempotent-operation.js';
 export { PrismaRequestStateStore } from './stores/prisma-request-state.store.js';
 export { PrismaClientInfoStore } from './stores/prisma-client-info.store.js';
 export { PeriodicCleanup, type PeriodicCleanupOptions } from './cleanup/periodic-cleanup.js';

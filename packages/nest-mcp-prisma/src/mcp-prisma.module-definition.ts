@@ -1,5 +1,5 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
-import type { McpPrismaOptions } from './mcp-prisma.options.js';
+import type { McpPrismaOptions } from './options/mcp-prisma.options.js';
 
 export const {
   ConfigurableModuleClass: McpPrismaConfigurableModule,

@@ -7,7 +7,7 @@ import { ExpiredRowsCleanup } from './cleanup/expired-rows.cleanup.js';
 import { McpDatabase } from './database/mcp-database.js';
 import { PrismaIdempotencyStore } from './idempotency/prisma-idempotency.store.js';
 import { MCP_PRISMA_MODULE_OPTIONS, McpPrismaConfigurableModule } from './mcp-prisma.module-definition.js';
-import { MCP_PRISMA_OPTIONS, type McpPrismaOptions, type ResolvedMcpPrismaOptions } from './mcp-prisma.options.js';
+import { MCP_PRISMA_OPTIONS, type McpPrismaOptions, type ResolvedMcpPrismaOptions } from './options/mcp-prisma.options.js';
 import { PrismaClientInfoStore } from './stores/prisma-client-info.store.js';
 import { PrismaRequestStateStore } from './stores/prisma-request-state.store.js';
 
@@ -19,10 +19,12 @@ function resolveOptions(options: McpPrismaOptions): ResolvedMcpPrismaOptions {
     throw new Error(`McpPrismaModule: idempotency.ttlSeconds must be a whole number ≥ 1, got ${ttlSeconds}`);
   if (!!options.database === !!options.connection)
     throw new Error('McpPrismaModule: give either connection ({ url: "postgresql://…" }) or database (your own McpDatabase), not both');
-  if (options.connection && !options.connection.url) throw new Error('McpPrismaModule: connection.url is required (the PostgreSQL database)');
+  if (options.connection && !options.connection.url)
+    throw new Error('McpPrismaModule: connection.url is required (the PostgreSQL database)');
   return {
     database: options.database ?? new McpDatabase(options.connection!),
     channel: options.channel ?? API_CHANNEL,
+    givenChannel: options.channel,
     audit: { actor: options.audit?.actor ?? (() => ({})) },
     idempotency: { ttlSeconds, scope: options.idempotency?.scope },
     cleanupIntervalMs: options.cleanupIntervalMs ?? 3_600_000,
@@ -55,7 +57,9 @@ export class McpPrismaModule extends McpPrismaConfigurableModule {}
  * hook (transaction + audit row + `mcp` channel), idempotency keys, request-state uses and
  * client infos, all shared by every replica through PostgreSQL.
  */
-export function mcpPrismaExtensions(): Required<Pick<McpExtensionOptions, 'callHook' | 'idempotencyStore' | 'requestStateStore' | 'clientInfoStore'>> {
+export function mcpPrismaExtensions(): Required<
+  Pick<McpExtensionOptions, 'callHook' | 'idempotencyStore' | 'requestStateStore' | 'clientInfoStore'>
+> {
   return {
     callHook: { useExisting: McpAuditHook },
     idempotencyStore: { useExisting: PrismaIdempotencyStore },

@@ -242,5 +242,4 @@ describe('PrismaService transactions (pooled connection, routed by context)', ()
     });
     assert.equal(await workspaceCount(waiting), 1);
   });
-
 });

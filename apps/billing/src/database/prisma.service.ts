@@ -59,7 +59,10 @@ export class PrismaService extends McpDatabase {
   }
 
   /** `McpDatabase.transaction`, handing the work the client (which joins the transaction). */
-  override transaction<T>(work: (tx: TransactionClient) => Promise<T>, options: { savepoint?: boolean; limitMs?: number } = {}): Promise<T> {
+  override transaction<T>(
+    work: (tx: TransactionClient) => Promise<T>,
+    options: { savepoint?: boolean; limitMs?: number } = {},
+  ): Promise<T> {
     return super.transaction(() => work(this.db), options);
   }
 

@@ -166,7 +166,10 @@ describe('audit trail under hostile input (real database)', () => {
       } finally {
         logs.restore();
       }
-      const stored = await t.prisma.client.mcpAuditEvent.findMany({ where: { target: { startsWith: 'batch-' } }, select: { target: true } });
+      const stored = await t.prisma.client.mcpAuditEvent.findMany({
+        where: { target: { startsWith: 'batch-' } },
+        select: { target: true },
+      });
       assert.deepEqual(stored.map((event) => event.target).sort(), ['batch-first', 'batch-good-1', 'batch-good-2', 'batch-good-3']);
     });
   });
@@ -191,7 +194,9 @@ describe('audit trail under hostile input (real database)', () => {
       const { status, body } = await summary('nul\u0000arg@demo.test');
       assert.equal(status, 200);
       assert.equal(body.error, undefined);
-      const event = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({ where: { arguments: { equals: { email: 'nularg@demo.test' } } } });
+      const event = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
+        where: { arguments: { equals: { email: 'nularg@demo.test' } } },
+      });
       assert.equal(event.target, 'billing_customer_summary');
     });
 

@@ -138,7 +138,9 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
     assert.equal(row.workspaceId, demoId);
     assert.equal(row.createdVia, 'mcp');
     assert.equal(sha256(row.content), sha256(PDF));
-    const audit = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({ where: { target: 'billing_attachment_upload', outcome: 'success' } });
+    const audit = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
+      where: { target: 'billing_attachment_upload', outcome: 'success' },
+    });
     assert.equal((audit.arguments as any).content_base64, `[${PDF.toString('base64').length} bytes omitted]`);
 
     const described = await download(viewer, data.id);

@@ -140,7 +140,9 @@ describe('large bodies: authenticated before they are read; REST limits and slow
     const viaMcp = await post(t.mcpUrl, call.body, { ...call.headers, ...bearer(token) });
     assert.equal(viaMcp.status, 200, viaMcp.text.slice(0, 300));
     assert.notEqual(viaMcp.body.result.isError, true, viaMcp.text.slice(0, 300));
-    const audit = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({ where: { target: 'billing_attachment_upload', outcome: 'success' } });
+    const audit = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
+      where: { target: 'billing_attachment_upload', outcome: 'success' },
+    });
     assert.ok(audit.userId, 'the principal found before the body was read reaches the audit row');
   });
 

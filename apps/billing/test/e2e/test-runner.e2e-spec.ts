@@ -20,7 +20,7 @@ async function run(args: string[], extraEnv: Record<string, string> = {}): Promi
 
 describe('npm test', { timeout: 180_000 }, () => {
   it('runs the files that match any of several filters', async () => {
-    const { code, output } = await run(['scripts/run-tests.mjs', 'src/demo/demo-mode.spec', 'src/common/periodic-cleanup.spec']);
+    const { code, output } = await run(['scripts/run-tests.mjs', 'src/demo/demo-mode.spec', 'src/cleanup/periodic-cleanup.spec']);
     assert.equal(code, 0, output);
     assert.match(output, /2 test file\(s\)/);
     assert.match(output, /demoModeFromEnv/);

@@ -1,17 +1,10 @@
+import type { McpAuditActor } from '../options/mcp-prisma.options.js';
+
 /**
  * `queued`: a call accepted as a task or a queued job, whose work runs later (its run has a row
  * of its own); `cancelled`: a task's run stopped by a cancel, nothing it did kept.
  */
 export type AuditOutcome = 'success' | 'failed' | 'denied' | 'error' | 'queued' | 'cancelled';
-
-/** Who made a call, as the application knows it: ids as text, whatever their type in its own tables. */
-export interface McpAuditActor {
-  /** The tenant the call acts in (a workspace, an account, an organisation). */
-  workspaceId?: string;
-  userId?: string;
-  /** The credential used (a token id, never the token). */
-  tokenId?: string;
-}
 
 /** One row of `mcp_audit_events`. */
 export interface AuditRecord extends McpAuditActor {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { McpDatabase } from '../database/mcp-database.js';
-import type { ResolvedMcpPrismaOptions } from '../mcp-prisma.options.js';
+import type { ResolvedMcpPrismaOptions } from '../options/mcp-prisma.options.js';
 import { McpAuditLog } from './mcp-audit-log.js';
 
 /** A database whose INSERTs finish when the test says so; records how many rows each carried. */

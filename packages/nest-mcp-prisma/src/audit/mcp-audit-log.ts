@@ -5,7 +5,7 @@ import { McpDatabase } from '../database/mcp-database.js';
 import { isDatabaseUnavailable } from '../database/database-unavailable.js';
 import { SqlTransactionScope } from '../database/sql-transaction.js';
 import { McpChannel } from '../channel/mcp-channel.js';
-import { MCP_PRISMA_OPTIONS, type ResolvedMcpPrismaOptions } from '../mcp-prisma.options.js';
+import { MCP_PRISMA_OPTIONS, type ResolvedMcpPrismaOptions } from '../options/mcp-prisma.options.js';
 import type { AuditRecord } from './audit-record.js';
 import { boundedJson, boundedText, cutText, MAX_TARGET_CHARS } from './audit-bounds.js';
 

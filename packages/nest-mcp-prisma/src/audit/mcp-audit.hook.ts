@@ -2,7 +2,7 @@ import { HttpException, Inject, Injectable, Logger } from '@nestjs/common';
 import { MCP_OPTIONS, McpProtocolError, type McpCall, type McpCallHook, type ResolvedMcpOptions } from '@nest-mcp/core';
 import { McpChannel } from '../channel/mcp-channel.js';
 import { McpDatabase } from '../database/mcp-database.js';
-import { MCP_PRISMA_OPTIONS, type ResolvedMcpPrismaOptions } from '../mcp-prisma.options.js';
+import { MCP_PRISMA_OPTIONS, type ResolvedMcpPrismaOptions } from '../options/mcp-prisma.options.js';
 import { McpAuditLog } from './mcp-audit-log.js';
 import type { AuditOutcome, AuditRecord } from './audit-record.js';
 import { redactArguments } from './redact.js';
@@ -40,12 +40,15 @@ export class McpAuditHook implements McpCallHook {
   ) {}
 
   /**
-   * In the `mcp` channel, unless the code that started the call set one (`McpChannel.run`): a
-   * call a person approved on an admin page is replayed by that page, in its own channel.
+   * In the `mcp` channel, unless the code that started the call set one (`McpChannel.run`: a call
+   * a person approved on an admin page is replayed by that page, in its own channel). A task's run
+   * on a worker takes the channel of the request the application's task callers restored (the
+   * `channel` option: `api` for a job a REST route submitted), else `mcp`.
    */
   around<T>(call: McpCall, proceed: () => Promise<T>): Promise<T> {
     if (McpChannel.current()) return this.audited(call, proceed);
-    return McpChannel.run('mcp', () => this.audited(call, proceed));
+    const channel = (call.context.taskRun && this.options.givenChannel?.()) || 'mcp';
+    return McpChannel.run(channel, () => this.audited(call, proceed));
   }
 
   private async audited<T>(call: McpCall, proceed: () => Promise<T>): Promise<T> {

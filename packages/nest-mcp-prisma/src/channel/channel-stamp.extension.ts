@@ -33,28 +33,28 @@ export function channelStampExtension(prisma: GeneratedPrismaNamespace, channel:
     query: {
       $allModels: {
         async create({ model, args, query }) {
-          if (stamped.has(model)) args.data = stampCreate(args.data as Data) as typeof args.data;
+          if (stamped.has(model)) args.data = stampCreate(args.data as Data);
           return query(args);
         },
         async createMany({ model, args, query }) {
           if (stamped.has(model)) {
             const rows = Array.isArray(args.data) ? args.data : [args.data];
-            args.data = rows.map((row) => stampCreate(row as Data)) as typeof args.data;
+            args.data = rows.map((row) => stampCreate(row as Data));
           }
           return query(args);
         },
         async update({ model, args, query }) {
-          if (stamped.has(model)) args.data = stampUpdate(args.data as Data) as typeof args.data;
+          if (stamped.has(model)) args.data = stampUpdate(args.data as Data);
           return query(args);
         },
         async updateMany({ model, args, query }) {
-          if (stamped.has(model)) args.data = stampUpdate(args.data as Data) as typeof args.data;
+          if (stamped.has(model)) args.data = stampUpdate(args.data as Data);
           return query(args);
         },
         async upsert({ model, args, query }) {
           if (stamped.has(model)) {
-            args.create = stampCreate(args.create as Data) as typeof args.create;
-            args.update = stampUpdate(args.update as Data) as typeof args.update;
+            args.create = stampCreate(args.create as Data);
+            args.update = stampUpdate(args.update as Data);
           }
           return query(args);
         },

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sqltag as sql } from '@prisma/client/runtime/client';
 import { McpDatabase } from '../database/mcp-database.js';
-import { MCP_PRISMA_OPTIONS, type ResolvedMcpPrismaOptions } from '../mcp-prisma.options.js';
+import { MCP_PRISMA_OPTIONS, type ResolvedMcpPrismaOptions } from '../options/mcp-prisma.options.js';
 import { PeriodicCleanup } from './periodic-cleanup.js';
 
 /** How long the client info of a caller that does not `initialize` again is kept (`mcp_client_infos`). */

@@ -14,6 +14,3 @@ export interface IdempotentRequest {
 
 /** A keyed MCP tool call or another keyed operation: one store, one table, one claim for both. */
 export type IdempotentOperation = IdempotentCall | IdempotentRequest;
-
-/** Whose keys an MCP call's key is among (undefined: the scope shared by calls of no known caller). */
-export type IdempotencyScope = (call: IdempotentCall) => string | undefined;

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sqltag as sql } from '@prisma/client/runtime/client';
 import { MCP_OPTIONS, type IdempotencyClaim, type McpIdempotencyStore, type ResolvedMcpOptions } from '@nest-mcp/core';
 import { McpDatabase } from '../database/mcp-database.js';
-import { MCP_PRISMA_OPTIONS, type ResolvedMcpPrismaOptions } from '../mcp-prisma.options.js';
+import { MCP_PRISMA_OPTIONS, type ResolvedMcpPrismaOptions } from '../options/mcp-prisma.options.js';
 import { nextStep, type StoredRecord } from './idempotency-claim.js';
 import type { IdempotentOperation } from './idempotent-operation.js';
 

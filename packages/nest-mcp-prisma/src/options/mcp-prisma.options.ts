@@ -1,9 +1,19 @@
-import type { McpCall } from '@nest-mcp/core';
-import type { McpAuditActor } from './audit/audit-record.js';
-import type { ChannelResolver } from './channel/mcp-channel.js';
-import type { McpDatabaseConnection } from './database/database-connection.js';
-import type { McpDatabase } from './database/mcp-database.js';
-import type { IdempotencyScope } from './idempotency/idempotent-operation.js';
+import type { IdempotentCall, McpCall } from '@nest-mcp/core';
+import type { ChannelResolver } from '../channel/mcp-channel.js';
+import type { McpDatabaseConnection } from '../database/database-connection.js';
+import type { McpDatabase } from '../database/mcp-database.js';
+
+/** Who made a call, as the application knows it: ids as text, whatever their type in its own tables. */
+export interface McpAuditActor {
+  /** The tenant the call acts in (a workspace, an account, an organisation). */
+  workspaceId?: string;
+  userId?: string;
+  /** The credential used (a token id, never the token). */
+  tokenId?: string;
+}
+
+/** Whose keys an MCP call's idempotency key is among (undefined: the scope shared by calls of no known caller). */
+export type IdempotencyScope = (call: IdempotentCall) => string | undefined;
 
 /** `McpPrismaModule.forRoot()` / `forRootAsync()`. */
 export interface McpPrismaOptions {
@@ -17,7 +27,9 @@ export interface McpPrismaOptions {
   /**
    * The channel of writes made outside an MCP call (inside one it is always `mcp`): stamped as
    * `created_via` / `updated_via` and on audit rows. Default: `api`. Return undefined where no
-   * write is expected: such a write then fails instead of being stamped with a guess.
+   * write is expected: such a write then fails instead of being stamped with a guess. A task's run
+   * on a worker takes the channel this says there (the request its task callers restore: `api`
+   * for a job a REST route submitted), else `mcp`.
    */
   channel?: ChannelResolver;
   audit?: {
@@ -46,6 +58,11 @@ export interface ResolvedMcpPrismaOptions {
   /** The given one, or one made from `connection`. */
   database: McpDatabase;
   channel: ChannelResolver;
+  /**
+   * The `channel` the application gave, if any: it also decides the channel of a task's run on a
+   * worker, where the application's task callers restore the request that created the task.
+   */
+  givenChannel?: ChannelResolver;
   audit: { actor: (call: McpCall) => McpAuditActor };
   idempotency: { ttlSeconds: number; scope?: IdempotencyScope };
   cleanupIntervalMs: number;

@@ -1,0 +1,479 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import pg from 'pg';
+
+/**
+ * @nest-mcp/prisma in an app that is not ours: `npm pack` builds (prepack) and packs @nest-mcp/core
+ * and @nest-mcp/prisma, a new ESM Nest app in a temporary folder outside the repository installs
+ * both tarballs and their peers with npm, follows the package's README (its tables beside the app's
+ * schema, `McpPrismaModule` + `mcpPrismaExtensions()`, a Prisma client on `McpDatabase.pool` with
+ * `channelStampExtension`), generates its client, compiles with tsc and boots on a database of its
+ * own. Then: an MCP write commits with its audit row and is stamped `mcp`, a refused one leaves no
+ * write and one audit row, a keyed retry runs once (also when concurrent), and REST writes are
+ * stamped `api`.
+ */
+
+// packages/nest-mcp-prisma/test/package/: the repository root is four levels up.
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+const installed = (name: string): string => JSON.parse(readFileSync(join(repo, 'node_modules', name, 'package.json'), 'utf8')).version;
+const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+
+/** The app's dependencies besides the two tarballs, at the versions the repository runs (so npm's cache usually has them). */
+const PEERS = [
+  '@nestjs/common',
+  '@nestjs/core',
+  '@nestjs/platform-express',
+  'class-validator',
+  'class-transformer',
+  'reflect-metadata',
+  'rxjs',
+  '@opentelemetry/api',
+  '@types/express',
+  '@types/node',
+  '@modelcontextprotocol/server',
+  '@prisma/client',
+  '@prisma/adapter-pg',
+  'pg',
+  '@types/pg',
+  'prisma',
+];
+
+const APP_FILES: Record<string, string> = {
+  'package.json': JSON.stringify({ name: 'adopter-app', private: true, type: 'module' }, null, 2),
+  'tsconfig.json': JSON.stringify(
+    {
+      compilerOptions: {
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'ES2023',
+        types: ['node'],
+        experimentalDecorators: true,
+        emitDecoratorMetadata: true,
+        strict: true,
+        skipLibCheck: true,
+        outDir: 'dist',
+        rootDir: 'src',
+      },
+      include: ['src'],
+    },
+    null,
+    2,
+  ),
+  // The app's own schema: a folder of .prisma files (README step 1), nest-mcp.prisma is copied beside it.
+  'prisma/schema/app.prisma': `
+generator client {
+  provider     = "prisma-client"
+  output       = "../../src/generated/prisma"
+  moduleFormat = "esm"
+}
+
+datasource db {
+  provider = "postgresql"
+}
+
+model Note {
+  id         String @id @default(uuid())
+  title      String
+  createdVia String @default(dbgenerated()) @map("created_via")
+  updatedVia String @default(dbgenerated()) @map("updated_via")
+
+  @@map("notes")
+}
+`,
+  'src/note.dto.ts': `
+import { IsOptional, IsString, MinLength } from 'class-validator';
+
+export class NoteDto {
+  @IsString()
+  @MinLength(1)
+  title!: string;
+
+  /** A retry with the same key gets the first answer (the layer's idempotency keys). */
+  @IsOptional()
+  @IsString()
+  idempotency_key?: string;
+}
+`,
+  'src/notes.controller.ts': `
+import { BadRequestException, Body, Controller, Post } from '@nestjs/common';
+import { McpTool } from '@nest-mcp/core';
+import { NoteDto } from './note.dto.js';
+import { PrismaService } from './prisma.service.js';
+
+@Controller('notes')
+export class NotesController {
+  constructor(private readonly prisma: PrismaService) {}
+
+  @Post()
+  @McpTool({ name: 'notes_create', description: 'Adds a note.' })
+  create(@Body() dto: NoteDto) {
+    return this.prisma.client.note.create({ data: { title: dto.title } });
+  }
+
+  @Post('failing')
+  @McpTool({ name: 'notes_create_failing', description: 'Adds a note, then refuses.' })
+  async createThenRefuse(@Body() dto: NoteDto) {
+    await this.prisma.client.note.create({ data: { title: dto.title } });
+    throw new BadRequestException('refused after writing');
+  }
+}
+`,
+  // README step 2, plus McpRestModule (the REST half of a tool: its DTO validated on the route).
+  'src/app.module.ts': `
+import { Module } from '@nestjs/common';
+import { McpModule, McpRestModule } from '@nest-mcp/core';
+import { McpPrismaModule, mcpPrismaExtensions } from '@nest-mcp/prisma';
+import { NotesController } from './notes.controller.js';
+import { PrismaService } from './prisma.service.js';
+
+@Module({
+  imports: [
+    McpPrismaModule.forRoot({ connection: { url: process.env.DATABASE_URL! } }),
+    McpModule.forRoot({ serverInfo: { name: 'adopter-app', version: '1.0.0' }, ...mcpPrismaExtensions() }),
+    McpRestModule,
+  ],
+  controllers: [NotesController],
+  providers: [PrismaService],
+})
+export class AppModule {}
+`,
+  'src/main.ts': `
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { useMcpTransport } from '@nest-mcp/core';
+import { AppModule } from './app.module.js';
+
+const app = await NestFactory.create(AppModule, { logger: ['log', 'warn', 'error'] });
+useMcpTransport(app);
+await app.listen(0, '127.0.0.1');
+console.log('READY ' + (await app.getUrl()) + '/mcp');
+`,
+};
+
+/**
+ * The code block of a README section (its first ```ts block after `heading`): the app copies the
+ * README's code rather than a paraphrase of it, so the test follows the README as it is.
+ */
+function readmeCode(readme: string, heading: string): string {
+  const at = readme.indexOf(heading);
+  const block = at < 0 ? null : /```ts\n([\s\S]*?)```/.exec(readme.slice(at));
+  assert.ok(block, `the README has a ts code block under "${heading}"`);
+  return block[1];
+}
+
+/** The app's own table, as `prisma migrate` would make it from app.prisma. */
+const NOTES_TABLE = `
+CREATE TABLE "notes" (
+    "id" TEXT NOT NULL,
+    "title" TEXT NOT NULL,
+    "created_via" TEXT NOT NULL,
+    "updated_via" TEXT NOT NULL,
+    CONSTRAINT "notes_pkey" PRIMARY KEY ("id")
+);`;
+
+/**
+ * The environment of a user's shell: without the test runner's NODE_OPTIONS (its SWC hooks and the
+ * condition that resolves @nest-mcp/* to this repository's sources).
+ */
+const USER_ENV = { ...process.env, NODE_OPTIONS: '', npm_config_update_notifier: 'false' };
+
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...USER_ENV, ...env } });
+  assert.equal(result.status, 0, `${command} ${args.join(' ')} failed in ${cwd}:\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+/** `npm pack` of a workspace (its prepack builds it): the tarball's path and the files in it. */
+function pack(workspace: string, destination: string): { tarball: string; files: string[] } {
+  const [packed] = JSON.parse(run('npm', ['pack', '-w', workspace, '--json', '--pack-destination', destination], repo)) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
+  return { tarball: join(destination, packed.filename), files: packed.files.map((file) => file.path) };
+}
+
+/** Starts the app and resolves with its MCP URL once it prints it; everything it printed is kept. */
+function boot(cwd: string, env: Record<string, string>, output: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['dist/main.js'], { cwd, env: { ...USER_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolveBoot, reject) => {
+    const collect = (chunk: Buffer) => {
+      output.push(chunk.toString());
+      const ready = /READY (\S+)/.exec(output.join(''));
+      if (ready) resolveBoot({ child, url: ready[1].replace('[::1]', '127.0.0.1') });
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.once('exit', (code) => reject(new Error(`the app exited (${code}) before it was ready:\n${output.join('')}`)));
+  });
+}
+
+/** Runs `work` with a client of the server DATABASE_URL names (its own database, for CREATE / DROP DATABASE). */
+async function onServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The envelope a tool answers with (its first text content, as JSON). */
+const envelopeOf = (result: { content?: unknown }) => JSON.parse((result.content as Array<{ text: string }>)[0].text);
+
+interface NoteRow {
+  id: string;
+  title: string;
+  created_via: string;
+  updated_via: string;
+}
+
+describe(
+  '@nest-mcp/prisma installed from its tarball in an app that follows the README',
+  { skip: process.env.DATABASE_URL ? false : 'needs DATABASE_URL (a PostgreSQL server)' },
+  () => {
+    let work: string | undefined;
+    let app: string;
+    let database: string | undefined;
+    let db: pg.Client | undefined;
+    let server: ChildProcess | undefined;
+    let url: string;
+    let prismaFiles: string[] = [];
+    const output: string[] = [];
+
+    before(async () => {
+      work = mkdtempSync(join(realpathSync(tmpdir()), 'nest-mcp-prisma-adopter-'));
+      const packages = join(work, 'packages');
+      mkdirSync(packages);
+      // The core first: the prisma package's build compiles against the core's built declarations.
+      const core = pack('packages/nest-mcp', packages);
+      const prisma = pack('packages/nest-mcp-prisma', packages);
+      prismaFiles = prisma.files;
+
+      app = join(work, 'app');
+      for (const [path, text] of Object.entries(APP_FILES)) {
+        mkdirSync(dirname(join(app, path)), { recursive: true });
+        writeFileSync(join(app, path), text);
+      }
+      const peers = PEERS.map((name) => `${name}@${installed(name)}`);
+      run(
+        'npm',
+        [
+          'install',
+          '--prefer-offline',
+          '--no-audit',
+          '--no-fund',
+          '--ignore-scripts',
+          '--loglevel=error',
+          core.tarball,
+          prisma.tarball,
+          ...peers,
+        ],
+        app,
+      );
+
+      const installedPackage = join(app, 'node_modules', '@nest-mcp', 'prisma');
+      // README step 1: the package's tables beside the app's own schema file.
+      copyFileSync(join(installedPackage, 'prisma', 'nest-mcp.prisma'), join(app, 'prisma', 'schema', 'nest-mcp.prisma'));
+      // README step 3: the Prisma client on the package's pool, the README's code block as is.
+      const readme = readFileSync(join(installedPackage, 'README.md'), 'utf8');
+      writeFileSync(join(app, 'src', 'prisma.service.ts'), readmeCode(readme, '## 3. Your Prisma client'));
+      // `prisma generate` never runs the native schema engine, but Prisma's CLI wants one (it would
+      // download it, and this machine has no internet but npm): a placeholder that fails if run.
+      const engine = join(work, 'schema-engine-placeholder');
+      writeFileSync(engine, '#!/bin/sh\nexit 1\n');
+      chmodSync(engine, 0o755);
+      run(process.execPath, [join('node_modules', 'prisma', 'build', 'index.js'), 'generate', '--schema', 'prisma/schema'], app, {
+        PRISMA_SCHEMA_ENGINE_BINARY: engine,
+        CHECKPOINT_DISABLE: '1',
+      });
+      run(process.execPath, [tsc, '-p', 'tsconfig.json'], app);
+
+      // The app's database. Where the README says `prisma migrate dev`, the tables are created from
+      // SQL: the migrate commands need Prisma's native schema engine, which cannot be downloaded
+      // here. The package's own SQL (prisma/nest-mcp.sql, "the same tables", from the installed
+      // package) plus what migrate would make of the app's Note model.
+      database = `adopter_${process.pid}_${randomBytes(4).toString('hex')}`;
+      await onServer((client) => client.query(`CREATE DATABASE "${database}"`));
+      const databaseUrl = new URL(process.env.DATABASE_URL!);
+      databaseUrl.pathname = `/${database}`;
+      db = new pg.Client({ connectionString: databaseUrl.toString() });
+      await db.connect();
+      await db.query(readFileSync(join(installedPackage, 'prisma', 'nest-mcp.sql'), 'utf8'));
+      await db.query(NOTES_TABLE);
+
+      ({ child: server, url } = await boot(app, { DATABASE_URL: databaseUrl.toString() }, output));
+    });
+
+    after(async () => {
+      if (server && server.exitCode === null) {
+        const exited = new Promise((done) => server!.once('exit', done));
+        server.kill('SIGTERM');
+        await exited;
+      }
+      await db?.end();
+      if (database) await onServer((client) => client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
+      if (work) rmSync(work, { recursive: true, force: true });
+    });
+
+    const notesTitled = async (title: string) =>
+      (await db!.query<NoteRow>('SELECT id, title, created_via, updated_via FROM notes WHERE title = $1', [title])).rows;
+    const auditRowsOf = async (target: string, title: string) =>
+      (
+        await db!.query(
+          `SELECT channel, method, target, outcome, error_code, client_name FROM mcp_audit_events
+           WHERE target = $1 AND arguments->>'title' = $2`,
+          [target, title],
+        )
+      ).rows;
+
+    /** A client of the 2026-07-28 era (the official 2.x client, pinned), connected to the app. */
+    async function client2026(): Promise<Client> {
+      const client = new Client({ name: 'adopter-check', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      return client;
+    }
+
+    it('is installed from the two tarballs into the app, outside the repository', () => {
+      assert.ok(!app.startsWith(repo + '/'), `${app} must be outside ${repo}`);
+      const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8'));
+      assert.match(lock.packages['node_modules/@nest-mcp/core'].resolved, /nest-mcp-core-.*\.tgz$/);
+      assert.match(lock.packages['node_modules/@nest-mcp/prisma'].resolved, /nest-mcp-prisma-.*\.tgz$/);
+    });
+
+    it('packs the build, its declarations, the schema file and its SQL, and no test or source file', () => {
+      for (const file of [
+        'package.json',
+        'README.md',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'prisma/nest-mcp.prisma',
+        'prisma/nest-mcp.sql',
+      ]) {
+        assert.ok(prismaFiles.includes(file), `${file} is in the tarball`);
+      }
+      assert.deepEqual(
+        prismaFiles.filter((file) => /\.spec\.|tsbuildinfo|^src\/|^test\//.test(file)),
+        [],
+      );
+    });
+
+    it('says at boot that the package fills the call hook and the three stores', () => {
+      const log = output.join('');
+      assert.match(log, /Extension points: .*callHook = McpAuditHook;/);
+      assert.match(log, /idempotencyStore = PrismaIdempotencyStore;/);
+      assert.match(log, /requestStateStore = PrismaRequestStateStore;/);
+      assert.match(log, /clientInfoStore = PrismaClientInfoStore[;\n]/);
+    });
+
+    it('an MCP write commits stamped created_via mcp, with its audit row', async () => {
+      const client = await client2026();
+      try {
+        const result = await client.callTool({ name: 'notes_create', arguments: { title: 'over MCP' } });
+        assert.notEqual(result.isError, true, JSON.stringify(result));
+        assert.equal(envelopeOf(result).data.createdVia, 'mcp');
+      } finally {
+        await client.close();
+      }
+      const notes = await notesTitled('over MCP');
+      assert.equal(notes.length, 1);
+      assert.equal(notes[0].created_via, 'mcp');
+      assert.equal(notes[0].updated_via, 'mcp');
+      assert.deepEqual(
+        (await auditRowsOf('notes_create', 'over MCP')).map(({ channel, method, target, outcome }) => ({
+          channel,
+          method,
+          target,
+          outcome,
+        })),
+        [{ channel: 'mcp', method: 'tools/call', target: 'notes_create', outcome: 'success' }],
+      );
+    });
+
+    it('a call that fails after writing leaves no write and one audit row saying so', async () => {
+      const client = await client2026();
+      try {
+        const result = await client.callTool({ name: 'notes_create_failing', arguments: { title: 'refused' } });
+        assert.equal(result.isError, true, JSON.stringify(result));
+        assert.match(JSON.stringify(envelopeOf(result)), /refused after writing/);
+      } finally {
+        await client.close();
+      }
+      assert.deepEqual(await notesTitled('refused'), []);
+      const audit = await auditRowsOf('notes_create_failing', 'refused');
+      // The thrown 400 reaches the hook as an isError result (docs/tools.md: a thrown 4xx is a tool
+      // error), so the row is `failed` with the envelope's code, not classifyFailure's `error`.
+      assert.deepEqual(
+        audit.map(({ channel, outcome, error_code }) => ({ channel, outcome, error_code })),
+        [{ channel: 'mcp', outcome: 'failed', error_code: 'invalid_argument' }],
+      );
+    });
+
+    it('a retried call with an idempotency key runs once, sequential or concurrent', async () => {
+      const client = await client2026();
+      try {
+        const call = (key: string, title: string) => client.callTool({ name: 'notes_create', arguments: { title, idempotency_key: key } });
+        const first = await call('key-1', 'once');
+        const again = await call('key-1', 'once');
+        assert.notEqual(first.isError, true, JSON.stringify(first));
+        assert.deepEqual(again, first);
+        assert.equal((await notesTitled('once')).length, 1);
+
+        const answers = await Promise.all(Array.from({ length: 10 }, () => call('key-2', 'once, concurrently')));
+        assert.notEqual(answers[0].isError, true, JSON.stringify(answers[0]));
+        for (const answer of answers) assert.deepEqual(answer, answers[0]);
+        assert.equal((await notesTitled('once, concurrently')).length, 1);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('the same route over REST writes a note stamped created_via api', async () => {
+      const response = await fetch(url.replace(/\/mcp$/, '/notes'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'over REST' }),
+      });
+      assert.equal(response.status, 201);
+      assert.equal(((await response.json()) as { createdVia: string }).createdVia, 'api');
+      const notes = await notesTitled('over REST');
+      assert.equal(notes.length, 1);
+      assert.equal(notes[0].created_via, 'api');
+    });
+
+    it('a 2025-era client (the 1.x SDK) writes stamped created_via mcp too, audited under the name its initialize gave', async () => {
+      const client = new SdkClient({ name: 'adopter-check-v1', version: '1.0.0' });
+      // A credential makes the caller known (the core's callerKey): its client name is kept in
+      // mcp_client_infos for its later, sessionless requests. Nothing checks the token here.
+      await client.connect(new SdkTransport(new URL(url), { requestInit: { headers: { authorization: 'Bearer adopter-token' } } }));
+      try {
+        const result = await client.callTool({ name: 'notes_create', arguments: { title: 'over MCP, 2025 era' } });
+        assert.notEqual(result.isError, true, JSON.stringify(result));
+      } finally {
+        await client.close();
+      }
+      const notes = await notesTitled('over MCP, 2025 era');
+      assert.equal(notes.length, 1);
+      assert.equal(notes[0].created_via, 'mcp');
+      assert.deepEqual(
+        (await auditRowsOf('notes_create', 'over MCP, 2025 era')).map(({ channel, outcome, client_name }) => ({
+          channel,
+          outcome,
+          client_name,
+        })),
+        [{ channel: 'mcp', outcome: 'success', client_name: 'adopter-check-v1' }],
+      );
+      const { rows: clients } = await db!.query('SELECT name, version FROM mcp_client_infos');
+      assert.deepEqual(clients, [{ name: 'adopter-check-v1', version: '1.0.0' }]);
+    });
+  },
+);
