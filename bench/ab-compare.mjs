@@ -6,7 +6,7 @@
 //
 //   node bench/ab-compare.mjs --a <checkout A> --b <checkout B> --preset <name> [--preset-b <name>] [--rounds 8] [--seconds 3] [--connections 32]
 //     [--node-args-a "<flags>"] [--node-args-b "<flags>"] [--fresh] [--alternations K] [--warmup S] [--pin]
-//     [--same-process] [--profile]
+//     [--same-process] [--profile] [--db-per-side]
 //
 // --fresh starts a new pair of server processes for every round (warmed up each time). Two
 // processes of the same build can differ by 10–25% in CPU per request for their whole life (JIT
@@ -41,7 +41,8 @@
 // billing_invoices_search {limit:10}), create-rest, create-mcp-2026, create-rest-floor and
 // create-mcp-floor (case 4's two writes on bare node:http + pg, bench/servers/write-floor.ts).
 // Database presets create, migrate and drop their own database (DATABASE_URL's server, default
-// postgresql://postgres@127.0.0.1:5432/postgres) and use it for both servers.
+// postgresql://postgres@127.0.0.1:5432/postgres) and use it for both servers; with --db-per-side,
+// one database per side, each migrated by its own checkout (for a change that renames tables).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -305,27 +306,38 @@ function prismaScript(dir) {
 
 try {
   let env = {};
+  let envB;
   let email;
   if (preset.db) {
-    const name = `mcp_ab_${process.pid}`;
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    await admin(serverUrl, (c) => c.query(`CREATE DATABASE "${name}"`));
-    dropDb = () => admin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-    // Checkout B's migrations (a change adds to A's): both servers run on the newer schema.
-    const migrate = spawnSync(process.execPath, [prismaScript(dirB), 'migrate', 'deploy'], {
-      env: { ...process.env, DATABASE_URL: url.toString() },
-      encoding: 'utf8',
-    });
-    if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stdout}${migrate.stderr}`);
-    env = { DATABASE_URL: url.toString() };
+    // Checkout B's migrations (a change adds to A's): both servers run on the newer schema. With
+    // --db-per-side (a change that renames or moves tables), each side runs on a database of its
+    // own, migrated by its own checkout.
+    const database = async (suffix, dir) => {
+      const name = `mcp_ab_${process.pid}${suffix}`;
+      const url = new URL(serverUrl);
+      url.pathname = `/${name}`;
+      await admin(serverUrl, (c) => c.query(`CREATE DATABASE "${name}"`));
+      const drop = dropDb;
+      dropDb = async () => {
+        await drop?.();
+        await admin(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      };
+      const migrate = spawnSync(process.execPath, [prismaScript(dir), 'migrate', 'deploy'], {
+        env: { ...process.env, DATABASE_URL: url.toString() },
+        encoding: 'utf8',
+      });
+      if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stdout}${migrate.stderr}`);
+      return { DATABASE_URL: url.toString() };
+    };
+    env = await database('', args.includes('--db-per-side') ? dirA : dirB);
+    if (args.includes('--db-per-side')) envB = await database('_b', dirB);
   }
   pinning.apply();
   if (pinning.summary) console.log(`pinned: ${pinning.summary}`);
   if (sameProcess && preset.entry !== presetB.entry) throw new Error('--same-process needs two presets of the same server');
   const startPair = async () => {
     const a = await start(dirA, env, preset, nodeArgs('a'));
-    return [a, sameProcess ? a : await start(dirB, env, presetB, nodeArgs('b'))];
+    return [a, sameProcess ? a : await start(dirB, envB ?? env, presetB, nodeArgs('b'))];
   };
   let [a, b] = await startPair();
   if (preset.db) {
