@@ -4,16 +4,18 @@ import { RequestContext } from './context/request-context.js';
 import { PrismaService } from './database/prisma.service.js';
 import { IDEMPOTENCY_CONFIG, type IdempotencyConfig } from './idempotency/idempotency.config.js';
 import { idempotencyScope } from './idempotency/idempotency-scope.js';
+import { STREAMS_CONFIG, type StreamsConfig } from './streams/streams.config.js';
 
 /**
  * `@nest-mcp/prisma` as this app configures it: its unit of work is the app's own `PrismaService`
  * (which extends `McpDatabase`), a row's channel outside an MCP call is the request's (`api`,
- * `panel`, `system`), the audit row names the request's workspace, user and token, and
- * idempotency keys are per workspace and person (the same scope as REST writes' keys).
+ * `panel`, `system`), the audit row names the request's workspace, user and token,
+ * idempotency keys are per workspace and person (the same scope as REST writes' keys), and stream
+ * mode's rows are kept as MCP_STREAM_* says.
  */
 export const AppMcpPrismaModule = McpPrismaModule.forRootAsync({
-  inject: [PrismaService, IDEMPOTENCY_CONFIG],
-  useFactory: (prisma: PrismaService, idempotency: IdempotencyConfig) => ({
+  inject: [PrismaService, IDEMPOTENCY_CONFIG, STREAMS_CONFIG],
+  useFactory: (prisma: PrismaService, idempotency: IdempotencyConfig, streams: StreamsConfig) => ({
     database: prisma,
     channel: () => RequestContext.current()?.channel,
     audit: { actor: billingAuditActor },
@@ -22,5 +24,11 @@ export const AppMcpPrismaModule = McpPrismaModule.forRootAsync({
       scope: (call) => idempotencyScope(call.invocation.httpRequest, call.invocation.input),
     },
     cleanupIntervalMs: idempotency.cleanupIntervalMs,
+    // Stream mode's rows in PostgreSQL (src/streams builds the stores): their limits and cleanup, none with Redis.
+    streams: {
+      eventRetentionMs: streams.eventRetentionMs,
+      maxEventsPerStream: streams.maxEventsPerStream,
+      cleanupIntervalMs: streams.redisUrl ? 0 : streams.cleanupIntervalMs,
+    },
   }),
 });

@@ -54,6 +54,42 @@ CREATE TABLE "mcp_client_infos" (
     CONSTRAINT "mcp_client_infos_pkey" PRIMARY KEY ("caller_key")
 );
 
+-- CreateTable
+CREATE TABLE "mcp_sessions" (
+    "id" TEXT NOT NULL,
+    "caller_key" TEXT NOT NULL,
+    "protocol_version" TEXT NOT NULL,
+    "client_info" JSONB,
+    "client_capabilities" JSONB NOT NULL,
+    "log_level" TEXT,
+    "standalone_stream" TEXT,
+    "delivered" TEXT,
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "expires_at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "mcp_sessions_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "mcp_session_subscriptions" (
+    "session_id" TEXT NOT NULL,
+    "uri_hash" TEXT NOT NULL,
+    "uri" TEXT NOT NULL,
+
+    CONSTRAINT "mcp_session_subscriptions_pkey" PRIMARY KEY ("session_id","uri_hash")
+);
+
+-- CreateTable
+CREATE TABLE "mcp_stream_events" (
+    "seq" BIGSERIAL NOT NULL,
+    "stream_id" TEXT NOT NULL,
+    "session_id" TEXT NOT NULL,
+    "message" JSONB NOT NULL,
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "mcp_stream_events_pkey" PRIMARY KEY ("seq")
+);
+
 -- CreateIndex
 CREATE INDEX "mcp_audit_events_workspace_id_occurred_at_idx" ON "mcp_audit_events"("workspace_id", "occurred_at");
 
@@ -68,4 +104,22 @@ CREATE INDEX "mcp_request_state_uses_expires_at_idx" ON "mcp_request_state_uses"
 
 -- CreateIndex
 CREATE INDEX "mcp_client_infos_updated_at_idx" ON "mcp_client_infos"("updated_at");
+
+-- CreateIndex
+CREATE INDEX "mcp_sessions_expires_at_idx" ON "mcp_sessions"("expires_at");
+
+-- CreateIndex
+CREATE INDEX "mcp_sessions_caller_key_expires_at_idx" ON "mcp_sessions"("caller_key", "expires_at");
+
+-- CreateIndex
+CREATE INDEX "mcp_session_subscriptions_uri_hash_idx" ON "mcp_session_subscriptions"("uri_hash");
+
+-- CreateIndex
+CREATE INDEX "mcp_stream_events_stream_id_seq_idx" ON "mcp_stream_events"("stream_id", "seq");
+
+-- CreateIndex
+CREATE INDEX "mcp_stream_events_created_at_idx" ON "mcp_stream_events"("created_at");
+
+-- AddForeignKey
+ALTER TABLE "mcp_session_subscriptions" ADD CONSTRAINT "mcp_session_subscriptions_session_id_fkey" FOREIGN KEY ("session_id") REFERENCES "mcp_sessions"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 

@@ -1,4 +1,4 @@
-export { McpPrismaModule, mcpPrismaExtensions } from './mcp-prisma.module.js';
+export { McpPrismaModule, mcpPrismaExtensions, mcpPrismaStreamExtensions } from './mcp-prisma.module.js';
 export type { IdempotencyScope, McpAuditActor, McpPrismaOptions } from './options/mcp-prisma.options.js';
 export { McpDatabase } from './database/mcp-database.js';
 export type { McpDatabaseConnection } from './database/database-connection.js';
@@ -16,3 +16,8 @@ export { PrismaRequestStateStore } from './stores/prisma-request-state.store.js'
 export { PrismaClientInfoStore } from './stores/prisma-client-info.store.js';
 export { PeriodicCleanup, type PeriodicCleanupOptions } from './cleanup/periodic-cleanup.js';
 export { ExpiredRowsCleanup } from './cleanup/expired-rows.cleanup.js';
+export { PostgresSessionStore } from './streams/postgres-session.store.js';
+export { PostgresEventStore } from './streams/postgres-event.store.js';
+export { PostgresMessageBus } from './streams/postgres-message.bus.js';
+export { StreamRowsCleanup } from './cleanup/stream-rows.cleanup.js';
+export type { StreamEventLimits } from './streams/stream-limits.js';

@@ -10,8 +10,17 @@ import { MCP_PRISMA_MODULE_OPTIONS, McpPrismaConfigurableModule } from './mcp-pr
 import { MCP_PRISMA_OPTIONS, type McpPrismaOptions, type ResolvedMcpPrismaOptions } from './options/mcp-prisma.options.js';
 import { PrismaClientInfoStore } from './stores/prisma-client-info.store.js';
 import { PrismaRequestStateStore } from './stores/prisma-request-state.store.js';
+import { PostgresEventStore } from './streams/postgres-event.store.js';
+import { PostgresMessageBus } from './streams/postgres-message.bus.js';
+import { PostgresSessionStore } from './streams/postgres-session.store.js';
+import { StreamRowsCleanup } from './cleanup/stream-rows.cleanup.js';
 
 const DAY_SECONDS = 24 * 3600;
+
+function positive(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`McpPrismaModule: ${name} must be a whole number ≥ 1, got ${value}`);
+  return value;
+}
 
 function resolveOptions(options: McpPrismaOptions): ResolvedMcpPrismaOptions {
   const ttlSeconds = options.idempotency?.ttlSeconds ?? DAY_SECONDS;
@@ -28,6 +37,14 @@ function resolveOptions(options: McpPrismaOptions): ResolvedMcpPrismaOptions {
     audit: { actor: options.audit?.actor ?? (() => ({})) },
     idempotency: { ttlSeconds, scope: options.idempotency?.scope },
     cleanupIntervalMs: options.cleanupIntervalMs ?? 3_600_000,
+    streams: {
+      limits: {
+        retentionMs: positive('streams.eventRetentionMs', options.streams?.eventRetentionMs ?? 600_000),
+        maxPerStream: positive('streams.maxEventsPerStream', options.streams?.maxEventsPerStream ?? 1000),
+      },
+      cleanupIntervalMs: options.streams ? (options.streams.cleanupIntervalMs ?? 60_000) : 0,
+      busChannel: options.streams?.busChannel ?? 'mcp_bus',
+    },
   };
 }
 
@@ -47,8 +64,21 @@ function resolveOptions(options: McpPrismaOptions): ResolvedMcpPrismaOptions {
     PrismaRequestStateStore,
     PrismaClientInfoStore,
     ExpiredRowsCleanup,
+    {
+      provide: StreamRowsCleanup,
+      useFactory: (database: McpDatabase, options: ResolvedMcpPrismaOptions) => new StreamRowsCleanup(database, options.streams),
+      inject: [McpDatabase, MCP_PRISMA_OPTIONS],
+    },
   ],
-  exports: [McpDatabase, McpAuditLog, McpAuditHook, PrismaIdempotencyStore, PrismaRequestStateStore, PrismaClientInfoStore],
+  exports: [
+    MCP_PRISMA_OPTIONS,
+    McpDatabase,
+    McpAuditLog,
+    McpAuditHook,
+    PrismaIdempotencyStore,
+    PrismaRequestStateStore,
+    PrismaClientInfoStore,
+  ],
 })
 export class McpPrismaModule extends McpPrismaConfigurableModule {}
 
@@ -65,5 +95,29 @@ export function mcpPrismaExtensions(): Required<
     idempotencyStore: { useExisting: PrismaIdempotencyStore },
     requestStateStore: { useExisting: PrismaRequestStateStore },
     clientInfoStore: { useExisting: PrismaClientInfoStore },
+  };
+}
+
+/**
+ * Stream mode's extension points (`McpModule.forRoot({ streams: true, ...mcpPrismaStreamExtensions() })`),
+ * shared by every replica through PostgreSQL: sessions (`mcp_sessions`), replayable events
+ * (`mcp_stream_events`) and the bus between replicas (LISTEN/NOTIFY, one connection per replica).
+ * Their limits are `McpPrismaModule`'s `streams` option. A PostgreSQL that serves one connection at
+ * a time (PGlite) cannot deliver a NOTIFY to another connection: keep the in-process event store
+ * and bus there.
+ */
+export function mcpPrismaStreamExtensions(): Required<Pick<McpExtensionOptions, 'sessionStore' | 'eventStore' | 'messageBus'>> {
+  const inject = [McpDatabase, MCP_PRISMA_OPTIONS];
+  return {
+    sessionStore: { useFactory: (database: McpDatabase) => new PostgresSessionStore(database), inject },
+    eventStore: {
+      useFactory: (database: McpDatabase, options: ResolvedMcpPrismaOptions) => new PostgresEventStore(database, options.streams.limits),
+      inject,
+    },
+    messageBus: {
+      useFactory: (database: McpDatabase, options: ResolvedMcpPrismaOptions) =>
+        new PostgresMessageBus(database, options.streams.busChannel),
+      inject,
+    },
   };
 }

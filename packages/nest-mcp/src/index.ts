@@ -48,7 +48,7 @@ export { argumentsHash, canonicalJson } from './calls/arguments-hash.js';
 export { McpDispatcher } from './server/mcp.dispatcher.js';
 export * from './contracts/stream-backends.js';
 export * from './invocation/mcp-session.js';
-export { sessionOfStream } from './streams/stream-ids.js';
+export { eventId, parseEventId, sessionOfStream } from './streams/stream-ids.js';
 export { InMemorySessionStore } from './streams/in-process/in-memory-session.store.js';
 export { InMemoryEventStore } from './streams/in-process/in-memory-event.store.js';
 export { InProcessMessageBus } from './streams/in-process/in-process-message.bus.js';

@@ -7,10 +7,8 @@ import {
   type McpMessageBus,
   type McpSessionStore,
 } from '@nest-mcp/core';
+import { PostgresEventStore, PostgresMessageBus, PostgresSessionStore } from '@nest-mcp/prisma';
 import type { PrismaService } from '../database/prisma.service.js';
-import { PostgresEventStore } from './postgres/postgres-event.store.js';
-import { PostgresMessageBus } from './postgres/postgres-message.bus.js';
-import { PostgresSessionStore } from './postgres/postgres-session.store.js';
 import { RedisConnection } from './redis/redis-connection.js';
 import { RedisEventStore } from './redis/redis-event.store.js';
 import { RedisMessageBus } from './redis/redis-message.bus.js';
@@ -29,8 +27,8 @@ export class StreamBackends {
 
   /**
    * Redis for all three when `REDIS_URL` is set (never a silent fallback to this process while it
-   * is down: replicas would split; its commands fail until it is back, the boot does not wait). Else the database: tables for sessions and events, LISTEN/NOTIFY
-   * for the bus. On the embedded database (PGlite: one process, one transaction at a time, no
+   * is down: replicas would split; its commands fail until it is back, the boot does not wait). Else the database
+   * (`@nest-mcp/prisma`'s stores): tables for sessions and events, LISTEN/NOTIFY for the bus. On the embedded database (PGlite: one process, one transaction at a time, no
    * NOTIFY to other connections) sessions stay in their table, events and the bus in-process.
    */
   /** For an application with stream mode off: nothing to share, no connection. */
@@ -60,14 +58,8 @@ export class StreamBackends {
         'Shared stream state: sessions in the embedded database; events and bus in-process (the embedded database serves one process)',
       );
     } else {
-      const bus = new PostgresMessageBus(
-        prisma.url,
-        // Outside any request's transaction: a NOTIFY inside one would wait for its commit (and vanish on rollback).
-        (channel, payload) =>
-          prisma.outsideTransaction(async () => await prisma.client.$executeRaw`SELECT pg_notify(${channel}, ${payload})`),
-        `${config.keyPrefix}_bus`,
-      );
-      backends = new StreamBackends(new PostgresSessionStore(prisma), new PostgresEventStore(prisma, config), bus, () => bus.close());
+      const bus = new PostgresMessageBus(prisma, `${config.keyPrefix}_bus`);
+      backends = new StreamBackends(new PostgresSessionStore(prisma), new PostgresEventStore(prisma, limits), bus, () => bus.close());
       logger.log('Shared stream state in PostgreSQL (sessions: mcp_sessions, events: mcp_stream_events, bus: LISTEN/NOTIFY)');
     }
     return backends;

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { CORE_CONFIG, type CoreConfig } from '../config/environment.js';
 import { PrismaService } from '../database/prisma.service.js';
-import { StreamRowsCleanup } from './postgres/stream-rows.cleanup.js';
 import { ResourceUpdatesPublisher } from './resource-updates.publisher.js';
 import { StreamBackends } from './stream-backends.factory.js';
 import { STREAMS_CONFIG, type StreamsConfig } from './streams.config.js';
@@ -18,7 +17,8 @@ class StreamBackendsShutdown implements OnApplicationShutdown {
 
 /**
  * Stream mode's shared backends for the MCP layer (sessions, replayable events, the bus between
- * replicas), in Redis or PostgreSQL, and the resource-updated announcements of billing writes.
+ * replicas), in Redis or PostgreSQL (`@nest-mcp/prisma`'s stores, whose rows its cleanup deletes: see
+ * app.mcp-prisma.ts), and the resource-updated announcements of billing writes.
  * The app hands `StreamBackends` to `McpModule.forRoot` (`sessionStore`, `eventStore`,
  * `messageBus`). With stream mode off (`MCP_STREAMS`, `CORE_CONFIG`'s `mcp.streams`) it opens no connection and announces nothing.
  */
@@ -32,7 +32,6 @@ class StreamBackendsShutdown implements OnApplicationShutdown {
       inject: [CORE_CONFIG, STREAMS_CONFIG, PrismaService],
     },
     StreamBackendsShutdown,
-    StreamRowsCleanup,
     ResourceUpdatesPublisher,
   ],
   exports: [StreamBackends],

@@ -4,15 +4,11 @@ import { after, before, describe, it } from 'node:test';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { McpEventStore, McpMessageBus, McpSession, McpSessionStore } from '@nest-mcp/core';
 import { PrismaService } from '../../src/database/prisma.service.js';
-import { PostgresEventStore } from '../../src/streams/postgres/postgres-event.store.js';
-import { PostgresMessageBus } from '../../src/streams/postgres/postgres-message.bus.js';
-import { PostgresSessionStore } from '../../src/streams/postgres/postgres-session.store.js';
-import { StreamRowsCleanup } from '../../src/streams/postgres/stream-rows.cleanup.js';
+import { PostgresEventStore, PostgresMessageBus, PostgresSessionStore, StreamRowsCleanup } from '@nest-mcp/prisma';
 import { RedisConnection } from '../../src/streams/redis/redis-connection.js';
 import { RedisEventStore } from '../../src/streams/redis/redis-event.store.js';
 import { RedisMessageBus } from '../../src/streams/redis/redis-message.bus.js';
 import { RedisSessionStore } from '../../src/streams/redis/redis-session.store.js';
-import { streamsConfigFromEnv } from '../../src/streams/streams.config.js';
 import { createTestDatabase, prismaOn, type TestDatabase } from '../support/test-database.js';
 
 /**
@@ -27,7 +23,6 @@ const REAL_POSTGRES = !!process.env.DATABASE_URL;
 const RETENTION_MS = 60_000;
 const MAX_PER_STREAM = 5;
 const limits = { retentionMs: RETENTION_MS, maxPerStream: MAX_PER_STREAM };
-const config = { ...streamsConfigFromEnv({}), eventRetentionMs: RETENTION_MS, maxEventsPerStream: MAX_PER_STREAM };
 
 interface Backends {
   sessions?: McpSessionStore;
@@ -334,28 +329,25 @@ describe('stream backends: PostgreSQL', { skip: !REAL_POSTGRES && 'LISTEN/NOTIFY
   });
 
   const busOf = () => {
-    const bus = new PostgresMessageBus(
-      database.url,
-      (channel, payload) => prisma.client.$executeRaw`SELECT pg_notify(${channel}, ${payload})`,
-    );
+    const bus = new PostgresMessageBus(prisma);
     buses.push(bus);
     return bus;
   };
   contract('PostgreSQL tables and LISTEN/NOTIFY', async () => ({
     sessions: new PostgresSessionStore(prisma),
-    events: new PostgresEventStore(prisma, config),
+    events: new PostgresEventStore(prisma, limits),
     bus: busOf(),
     otherBus: busOf(),
     close: async () => undefined,
   }));
 
   it('refuses a bus message too large for NOTIFY, saying to use Redis', async () => {
-    await assert.rejects(busOf().publish('big', 'x'.repeat(8000)), /under 8000.*REDIS_URL/);
+    await assert.rejects(busOf().publish('big', 'x'.repeat(8000)), /under 8000.*Redis bus/);
   });
 
   it('the cleanup deletes expired sessions and events past the retention, nothing else', async () => {
     const store = new PostgresSessionStore(prisma);
-    const events = new PostgresEventStore(prisma, config);
+    const events = new PostgresEventStore(prisma, limits);
     const live = session();
     const expired = session({ expiresAt: new Date(Date.now() + 200) });
     await store.create(live, 10);
@@ -364,7 +356,7 @@ describe('stream backends: PostgreSQL', { skip: !REAL_POSTGRES && 'LISTEN/NOTIFY
     const sessionId = randomUUID();
     const kept = await events.append(streamOf(sessionId), message(1));
     await new Promise((resolve) => setTimeout(resolve, 250));
-    const cleanup = new StreamRowsCleanup(prisma, config);
+    const cleanup = new StreamRowsCleanup(prisma, { limits, cleanupIntervalMs: 0 });
     const deleted = await cleanup.run(new Date());
     assert.ok(deleted >= 1);
     assert.deepEqual((await store.get(live.id))?.id, live.id);

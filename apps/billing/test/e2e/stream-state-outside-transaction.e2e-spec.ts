@@ -3,9 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { PrismaService } from '../../src/database/prisma.service.js';
-import { PostgresEventStore } from '../../src/streams/postgres/postgres-event.store.js';
-import { PostgresMessageBus } from '../../src/streams/postgres/postgres-message.bus.js';
-import { streamsConfigFromEnv } from '../../src/streams/streams.config.js';
+import { PostgresEventStore, PostgresMessageBus } from '@nest-mcp/prisma';
 import { createTestDatabase, prismaOn, type TestDatabase } from '../support/test-database.js';
 
 /**
@@ -33,7 +31,7 @@ describe('stream state outside the call transaction (PostgreSQL)', { skip: !proc
   });
 
   it('an event appended inside a transaction is visible to another connection before the commit, and survives the rollback', async () => {
-    const events = new PostgresEventStore(prisma, streamsConfigFromEnv({}));
+    const events = new PostgresEventStore(prisma, { retentionMs: 600_000, maxPerStream: 1000 });
     const streamId = `${randomUUID()}/post-${randomUUID()}`;
     const seenInside: number[] = [];
     await assert.rejects(
@@ -50,11 +48,9 @@ describe('stream state outside the call transaction (PostgreSQL)', { skip: !proc
   });
 
   it('a bus message published inside a transaction reaches another replica before the commit', async () => {
-    const notify = (channel: string, payload: string) =>
-      prisma.outsideTransaction(async () => await prisma.client.$executeRaw`SELECT pg_notify(${channel}, ${payload})`);
     const channel = `mcp_bus_${randomUUID().slice(0, 8)}`;
-    const publisher = new PostgresMessageBus(database.url, notify, channel);
-    const listener = new PostgresMessageBus(database.url, notify, channel);
+    const publisher = new PostgresMessageBus(prisma, channel);
+    const listener = new PostgresMessageBus(prisma, channel);
     try {
       let heard!: () => void;
       const arrived = new Promise<void>((resolve) => (heard = resolve));

@@ -2,6 +2,7 @@ import type { IdempotentCall, McpCall } from '@nest-mcp/core';
 import type { ChannelResolver } from '../channel/mcp-channel.js';
 import type { McpDatabaseConnection } from '../database/database-connection.js';
 import type { McpDatabase } from '../database/mcp-database.js';
+import type { StreamEventLimits } from '../streams/stream-limits.js';
 
 /** Who made a call, as the application knows it: ids as text, whatever their type in its own tables. */
 export interface McpAuditActor {
@@ -47,6 +48,21 @@ export interface McpPrismaOptions {
     scope?: IdempotencyScope;
   };
   /**
+   * Stream mode's shared state in PostgreSQL (`mcpPrismaStreamExtensions()`): sessions, replayable
+   * events, the bus over LISTEN/NOTIFY. Giving it also starts the cleanup of expired sessions and
+   * events.
+   */
+  streams?: {
+    /** How long an SSE event can be replayed with `Last-Event-ID`. Default: 10 min. */
+    eventRetentionMs?: number;
+    /** At most this many events kept per stream (the newest stay). Default: 1000. */
+    maxEventsPerStream?: number;
+    /** How often expired sessions and old events are deleted (0: never by this process). Default: 60 s. */
+    cleanupIntervalMs?: number;
+    /** The PostgreSQL channel of the bus; applications sharing a server use their own. Default: `mcp_bus`. */
+    busChannel?: string;
+  };
+  /**
    * How often expired rows (idempotency keys, request-state uses, client infos not refreshed for
    * 30 days) are deleted. 0: never by this process (tests, or a job outside the app). Default: 1 h.
    */
@@ -66,6 +82,8 @@ export interface ResolvedMcpPrismaOptions {
   audit: { actor: (call: McpCall) => McpAuditActor };
   idempotency: { ttlSeconds: number; scope?: IdempotencyScope };
   cleanupIntervalMs: number;
+  /** Without the `streams` option: the defaults, and no cleanup. */
+  streams: { limits: StreamEventLimits; cleanupIntervalMs: number; busChannel: string };
 }
 
 export const MCP_PRISMA_OPTIONS = Symbol('MCP_PRISMA_OPTIONS');

@@ -29,6 +29,21 @@ export function sessionOfStream(streamId: string): string {
   return slash < 0 ? '' : streamId.slice(0, slash);
 }
 
+/**
+ * An event id of a shared event store: `<streamId>:<position>`, unique across replicas (the
+ * position comes from the store: a PostgreSQL sequence, a Redis stream entry id), and naming the
+ * stream to replay; `parseEventId` reads it back (undefined for anything else).
+ */
+export function eventId(streamId: string, position: string): string {
+  return `${streamId}:${position}`;
+}
+
+export function parseEventId(id: string): { streamId: string; position: string } | undefined {
+  const colon = id.lastIndexOf(':');
+  if (colon <= 0 || colon === id.length - 1) return undefined;
+  return { streamId: id.slice(0, colon), position: id.slice(colon + 1) };
+}
+
 export function isStandaloneStream(streamId: string): boolean {
   return streamId.slice(streamId.indexOf('/') + 1) === 'get';
 }

@@ -1,6 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import type { McpEventStore } from '@nest-mcp/core';
-import { eventId, parseEventId, sessionOfStream } from '../stream-event-id.js';
+import { eventId, parseEventId, sessionOfStream, type McpEventStore } from '@nest-mcp/core';
 import type { RedisConnection } from './redis-connection.js';
 
 /**

@@ -1,6 +1,8 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import pg from 'pg';
+import { sqltag as sql } from '@prisma/client/runtime/client';
 import { MessageBusListeners, type McpMessageBus } from '@nest-mcp/core';
+import type { McpDatabase } from '../database/mcp-database.js';
 
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more. */
 const MAX_NOTIFY_BYTES = 7999;
@@ -12,9 +14,11 @@ const RECONNECT_MS = 1_000;
  * strings, PostgreSQL's are identifiers of at most 63 bytes. One dedicated connection per replica
  * listens (a pooled one would be handed to queries); it reconnects after a loss, and what was
  * published meanwhile is lost, as the bus promises (at-most-once; the event store is for replay).
- * A message must fit in a NOTIFY (under 8000 bytes); for larger ones use Redis (`REDIS_URL`).
+ * A message must fit in a NOTIFY (under 8000 bytes); for larger ones use a Redis bus. NOTIFY is sent
+ * on a pooled connection outside any request's transaction: inside one it would wait for the
+ * commit, and vanish with a rollback.
  */
-export class PostgresMessageBus implements McpMessageBus {
+export class PostgresMessageBus implements McpMessageBus, OnApplicationShutdown {
   private readonly logger = new Logger('McpStreamsBus');
   private readonly listeners = new MessageBusListeners();
   private client?: pg.Client;
@@ -23,9 +27,8 @@ export class PostgresMessageBus implements McpMessageBus {
   private stopped = false;
 
   constructor(
-    private readonly url: string,
-    /** Runs `SELECT pg_notify($1, $2)` on a pooled connection (outside any request transaction). */
-    private readonly notify: (channel: string, payload: string) => Promise<unknown>,
+    private readonly database: McpDatabase,
+    /** The PostgreSQL channel: replicas of one application share it, other applications on the server use their own. */
     private readonly pgChannel = 'mcp_bus',
   ) {}
 
@@ -33,10 +36,10 @@ export class PostgresMessageBus implements McpMessageBus {
     const text = JSON.stringify({ c: channel, p: payload });
     if (Buffer.byteLength(text) > MAX_NOTIFY_BYTES) {
       throw new Error(
-        `Bus message on "${channel}" is ${Buffer.byteLength(text)} bytes; PostgreSQL NOTIFY carries under 8000. Set REDIS_URL for larger messages.`,
+        `Bus message on "${channel}" is ${Buffer.byteLength(text)} bytes; PostgreSQL NOTIFY carries under 8000: use a Redis bus for larger messages.`,
       );
     }
-    await this.notify(this.pgChannel, text);
+    await this.database.outsideTransaction(() => this.database.sql(sql`SELECT pg_notify(${this.pgChannel}, ${text})`));
   }
 
   async subscribe(channel: string, onMessage: (payload: unknown) => void): Promise<() => Promise<void>> {
@@ -45,6 +48,10 @@ export class PostgresMessageBus implements McpMessageBus {
     return async () => {
       remove();
     };
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.close();
   }
 
   async close(): Promise<void> {
@@ -66,7 +73,7 @@ export class PostgresMessageBus implements McpMessageBus {
 
   private async connect(): Promise<void> {
     if (this.stopped) throw new Error('The message bus is closed');
-    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 5_000 });
+    const client = new pg.Client({ connectionString: this.database.url, connectionTimeoutMillis: 5_000 });
     this.client = client;
     let lost = false;
     const onLost = (error: Error) => {
