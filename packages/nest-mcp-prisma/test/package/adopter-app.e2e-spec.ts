@@ -127,18 +127,25 @@ export class NotesController {
   }
 }
 `,
-  // README step 2, plus McpRestModule (the REST half of a tool: its DTO validated on the route).
+  // README step 2 with stream mode on several replicas (its own README section), plus McpRestModule
+  // (the REST half of a tool: its DTO validated on the route). Replicas share requestState's secret.
   'src/app.module.ts': `
 import { Module } from '@nestjs/common';
 import { McpModule, McpRestModule } from '@nest-mcp/core';
-import { McpPrismaModule, mcpPrismaExtensions } from '@nest-mcp/prisma';
+import { McpPrismaModule, mcpPrismaExtensions, mcpPrismaStreamExtensions } from '@nest-mcp/prisma';
 import { NotesController } from './notes.controller.js';
 import { PrismaService } from './prisma.service.js';
 
 @Module({
   imports: [
-    McpPrismaModule.forRoot({ connection: { url: process.env.DATABASE_URL! } }),
-    McpModule.forRoot({ serverInfo: { name: 'adopter-app', version: '1.0.0' }, ...mcpPrismaExtensions() }),
+    McpPrismaModule.forRoot({ connection: { url: process.env.DATABASE_URL! }, streams: {} }),
+    McpModule.forRoot({
+      serverInfo: { name: 'adopter-app', version: '1.0.0' },
+      streams: true,
+      requestState: { secret: process.env.REQUEST_STATE_SECRET! },
+      ...mcpPrismaExtensions(),
+      ...mcpPrismaStreamExtensions(),
+    }),
     McpRestModule,
   ],
   controllers: [NotesController],
@@ -246,7 +253,9 @@ describe(
     let database: string | undefined;
     let db: pg.Client | undefined;
     let server: ChildProcess | undefined;
+    let replica: ChildProcess | undefined;
     let url: string;
+    let replicaUrl: string;
     let prismaFiles: string[] = [];
     const output: string[] = [];
 
@@ -311,13 +320,17 @@ describe(
       await db.query(readFileSync(join(installedPackage, 'prisma', 'nest-mcp.sql'), 'utf8'));
       await db.query(NOTES_TABLE);
 
-      ({ child: server, url } = await boot(app, { DATABASE_URL: databaseUrl.toString() }, output));
+      // Two replicas of the app on its one database, as behind a load balancer.
+      const env = { DATABASE_URL: databaseUrl.toString(), REQUEST_STATE_SECRET: randomBytes(32).toString('hex') };
+      ({ child: server, url } = await boot(app, env, output));
+      ({ child: replica, url: replicaUrl } = await boot(app, env, []));
     });
 
     after(async () => {
-      if (server && server.exitCode === null) {
-        const exited = new Promise((done) => server!.once('exit', done));
-        server.kill('SIGTERM');
+      for (const child of [server, replica]) {
+        if (!child || child.exitCode !== null) continue;
+        const exited = new Promise((done) => child.once('exit', done));
+        child.kill('SIGTERM');
         await exited;
       }
       await db?.end();
@@ -367,12 +380,13 @@ describe(
       );
     });
 
-    it('says at boot that the package fills the call hook and the three stores', () => {
+    it("says at boot that the package fills the call hook, the three stores and stream mode's three backends", () => {
       const log = output.join('');
       assert.match(log, /Extension points: .*callHook = McpAuditHook;/);
       assert.match(log, /idempotencyStore = PrismaIdempotencyStore;/);
       assert.match(log, /requestStateStore = PrismaRequestStateStore;/);
       assert.match(log, /clientInfoStore = PrismaClientInfoStore[;\n]/);
+      assert.match(log, /sessionStore = PostgresSessionStore; eventStore = PostgresEventStore; messageBus = PostgresMessageBus/);
     });
 
     it('an MCP write commits stamped created_via mcp, with its audit row', async () => {
@@ -452,8 +466,7 @@ describe(
 
     it('a 2025-era client (the 1.x SDK) writes stamped created_via mcp too, audited under the name its initialize gave', async () => {
       const client = new SdkClient({ name: 'adopter-check-v1', version: '1.0.0' });
-      // A credential makes the caller known (the core's callerKey): its client name is kept in
-      // mcp_client_infos for its later, sessionless requests. Nothing checks the token here.
+      // A credential makes the caller known (the core's callerKey), who owns the session. Nothing checks the token here.
       await client.connect(new SdkTransport(new URL(url), { requestInit: { headers: { authorization: 'Bearer adopter-token' } } }));
       try {
         const result = await client.callTool({ name: 'notes_create', arguments: { title: 'over MCP, 2025 era' } });
@@ -472,8 +485,49 @@ describe(
         })),
         [{ channel: 'mcp', outcome: 'success', client_name: 'adopter-check-v1' }],
       );
-      const { rows: clients } = await db!.query('SELECT name, version FROM mcp_client_infos');
-      assert.deepEqual(clients, [{ name: 'adopter-check-v1', version: '1.0.0' }]);
+      // Stream mode: the name lives with the client's session, in the shared table.
+      const { rows: sessions } = await db!.query("SELECT client_info->>'name' AS name FROM mcp_sessions");
+      assert.ok(
+        sessions.some((row: { name: string }) => row.name === 'adopter-check-v1'),
+        JSON.stringify(sessions),
+      );
+    });
+
+    it('a session opened on one replica is served by the other (stream mode in PostgreSQL), and only for its caller', async () => {
+      const headers = { authorization: 'Bearer replica-token' };
+      const opener = new SdkClient({ name: 'replica-check', version: '1.0.0' });
+      const first = new SdkTransport(new URL(url), { requestInit: { headers } });
+      await opener.connect(first);
+      const sessionId = first.sessionId;
+      assert.ok(sessionId, 'stream mode gives the 2025-era client a session');
+      // The same session, continued on the other replica without a new initialize (as a load balancer would route it).
+      const continued = new SdkClient({ name: 'replica-check', version: '1.0.0' });
+      await continued.connect(new SdkTransport(new URL(replicaUrl), { sessionId, requestInit: { headers } }));
+      try {
+        const result = await continued.callTool({ name: 'notes_create', arguments: { title: 'on the other replica' } });
+        assert.notEqual(result.isError, true, JSON.stringify(result));
+        const notes = await notesTitled('on the other replica');
+        assert.deepEqual(
+          notes.map((note) => note.created_via),
+          ['mcp'],
+        );
+        // Another caller presenting the id is not served, on either replica.
+        const stranger = await fetch(replicaUrl, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: 'Bearer someone-else',
+            'mcp-session-id': sessionId,
+            'mcp-protocol-version': '2025-11-25',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+        });
+        assert.equal(stranger.status, 404);
+      } finally {
+        await continued.close();
+        await opener.close();
+      }
     });
   },
 );
