@@ -1,4 +1,5 @@
-export { McpPrismaModule, mcpPrismaExtensions, mcpPrismaStreamExtensions } from './mcp-prisma.module.js';
+export { McpPrismaModule } from './mcp-prisma.module.js';
+export { mcpPrismaExtensions, mcpPrismaStreamExtensions } from './mcp-prisma.extensions.js';
 export type { IdempotencyScope, McpAuditActor, McpPrismaOptions } from './options/mcp-prisma.options.js';
 export { McpDatabase } from './database/mcp-database.js';
 export type { McpDatabaseConnection } from './database/database-connection.js';

@@ -254,7 +254,10 @@ describe('McpPrismaModule options', () => {
 
   it('refuses a boot with both a connection and a database, or neither, naming the two options', async () => {
     const url = 'postgresql://postgres@127.0.0.1:1/none';
-    await assert.rejects(boot({ connection: { url }, database: new McpDatabase({ url }) }), /either connection .* or database/);
+    await assert.rejects(
+      boot({ connection: { url }, database: new McpDatabase({ url }) }),
+      /either connection .* or database .*exactly one/,
+    );
     await assert.rejects(boot({}), /either connection .* or database/);
   });
 
