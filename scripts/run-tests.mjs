@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// Runs the tests of every workspace (packages/nest-mcp, apps/billing) with Node's test runner
+// Runs the tests of every workspace (packages/nest-mcp, packages/nest-mcp-prisma, apps/billing) with Node's test runner
 // straight from the TypeScript sources (SWC transpiles each file as it is imported, keeping the
 // decorator metadata Nest and class-validator need; see scripts/swc/), after preparing the
-// migrated test database state of the billing app once. Imports of @nest-mcp/core resolve to the
-// layer's sources (the "@nest-mcp/source" export condition), so nothing needs building first. The last line is the one
+// migrated test database state of the billing app once. Imports of @nest-mcp/* resolve to the
+// packages' sources (the "@nest-mcp/source" export condition), so nothing needs building first. The last line is the one
 // CI reads, counted from the runner's own events (scripts/test-summary.reporter.mjs):
 // "N passed, N failed, N skipped"; before it, the tests and suites that did not run, by reason.
 //
-//   npm test                      type-checks both workspaces (npm run typecheck), then runs every test file
+//   npm test                      type-checks every workspace (npm run typecheck), then runs every test file
 //   npm test -- <path substring>  runs the matching files only, without the type check (seconds)
 //   npm test -- <a> <b> …         runs the files that match any of them
 //

@@ -51,7 +51,7 @@ describe('database outage detection', () => {
     }
   });
 
-  it('answers 503 with Retry-After: the seconds PrismaService gives (DATABASE_RETRY_AFTER_SECONDS), default 5', () => {
+  it('answers 503 with Retry-After: the seconds the connection options give, default 5', () => {
     const byDefault = new DatabaseUnavailableException();
     assert.deepEqual(byDefault.getResponse(), {
       statusCode: 503,

@@ -5,12 +5,12 @@ type Query = pg.Pool['query'];
 
 /**
  * The pool Prisma's driver adapter uses. Inside an open `SqlTransaction` a query runs on the
- * transaction's connection instead of a free one, so services write through the plain client
- * (`prisma.db`) and still commit or roll back with the request's transaction and audit row.
+ * transaction's connection instead of a free one, so services write through the application's
+ * plain Prisma client and still commit or roll back with the call's transaction and audit row.
  *
  * Why not Prisma's interactive `$transaction`: each one costs about as much CPU as three queries
- * (its transaction manager, timers and per-query bookkeeping), and an MCP write runs one per call
- * (see bench/README.md). A transaction here is `BEGIN` and `COMMIT` on a pooled connection.
+ * (its transaction manager, timers and per-query bookkeeping, as measured on an MCP write), and
+ * an MCP write runs one per call. A transaction here is `BEGIN` and `COMMIT` on a pooled connection.
  *
  * A transaction Prisma starts itself inside ours (a nested write it must make atomic) asks the
  * pool for a connection: it gets the transaction's own, with its `BEGIN` / `COMMIT` / `ROLLBACK`
