@@ -15,7 +15,6 @@ export { PrismaIdempotencyStore } from './idempotency/prisma-idempotency.store.j
 export type { IdempotentOperation, IdempotentRequest } from './idempotency/idempotent-operation.js';
 export { PrismaRequestStateStore } from './stores/prisma-request-state.store.js';
 export { PrismaClientInfoStore } from './stores/prisma-client-info.store.js';
-export { PeriodicCleanup, type PeriodicCleanupOptions } from './cleanup/periodic-cleanup.js';
 export { ExpiredRowsCleanup } from './cleanup/expired-rows.cleanup.js';
 export { PostgresSessionStore } from './streams/postgres-session.store.js';
 export { PostgresEventStore } from './streams/postgres-event.store.js';
