@@ -91,6 +91,20 @@ describe('stream mode in PostgreSQL (real server, two replicas)', { skip: NEEDS_
     assert.equal(await store.subscribe(randomUUID(), 'notes://1', 2), false, 'no such session');
   });
 
+  it('holds the caps exactly under concurrency: of 40 racing creates on two replicas, the cap; of 40 racing subscriptions, the cap', async () => {
+    const stores = [new PostgresSessionStore(one), new PostgresSessionStore(two)];
+    const created = await Promise.all(Array.from({ length: 40 }, (_, i) => stores[i % 2].create(session({ callerKey: 'caller-race' }), 5)));
+    assert.equal(created.filter(Boolean).length, 5);
+    assert.deepEqual(await database.rows("SELECT count(*)::int AS n FROM mcp_sessions WHERE caller_key = 'caller-race'"), [{ n: 5 }]);
+    const host = session({ callerKey: 'caller-race-subs' });
+    await stores[0].create(host, 5);
+    const subscribed = await Promise.all(Array.from({ length: 40 }, (_, i) => stores[i % 2].subscribe(host.id, `notes://race/${i}`, 7)));
+    assert.equal(subscribed.filter(Boolean).length, 7);
+    assert.deepEqual(await database.rows('SELECT count(*)::int AS n FROM mcp_session_subscriptions WHERE session_id = $1', [host.id]), [
+      { n: 7 },
+    ]);
+  });
+
   it('replays the events after an id on the other replica, keeps the newest per stream, and refuses another session', async () => {
     const [here, there] = [new PostgresEventStore(one, limits), new PostgresEventStore(two, limits)];
     const sessionId = randomUUID();
