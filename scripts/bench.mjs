@@ -1261,7 +1261,7 @@ function targets(writeCheck) {
         verdict(ratio <= 4, mcp, floorMcp),
       );
     } else add("Case 4: MCP create server CPU per request / its write floor's", '≤ 4×', '–', null);
-    // Context, not targets: the ratio against the REST create without a key (issue 12's target),
+    // Context, not targets: the ratio against the REST create without a key (the older target),
     // and the two writes' SQL alone (which a faster layer tends towards).
     if (measured(rest, keyed, mcp))
       notes.push(
@@ -1302,7 +1302,7 @@ function targets(writeCheck) {
   }
   if (config.cases.has('6')) {
     const floor = find(6, 'floor');
-    // The MCP read's goals are issue 22's; the REST read keeps issue 12's.
+    // The MCP read against its floor, and the REST read against the same floor (its older, looser bounds).
     for (const [key, name, least, most] of [
       ['rest', 'REST read', 0.5, 2],
       ['mcp-2026', 'MCP read (2026 era)', 0.75, 1.5],

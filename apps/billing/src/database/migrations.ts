@@ -43,7 +43,7 @@ function loadMigrateDeploy(): Promise<MigrateDeploy> {
  * Applies the pending migrations of `prisma/migrations` to the database at `databaseUrl`, with
  * Prisma's own bookkeeping (`_prisma_migrations`, its advisory lock), so that Prisma's CLI later
  * sees them as applied by itself. Prisma 7's CLI cannot migrate here: its native schema engine
- * cannot be downloaded offline (see README "Database"). Resolves with the names of the migrations
+ * cannot be downloaded offline (see docs/database.md). Resolves with the names of the migrations
  * it applied, in order (none: nothing was pending), for the boot log ({@link describeApplied});
  * throws when a migration fails.
  */

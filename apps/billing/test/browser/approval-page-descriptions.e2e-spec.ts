@@ -1,5 +1,5 @@
 /**
- * What the approval page tells the person deciding, in a real browser (issue 25): a module's own
+ * What the approval page tells the person deciding, in a real browser (a person approves what they can read): a module's own
  * ids described by its ApprovalDescriber (a ticket's subject, not a UUID); the client named by
  * its `initialize` (a 2025-era SDK 1.x client in stream mode, whose session keeps it) and the token
  * the call came with; and the tool's title and side effects instead of the model's "When to use…".

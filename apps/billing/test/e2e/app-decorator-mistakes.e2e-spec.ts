@@ -12,7 +12,7 @@ import {
 import { startBillingApp } from '../support/billing-app.js';
 
 /**
- * Issue 25's decorator mistakes in the billing application: its real module graph (AppModule,
+ * The decorator mistakes a developer new to the project makes, in the billing application: its real module graph (AppModule,
  * its scope policy, its global ValidationPipe, configureApp) plus one support module with the
  * mistake (test/fixtures/support-mistakes.fixture.ts) fails the boot, naming `Class.method`, what
  * is wrong and the fix. The layer's own test of each check, on fixture apps:

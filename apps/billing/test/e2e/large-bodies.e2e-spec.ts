@@ -6,7 +6,7 @@ import { bearer, startBillingApp, type BillingTestApp } from '../support/billing
 import { STATELESS_VERSION, post, statelessRequest, rawRequest, type RawAnswer, trickle } from '@nest-mcp/core/testing';
 
 /**
- * Issue 11 item 6: a body above 64 KiB is read only once its sender authenticated (from the
+ * An anonymous sender must not make the server read megabytes: a body above 64 KiB is read only once its sender authenticated (from the
  * headers), on /mcp and on REST; REST keeps its big limit for the upload route only and gets the
  * slow-body 408. "Not read" is asserted without timing: the 401 arrives while the client has sent
  * nothing (or a fraction) of the body it announced and has not finished the request.

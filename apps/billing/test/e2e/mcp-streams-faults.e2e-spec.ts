@@ -9,7 +9,7 @@ import { collectSse } from '@nest-mcp/core/testing';
 
 /**
  * Stream mode under faults, with two real server processes on one database, on each backend of
- * shared stream state (Redis; PostgreSQL tables + LISTEN/NOTIFY) — issue 24, items 4 and 5:
+ * shared stream state (Redis; PostgreSQL tables + LISTEN/NOTIFY), where one process's memory cannot hide a fault:
  * - a session's message goes on one stream only, even with streams open on both replicas;
  * - what changes while a session has no stream open waits for its next GET, on any replica;
  * - a revoked token's open stream closes within a second and its session ends;

@@ -5,7 +5,7 @@ import { callTool, statelessRequest, rawRequest } from '@nest-mcp/core/testing';
 import { PanelVisitor, agentCall, csrfOf, setPanelPassword, unpaidInvoice } from '../support/panel.js';
 
 /**
- * Issue 11 item 5: `created_via` / `updated_via` and the audit channel name the route that served
+ * The channel is read from the matched route, never the raw URL: `created_via` / `updated_via` and the audit channel name the route that served
  * the request, however its path was spelled (Express routing ignores case and the fragment).
  */
 describe('request channel: decided by the route that matched', () => {

@@ -4,7 +4,7 @@ import { bearer, startBillingApp, type BillingTestApp } from '../support/billing
 import { post, statelessRequest } from '@nest-mcp/core/testing';
 
 /**
- * Issue 11 items 14 and 15: hostile input over REST gets the precise 4xx MCP already gives (never
+ * Hostile input over REST (one handler, two doors: neither may be the weaker) gets the precise 4xx MCP already gives (never
  * a 500), and no answer names the framework.
  */
 const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -7,7 +7,7 @@ import { PostgresEventStore, PostgresMessageBus } from '@nest-mcp/prisma';
 import { createTestDatabase, prismaOn, type TestDatabase } from '../support/test-database.js';
 
 /**
- * Stream state in PostgreSQL is written outside the call's transaction (issue 24, item 4): an
+ * Stream state in PostgreSQL is written outside the call's transaction (a replica must see it at once): an
  * event a call sends while it runs is replayable on every replica at once, and stays so when the
  * call rolls back; a bus message it publishes reaches the other replicas at once, not at commit.
  * Before, both were written on the transaction's connection: invisible to the other replicas

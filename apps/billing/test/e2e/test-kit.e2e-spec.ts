@@ -11,7 +11,7 @@ import type { Role } from '../../src/generated/prisma/client.js';
 import { PersonalTokenService } from '../../src/identity/personal-token.service.js';
 import { startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 
-/** The test kit of the README ("Test your tool"): what a new module's first test relies on. */
+/** The test kit of docs/testing.md ("Writing a test"): what a new module's first test relies on. */
 
 const NEW_SCOPE = 'kitfixture:write';
 /** The server the run's tests use (unset: embedded), before a test app points DATABASE_URL at its own database. */

@@ -1,5 +1,5 @@
 /**
- * What a session's `GET` streams carry, and when (issue 24, items 3, 4 and 5): each message goes
+ * What a session's `GET` streams carry, and when (a message is delivered once, never lost while no stream is open): each message goes
  * on one stream only (the session's newest); what is announced while no stream is open waits in a
  * bounded backlog for the next `GET`; a resource update reaches only a caller who may still read
  * the resource; a revoked token's streams close, and its sessions end, within `revalidateMs`.

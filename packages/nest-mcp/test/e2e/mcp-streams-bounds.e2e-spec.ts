@@ -1,5 +1,5 @@
 /**
- * Stream mode's bounded session state (issue 24): sessions per caller and subscriptions per
+ * Stream mode's bounded session state (a client cannot grow what the server keeps): sessions per caller and subscriptions per
  * session are capped, a session stores a summary of the client's capabilities (never the
  * client's object), and `resources/subscribe` applies exactly the check of `resources/read`.
  */
