@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -69,5 +69,56 @@ describe('package boundaries (@nest-mcp/core)', () => {
   it('finds imports at all (the scan is not vacuous)', () => {
     assert.ok(shipped.flatMap(importsOf).some((site) => site.specifier === '@nestjs/common'));
     assert.ok(shipped.flatMap(importsOf).some((site) => site.target !== undefined));
+  });
+});
+
+/**
+ * The adapter packages beside the core (packages/nest-mcp-prisma, …), on the same rules, and the
+ * graph between packages: an adapter reaches the core only through its public entry (the core's
+ * internals are no contract), and the core depends on no adapter.
+ */
+const packagesDir = resolve(pkg, '..');
+const adapters = readdirSync(packagesDir)
+  .map((name) => join(packagesDir, name))
+  .filter((dir) => dir !== pkg && existsSync(join(dir, 'package.json')));
+
+for (const adapter of adapters) {
+  const manifest = JSON.parse(readFileSync(join(adapter, 'package.json'), 'utf8'));
+  const adapterSrc = join(adapter, 'src');
+  const sites = sources(adapterSrc)
+    .filter((file) => !isSpec(file))
+    .flatMap(importsOf);
+  const showIn = (site: ImportSite) => `${relative(adapter, site.file)} imports '${site.specifier}'`;
+
+  describe(`package boundaries (${manifest.name})`, () => {
+    it('what ships imports nothing outside src/ (no path into an app, a test or another workspace)', () => {
+      assert.deepEqual(sites.filter((site) => site.target && !inside(site.target, adapterSrc)).map(showIn), []);
+    });
+
+    it('what ships imports only node: modules and the packages its manifest declares', () => {
+      const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+      const undeclared = sites.filter(
+        (site) => !site.target && !site.specifier.startsWith('node:') && !declared.has(packageOf(site.specifier)),
+      );
+      assert.deepEqual(undeclared.map(showIn), []);
+    });
+
+    it('reaches the core only through its public entry, never a deep path into it', () => {
+      assert.deepEqual(sites.filter((site) => site.specifier.startsWith('@nest-mcp/core/')).map(showIn), []);
+      assert.ok(
+        sites.some((site) => site.specifier === '@nest-mcp/core'),
+        'the scan found the core (it is not vacuous)',
+      );
+    });
+  });
+}
+
+describe('package graph', () => {
+  it('the core depends on no adapter package: nothing it ships imports another @nest-mcp/ package', () => {
+    const adapterImports = shipped
+      .flatMap(importsOf)
+      .filter((site) => site.specifier.startsWith('@nest-mcp/') && packageOf(site.specifier) !== '@nest-mcp/core');
+    assert.deepEqual(adapterImports.map(show), []);
+    assert.ok(adapters.length >= 1, 'the adapters beside the core are found');
   });
 });
