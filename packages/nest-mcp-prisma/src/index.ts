@@ -4,6 +4,7 @@ export type { IdempotencyScope, McpAuditActor, McpPrismaOptions } from './option
 export { McpDatabase } from './database/mcp-database.js';
 export type { McpDatabaseConnection } from './database/database-connection.js';
 export { asDatabaseUnavailable, DatabaseUnavailableException, isDatabaseUnavailable } from './database/database-unavailable.js';
+export { databaseUnavailableExtension } from './database/database-unavailable.extension.js';
 export { TransactionExpiredError } from './database/sql-transaction.js';
 export { McpChannel, type Channel, type ChannelResolver } from './channel/mcp-channel.js';
 export { channelStampExtension, type GeneratedPrismaNamespace } from './channel/channel-stamp.extension.js';

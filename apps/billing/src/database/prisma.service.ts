@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { asDatabaseUnavailable, channelStampExtension, McpDatabase, type McpDatabaseConnection } from '@nest-mcp/prisma';
+import { channelStampExtension, databaseUnavailableExtension, McpDatabase, type McpDatabaseConnection } from '@nest-mcp/prisma';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { RequestContext } from '../context/request-context.js';
 import { resourceChangesExtension } from './resource-changes.extension.js';
@@ -9,22 +9,6 @@ import type { TransactionClient } from './prisma.types.js';
 /** The database `PrismaService` connects to: the database section (`DATABASE_CONFIG`), with the URL in use (DATABASE_URL or the embedded one). */
 export type DatabaseConnection = McpDatabaseConnection & { readonly url: string };
 
-/** Any query that fails because the database is unreachable throws `DatabaseUnavailableException` (503 + Retry-After). */
-function databaseUnavailableExtension(retryAfterSeconds: number) {
-  return Prisma.defineExtension({
-    name: 'database-unavailable',
-    query: {
-      async $allOperations({ args, query }) {
-        try {
-          return await query(args);
-        } catch (error) {
-          throw asDatabaseUnavailable(error, retryAfterSeconds);
-        }
-      },
-    },
-  });
-}
-
 function createClient(database: McpDatabase) {
   return (
     new PrismaClient({ adapter: new PrismaPg(database.pool) })
@@ -32,7 +16,7 @@ function createClient(database: McpDatabase) {
       // work that opened a context (`system` for the demo seed); no context: the write fails.
       .$extends(channelStampExtension(Prisma, () => RequestContext.current()?.channel))
       .$extends(resourceChangesExtension)
-      .$extends(databaseUnavailableExtension(database.retryAfterSeconds))
+      .$extends(databaseUnavailableExtension(database))
   );
 }
 
