@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sqltag as sql } from '@prisma/client/runtime/client';
 import { MCP_OPTIONS, type IdempotencyClaim, type McpIdempotencyStore, type ResolvedMcpOptions } from '@nest-mcp/core';
 import { McpDatabase } from '../database/mcp-database.js';
-import { MCP_PRISMA_OPTIONS, type ResolvedMcpPrismaOptions } from '../options/mcp-prisma.options.js';
+import { MCP_PRISMA_OPTIONS, type IdempotencyScope, type ResolvedMcpPrismaOptions } from '../options/mcp-prisma.options.js';
 import { nextStep, type StoredRecord } from './idempotency-claim.js';
 import type { IdempotentOperation } from './idempotent-operation.js';
 
@@ -38,11 +38,16 @@ export class PrismaIdempotencyStore implements McpIdempotencyStore {
   /** The scope decided at claim, reused by save/release (the same call object comes back). */
   private readonly scopes = new WeakMap<IdempotentOperation, string>();
 
+  /** Whose keys a tool call's key is among: the application's `idempotency.scope`, else the caller. */
+  private readonly scopeOfCall: IdempotencyScope;
+
   constructor(
     private readonly database: McpDatabase,
     @Inject(MCP_PRISMA_OPTIONS) private readonly options: ResolvedMcpPrismaOptions,
-    @Inject(MCP_OPTIONS) private readonly mcp: ResolvedMcpOptions,
-  ) {}
+    @Inject(MCP_OPTIONS) mcp: ResolvedMcpOptions,
+  ) {
+    this.scopeOfCall = options.idempotency.scope ?? ((call) => mcp.callerKey(call.invocation.httpRequest));
+  }
 
   async claim<R = CallToolResult>(call: IdempotentOperation): Promise<IdempotencyClaim<R>> {
     const scope = this.scopeOf(call);
@@ -107,8 +112,7 @@ export class PrismaIdempotencyStore implements McpIdempotencyStore {
     if ('scope' in call) return call.scope;
     let scope = this.scopes.get(call);
     if (scope === undefined) {
-      const resolve = this.options.idempotency.scope ?? ((tool: typeof call) => this.mcp.callerKey(tool.invocation.httpRequest));
-      scope = resolve(call) ?? NO_SCOPE;
+      scope = this.scopeOfCall(call) ?? NO_SCOPE;
       this.scopes.set(call, scope);
     }
     return scope;
