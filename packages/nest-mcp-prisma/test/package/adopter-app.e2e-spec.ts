@@ -1,15 +1,28 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import pg from 'pg';
+// The core's fresh-app helpers: both packages' install tests build their app the same way.
+import {
+  appScaffold,
+  atInstalledVersion,
+  boot,
+  install,
+  NEST_APP_PEERS,
+  pack,
+  repo,
+  run,
+  stop,
+  tsc,
+  writeFiles,
+} from '../../../nest-mcp/test/support/fresh-app.js';
 
 /**
  * @nest-mcp/prisma in an app that is not ours: `npm pack` builds (prepack) and packs @nest-mcp/core
@@ -22,52 +35,11 @@ import pg from 'pg';
  * stamped `api`.
  */
 
-// packages/nest-mcp-prisma/test/package/: the repository root is four levels up.
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
-const installed = (name: string): string => JSON.parse(readFileSync(join(repo, 'node_modules', name, 'package.json'), 'utf8')).version;
-const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
-
-/** The app's dependencies besides the two tarballs, at the versions the repository runs (so npm's cache usually has them). */
-const PEERS = [
-  '@nestjs/common',
-  '@nestjs/core',
-  '@nestjs/platform-express',
-  'class-validator',
-  'class-transformer',
-  'reflect-metadata',
-  'rxjs',
-  '@opentelemetry/api',
-  '@types/express',
-  '@types/node',
-  '@modelcontextprotocol/server',
-  '@prisma/client',
-  '@prisma/adapter-pg',
-  'pg',
-  '@types/pg',
-  'prisma',
-];
+/** The app's dependencies besides the two tarballs and a Nest app's own. */
+const PEERS = ['@modelcontextprotocol/server', '@prisma/client', '@prisma/adapter-pg', 'pg', '@types/pg', 'prisma'];
 
 const APP_FILES: Record<string, string> = {
-  'package.json': JSON.stringify({ name: 'adopter-app', private: true, type: 'module' }, null, 2),
-  'tsconfig.json': JSON.stringify(
-    {
-      compilerOptions: {
-        module: 'nodenext',
-        moduleResolution: 'nodenext',
-        target: 'ES2023',
-        types: ['node'],
-        experimentalDecorators: true,
-        emitDecoratorMetadata: true,
-        strict: true,
-        skipLibCheck: true,
-        outDir: 'dist',
-        rootDir: 'src',
-      },
-      include: ['src'],
-    },
-    null,
-    2,
-  ),
+  ...appScaffold('adopter-app'),
   // The app's own schema: a folder of .prisma files (README step 1), nest-mcp.prisma is copied beside it.
   'prisma/schema/app.prisma': `
 generator client {
@@ -153,17 +125,6 @@ import { PrismaService } from './prisma.service.js';
 })
 export class AppModule {}
 `,
-  'src/main.ts': `
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { useMcpTransport } from '@nest-mcp/core';
-import { AppModule } from './app.module.js';
-
-const app = await NestFactory.create(AppModule, { logger: ['log', 'warn', 'error'] });
-useMcpTransport(app);
-await app.listen(0, '127.0.0.1');
-console.log('READY ' + (await app.getUrl()) + '/mcp');
-`,
 };
 
 /**
@@ -186,42 +147,6 @@ CREATE TABLE "notes" (
     "updated_via" TEXT NOT NULL,
     CONSTRAINT "notes_pkey" PRIMARY KEY ("id")
 );`;
-
-/**
- * The environment of a user's shell: without the test runner's NODE_OPTIONS (its SWC hooks and the
- * condition that resolves @nest-mcp/* to this repository's sources).
- */
-const USER_ENV = { ...process.env, NODE_OPTIONS: '', npm_config_update_notifier: 'false' };
-
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...USER_ENV, ...env } });
-  assert.equal(result.status, 0, `${command} ${args.join(' ')} failed in ${cwd}:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
-
-/** `npm pack` of a workspace (its prepack builds it): the tarball's path and the files in it. */
-function pack(workspace: string, destination: string): { tarball: string; files: string[] } {
-  const [packed] = JSON.parse(run('npm', ['pack', '-w', workspace, '--json', '--pack-destination', destination], repo)) as Array<{
-    filename: string;
-    files: Array<{ path: string }>;
-  }>;
-  return { tarball: join(destination, packed.filename), files: packed.files.map((file) => file.path) };
-}
-
-/** Starts the app and resolves with its MCP URL once it prints it; everything it printed is kept. */
-function boot(cwd: string, env: Record<string, string>, output: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd, env: { ...USER_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolveBoot, reject) => {
-    const collect = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      const ready = /READY (\S+)/.exec(output.join(''));
-      if (ready) resolveBoot({ child, url: ready[1].replace('[::1]', '127.0.0.1') });
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    child.once('exit', (code) => reject(new Error(`the app exited (${code}) before it was ready:\n${output.join('')}`)));
-  });
-}
 
 /** Runs `work` with a client of the server DATABASE_URL names (its own database, for CREATE / DROP DATABASE). */
 async function onServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -269,26 +194,8 @@ describe(
       prismaFiles = prisma.files;
 
       app = join(work, 'app');
-      for (const [path, text] of Object.entries(APP_FILES)) {
-        mkdirSync(dirname(join(app, path)), { recursive: true });
-        writeFileSync(join(app, path), text);
-      }
-      const peers = PEERS.map((name) => `${name}@${installed(name)}`);
-      run(
-        'npm',
-        [
-          'install',
-          '--prefer-offline',
-          '--no-audit',
-          '--no-fund',
-          '--ignore-scripts',
-          '--loglevel=error',
-          core.tarball,
-          prisma.tarball,
-          ...peers,
-        ],
-        app,
-      );
+      writeFiles(app, APP_FILES);
+      install(app, [core.tarball, prisma.tarball, ...[...NEST_APP_PEERS, ...PEERS].map(atInstalledVersion)]);
 
       const installedPackage = join(app, 'node_modules', '@nest-mcp', 'prisma');
       // README step 1: the package's tables beside the app's own schema file.
@@ -322,17 +229,12 @@ describe(
 
       // Two replicas of the app on its one database, as behind a load balancer.
       const env = { DATABASE_URL: databaseUrl.toString(), REQUEST_STATE_SECRET: randomBytes(32).toString('hex') };
-      ({ child: server, url } = await boot(app, env, output));
-      ({ child: replica, url: replicaUrl } = await boot(app, env, []));
+      ({ child: server, url } = await boot(app, output, env));
+      ({ child: replica, url: replicaUrl } = await boot(app, [], env));
     });
 
     after(async () => {
-      for (const child of [server, replica]) {
-        if (!child || child.exitCode !== null) continue;
-        const exited = new Promise((done) => child.once('exit', done));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await Promise.all([stop(server), stop(replica)]);
       await db?.end();
       if (database) await onServer((client) => client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
       if (work) rmSync(work, { recursive: true, force: true });

@@ -1,13 +1,25 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Client, InsufficientScopeError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  appScaffold,
+  atInstalledVersion,
+  boot,
+  install,
+  NEST_APP_PEERS,
+  pack,
+  repo,
+  run,
+  stop,
+  tsc,
+  writeFiles,
+} from '../support/fresh-app.js';
 
 /**
  * The MCP layer as a package an existing Nest app installs: `npm pack -w packages/nest-mcp` builds
@@ -16,45 +28,8 @@ import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprot
  * compiles with tsc, boots, and serves one @McpTool with a DTO to both official clients.
  */
 
-// packages/nest-mcp/test/package/: the repository root is four levels up.
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
-const installed = (name: string): string => JSON.parse(readFileSync(join(repo, 'node_modules', name, 'package.json'), 'utf8')).version;
-
-/** The app's peers, at the versions the repository runs (so npm's cache usually has them). */
-const PEERS = [
-  '@nestjs/common',
-  '@nestjs/core',
-  '@nestjs/platform-express',
-  'class-validator',
-  'class-transformer',
-  'reflect-metadata',
-  'rxjs',
-  '@opentelemetry/api',
-  '@types/express',
-  '@types/node',
-];
-
 const APP_FILES: Record<string, string> = {
-  'package.json': JSON.stringify({ name: 'existing-nest-app', private: true, type: 'module' }, null, 2),
-  'tsconfig.json': JSON.stringify(
-    {
-      compilerOptions: {
-        module: 'nodenext',
-        moduleResolution: 'nodenext',
-        target: 'ES2023',
-        types: ['node'],
-        experimentalDecorators: true,
-        emitDecoratorMetadata: true,
-        strict: true,
-        skipLibCheck: true,
-        outDir: 'dist',
-        rootDir: 'src',
-      },
-      include: ['src'],
-    },
-    null,
-    2,
-  ),
+  ...appScaffold('existing-nest-app'),
   'src/greet.dto.ts': `
 import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 
@@ -143,45 +118,7 @@ import { NotesController } from './notes.controller.js';
 })
 export class AppModule {}
 `,
-  'src/main.ts': `
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { useMcpTransport } from '@nest-mcp/core';
-import { AppModule } from './app.module.js';
-
-const app = await NestFactory.create(AppModule, { logger: ['log', 'warn', 'error'] });
-useMcpTransport(app);
-await app.listen(0, '127.0.0.1');
-console.log('READY ' + (await app.getUrl()) + '/mcp');
-`,
 };
-
-/**
- * The environment of a user's shell: without the test runner's NODE_OPTIONS (its SWC hooks and the
- * condition that resolves @nest-mcp/core to this repository's sources).
- */
-const USER_ENV = { ...process.env, NODE_OPTIONS: '', npm_config_update_notifier: 'false' };
-
-function run(command: string, args: string[], cwd: string): string {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: USER_ENV });
-  assert.equal(result.status, 0, `${command} ${args.join(' ')} failed in ${cwd}:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
-
-/** Starts the app and resolves with its MCP URL once it prints it; everything it printed is kept. */
-function boot(cwd: string, output: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd, env: USER_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolveBoot, reject) => {
-    const collect = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      const ready = /READY (\S+)/.exec(output.join(''));
-      if (ready) resolveBoot({ child, url: ready[1].replace('[::1]', '127.0.0.1') });
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    child.once('exit', (code) => reject(new Error(`the app exited (${code}) before it was ready:\n${output.join('')}`)));
-  });
-}
 
 describe('the MCP layer installed as a package in an existing Nest app', () => {
   let work: string;
@@ -195,31 +132,17 @@ describe('the MCP layer installed as a package in an existing Nest app', () => {
     work = mkdtempSync(join(realpathSync(tmpdir()), 'nest-mcp-install-'));
     mkdirSync(join(work, 'package'));
     // As the README says: the workspace's tarball, built by its prepack script.
-    const [packed] = JSON.parse(
-      run('npm', ['pack', '-w', 'packages/nest-mcp', '--json', '--pack-destination', join(work, 'package')], repo),
-    ) as Array<{
-      filename: string;
-      files: Array<{ path: string }>;
-    }>;
-    packedFiles = packed.files.map((file) => file.path);
-    const tarball = join(work, 'package', packed.filename);
+    const packed = pack('packages/nest-mcp', join(work, 'package'));
+    packedFiles = packed.files;
     app = join(work, 'app');
-    for (const [path, text] of Object.entries(APP_FILES)) {
-      mkdirSync(dirname(join(app, path)), { recursive: true });
-      writeFileSync(join(app, path), text);
-    }
-    const peers = PEERS.map((name) => `${name}@${installed(name)}`);
-    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', tarball, ...peers], app);
-    run(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], app);
+    writeFiles(app, APP_FILES);
+    install(app, [packed.tarball, ...NEST_APP_PEERS.map(atInstalledVersion)]);
+    run(process.execPath, [tsc, '-p', 'tsconfig.json'], app);
     ({ child: server, url } = await boot(app, output));
   });
 
   after(async () => {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((done) => server!.once('exit', done));
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await stop(server);
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
@@ -358,7 +281,7 @@ describe('the MCP layer installed as a package in an existing Nest app', () => {
         files: ['check.ts'],
       }),
     );
-    run(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], cjs);
+    run(process.execPath, [tsc, '-p', 'tsconfig.json'], cjs);
     assert.match(readFileSync(join(cjs, 'check.js'), 'utf8'), /require\("@nest-mcp\/core"\)/);
     assert.equal(run(process.execPath, ['check.js'], cjs).trim(), 'function function function');
   });

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+/**
+ * A fresh Nest app outside the repository, installed from packed tarballs: what the packages'
+ * install tests (this package's and its adapters') share. The app is compiled with the
+ * repository's tsc and runs as a user's would, without the test runner's hooks.
+ */
+
+/** The repository root (packages/nest-mcp/test/support/ is four levels below it). */
+export const repo = resolve(import.meta.dirname, '..', '..', '..', '..');
+export const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+
+/** A package at the version the repository runs (so npm's cache usually has it): `name@version`. */
+export const atInstalledVersion = (name: string): string =>
+  `${name}@${JSON.parse(readFileSync(join(repo, 'node_modules', name, 'package.json'), 'utf8')).version}`;
+
+/** The Nest app's own dependencies every fresh app needs beside the tarballs. */
+export const NEST_APP_PEERS = [
+  '@nestjs/common',
+  '@nestjs/core',
+  '@nestjs/platform-express',
+  'class-validator',
+  'class-transformer',
+  'reflect-metadata',
+  'rxjs',
+  '@opentelemetry/api',
+  '@types/express',
+  '@types/node',
+];
+
+/**
+ * An ESM app's package.json, tsconfig.json (the compiler set for decorators, as `nest new` sets it)
+ * and main.ts, which mounts the MCP transport on the app's `AppModule` (src/app.module.ts, the
+ * test's own) and prints `READY <MCP URL>` for `boot`.
+ */
+export function appScaffold(name: string): Record<string, string> {
+  return {
+    'package.json': JSON.stringify({ name, private: true, type: 'module' }, null, 2),
+    'tsconfig.json': JSON.stringify(
+      {
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'ES2023',
+          types: ['node'],
+          experimentalDecorators: true,
+          emitDecoratorMetadata: true,
+          strict: true,
+          skipLibCheck: true,
+          outDir: 'dist',
+          rootDir: 'src',
+        },
+        include: ['src'],
+      },
+      null,
+      2,
+    ),
+    'src/main.ts': MAIN_TS,
+  };
+}
+
+const MAIN_TS = `
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { useMcpTransport } from '@nest-mcp/core';
+import { AppModule } from './app.module.js';
+
+const app = await NestFactory.create(AppModule, { logger: ['log', 'warn', 'error'] });
+useMcpTransport(app);
+await app.listen(0, '127.0.0.1');
+console.log('READY ' + (await app.getUrl()) + '/mcp');
+`;
+
+/** Writes `files` (path → text) under `dir`. */
+export function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+/**
+ * The environment of a user's shell: without the test runner's NODE_OPTIONS (its SWC hooks and the
+ * condition that resolves @nest-mcp/* to this repository's sources).
+ */
+export const USER_ENV = { ...process.env, NODE_OPTIONS: '', npm_config_update_notifier: 'false' };
+
+/** Runs a command as a user would; fails the test with its output when it fails. */
+export function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...USER_ENV, ...env } });
+  assert.equal(result.status, 0, `${command} ${args.join(' ')} failed in ${cwd}:\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+/** `npm pack` of a workspace (its prepack builds it): the tarball's path and the files in it. */
+export function pack(workspace: string, destination: string): { tarball: string; files: string[] } {
+  const [packed] = JSON.parse(run('npm', ['pack', '-w', workspace, '--json', '--pack-destination', destination], repo)) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
+  return { tarball: join(destination, packed.filename), files: packed.files.map((file) => file.path) };
+}
+
+/** Installs the tarballs and packages into the app, from npm's cache when it has them. */
+export function install(app: string, specs: string[]): void {
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...specs], app);
+}
+
+/**
+ * Starts the compiled app (`dist/main.js`, which prints `READY <MCP URL>`) and resolves with its
+ * MCP URL once it prints it; everything it printed is kept in `output`.
+ */
+export function boot(cwd: string, output: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['dist/main.js'], { cwd, env: { ...USER_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolveBoot, reject) => {
+    const collect = (chunk: Buffer) => {
+      output.push(chunk.toString());
+      const ready = /READY (\S+)/.exec(output.join(''));
+      if (ready) resolveBoot({ child, url: ready[1].replace('[::1]', '127.0.0.1') });
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.once('exit', (code) => reject(new Error(`the app exited (${code}) before it was ready:\n${output.join('')}`)));
+  });
+}
+
+/** Stops a booted app (SIGTERM) and waits for it to exit. */
+export async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  await exited;
+}
