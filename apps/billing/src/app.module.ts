@@ -16,7 +16,7 @@ import { IdentityModule } from './identity/identity.module.js';
 import { principalOf } from './identity/request-principal.js';
 import { ScopePolicy } from './identity/scope.policy.js';
 import { McpModule } from '@nest-mcp/core';
-import { mcpPrismaExtensions } from '@nest-mcp/prisma';
+import { mcpPrismaExtensions, mcpPrismaTaskExtensions } from '@nest-mcp/prisma';
 import { AppMcpPrismaModule } from './app.mcp-prisma.js';
 import { HealthModule } from './health/health.module.js';
 import { ObservabilityModule } from './observability/observability.module.js';
@@ -26,8 +26,6 @@ import { StatusModule } from './status/status.module.js';
 import { StreamBackends } from './streams/stream-backends.factory.js';
 import { StreamsModule } from './streams/streams.module.js';
 import { BillingTaskCallers } from './tasks/billing-task.callers.js';
-import { PgBossTaskQueue } from './tasks/pg-boss-task.queue.js';
-import { PostgresTaskStore } from './tasks/postgres-task.store.js';
 import { TasksModule } from './tasks/tasks.module.js';
 
 @Module({
@@ -42,9 +40,8 @@ import { TasksModule } from './tasks/tasks.module.js';
       ...mcpPrismaExtensions(),
       approvalLinks: { useExisting: PrismaApprovalLinks },
       // Tasks (tools declared with `task`): in PostgreSQL (mcp_tasks), run by pg-boss workers on any replica
-      // (TASK_WORKERS per process; 0: this replica only enqueues), each run acting as its caller again.
-      taskStore: { useExisting: PostgresTaskStore },
-      taskQueue: { useExisting: PgBossTaskQueue },
+      // (TASK_WORKERS per process, app.mcp-prisma.ts; 0: this replica only enqueues), each run acting as its caller again.
+      ...mcpPrismaTaskExtensions(),
       taskCallers: { useExisting: BillingTaskCallers },
       // Stream mode's shared state: sessions, replayable events and the bus between replicas in Redis (REDIS_URL) or PostgreSQL.
       sessionStore: { useFactory: (backends: StreamBackends) => backends.sessions, inject: [StreamBackends] },

@@ -1,5 +1,5 @@
 export { McpPrismaModule } from './mcp-prisma.module.js';
-export { mcpPrismaExtensions, mcpPrismaStreamExtensions } from './mcp-prisma.extensions.js';
+export { mcpPrismaExtensions, mcpPrismaStreamExtensions, mcpPrismaTaskExtensions } from './mcp-prisma.extensions.js';
 export type { IdempotencyScope, McpAuditActor, McpPrismaOptions } from './options/mcp-prisma.options.js';
 export { McpDatabase } from './database/mcp-database.js';
 export type { McpDatabaseConnection } from './database/database-connection.js';
@@ -22,3 +22,6 @@ export { PostgresEventStore } from './streams/postgres-event.store.js';
 export { PostgresMessageBus } from './streams/postgres-message.bus.js';
 export { StreamRowsCleanup } from './cleanup/stream-rows.cleanup.js';
 export type { StreamEventLimits } from './streams/stream-limits.js';
+export { PostgresTaskStore } from './tasks/postgres-task.store.js';
+export { PgBossTaskQueue } from './tasks/pg-boss-task.queue.js';
+export type { McpPrismaTaskOptions } from './tasks/task-queue.options.js';

@@ -8,6 +8,8 @@ import { PrismaRequestStateStore } from './stores/prisma-request-state.store.js'
 import { PostgresEventStore } from './streams/postgres-event.store.js';
 import { PostgresMessageBus } from './streams/postgres-message.bus.js';
 import { PostgresSessionStore } from './streams/postgres-session.store.js';
+import { PgBossTaskQueue } from './tasks/pg-boss-task.queue.js';
+import { PostgresTaskStore } from './tasks/postgres-task.store.js';
 
 /**
  * The extension points of `McpModule` this package fills, to spread into its options: the call
@@ -46,5 +48,19 @@ export function mcpPrismaStreamExtensions(): Required<Pick<McpExtensionOptions, 
         new PostgresMessageBus(database, options.streams.busChannel),
       inject,
     },
+  };
+}
+
+/**
+ * MCP tasks' extension points (`McpModule.forRoot({ ...mcpPrismaTaskExtensions(), taskCallers, … })`),
+ * shared by every replica through PostgreSQL: the tasks (`mcp_tasks`, written in the call's
+ * transaction) and the pg-boss queue that runs them on any replica (`pg-boss`, an optional peer
+ * dependency: install it). How many run here is `McpPrismaModule`'s `tasks` option. The
+ * application still says how a run acts as its caller again (`taskCallers`): that is its identity.
+ */
+export function mcpPrismaTaskExtensions(): Required<Pick<McpExtensionOptions, 'taskStore' | 'taskQueue'>> {
+  return {
+    taskStore: { useExisting: PostgresTaskStore },
+    taskQueue: { useExisting: PgBossTaskQueue },
   };
 }

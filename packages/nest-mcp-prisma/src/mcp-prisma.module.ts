@@ -10,6 +10,8 @@ import { resolveMcpPrismaOptions } from './options/resolve-options.js';
 import { PrismaClientInfoStore } from './stores/prisma-client-info.store.js';
 import { PrismaRequestStateStore } from './stores/prisma-request-state.store.js';
 import { StreamRowsCleanup } from './cleanup/stream-rows.cleanup.js';
+import { PgBossTaskQueue } from './tasks/pg-boss-task.queue.js';
+import { PostgresTaskStore } from './tasks/postgres-task.store.js';
 
 /**
  * PostgreSQL through Prisma for `@nest-mcp/core`: `McpPrismaModule.forRoot({ connection: { url } })`
@@ -32,6 +34,13 @@ import { StreamRowsCleanup } from './cleanup/stream-rows.cleanup.js';
       useFactory: (database: McpDatabase, options: ResolvedMcpPrismaOptions) => new StreamRowsCleanup(database, options.streams),
       inject: [McpDatabase, MCP_PRISMA_OPTIONS],
     },
+    PostgresTaskStore,
+    {
+      // Inert until the layer starts it (`mcpPrismaTaskExtensions()`): pg-boss is loaded then, never by an app without tasks.
+      provide: PgBossTaskQueue,
+      useFactory: (database: McpDatabase, options: ResolvedMcpPrismaOptions) => new PgBossTaskQueue(database, options.tasks),
+      inject: [McpDatabase, MCP_PRISMA_OPTIONS],
+    },
   ],
   exports: [
     MCP_PRISMA_OPTIONS,
@@ -41,6 +50,8 @@ import { StreamRowsCleanup } from './cleanup/stream-rows.cleanup.js';
     PrismaIdempotencyStore,
     PrismaRequestStateStore,
     PrismaClientInfoStore,
+    PostgresTaskStore,
+    PgBossTaskQueue,
   ],
 })
 export class McpPrismaModule extends McpPrismaConfigurableModule {}

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { McpRegistry, McpTasks, TERMINAL_TASK_STATUSES, type McpTask } from '@nest-mcp/core';
-import { McpAuditLog, redactArguments } from '@nest-mcp/prisma';
+import { McpAuditLog, PostgresTaskStore, redactArguments } from '@nest-mcp/prisma';
 import { PrismaService } from '../database/prisma.service.js';
-import { PostgresTaskStore } from '../tasks/postgres-task.store.js';
 
 /** Tasks shown per workspace: every unfinished one among them, then the most recent finished ones. */
 const RECENT_PER_WORKSPACE = 50;

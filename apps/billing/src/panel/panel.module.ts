@@ -3,7 +3,6 @@ import { DiscoveryModule } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import { ApprovalsModule } from '../approvals/approvals.module.js';
 import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
-import { TasksModule } from '../tasks/tasks.module.js';
 import { ApprovalReferences } from './approval-references.js';
 import { PanelAuthService } from './panel-auth.service.js';
 import { PanelController } from './panel.controller.js';
@@ -13,7 +12,7 @@ import { PANEL_HEADERS } from './views/layout.js';
 
 /** The admin pages under /admin: sign-in, approvals and tasks (server-rendered HTML, cookie sessions). */
 @Module({
-  imports: [RateLimitModule, ApprovalsModule, TasksModule, DiscoveryModule],
+  imports: [RateLimitModule, ApprovalsModule, DiscoveryModule],
   controllers: [PanelController],
   providers: [PanelAuthService, PanelSessionGuard, ApprovalReferences, PanelTasks],
   exports: [PanelAuthService],

@@ -6,7 +6,6 @@ import pg from 'pg';
 import { TASKS_EXTENSION } from '@nest-mcp/core';
 import { callStateless, envelopeOf } from '@nest-mcp/core/testing';
 import { STATEMENT_EXPORT_TOOL } from '../../src/billing/statements/statements.controller.js';
-import { TASK_QUEUE_NAME, TASK_QUEUE_SCHEMA } from '../../src/tasks/pg-boss-task.queue.js';
 import { mintToken, needsRealPostgres, startAppProcess, type AppProcess } from '../support/app-process.js';
 import { createTestDatabase, queryRows, withClient, type TestDatabase } from '../support/test-database.js';
 
@@ -247,8 +246,9 @@ describe(
         // The queue: one job for the task, delivered twice (A's claim expired, B's completed).
         const jobs = await queryRows<{ state: string; retry_count: number }>(
           database.url,
-          `SELECT state::text AS state, retry_count FROM ${TASK_QUEUE_SCHEMA}.job WHERE name = $1 AND data->>'taskId' = $2`,
-          [TASK_QUEUE_NAME, taskId],
+          // @nest-mcp/prisma's default schema and queue.
+          `SELECT state::text AS state, retry_count FROM pgboss.job WHERE name = 'mcp-tasks' AND data->>'taskId' = $1`,
+          [taskId],
         );
         assert.deepEqual(jobs, [{ state: 'completed', retry_count: 1 }]);
 

@@ -3,6 +3,7 @@ import type { ChannelResolver } from '../channel/mcp-channel.js';
 import type { McpDatabaseConnection } from '../database/database-connection.js';
 import type { McpDatabase } from '../database/mcp-database.js';
 import type { StreamEventLimits } from '../streams/stream-limits.js';
+import type { McpPrismaTaskOptions, ResolvedTaskQueueOptions } from '../tasks/task-queue.options.js';
 
 /** Who made a call, as the application knows it: ids as text, whatever their type in its own tables. */
 export interface McpAuditActor {
@@ -63,6 +64,12 @@ export interface McpPrismaOptions {
     busChannel?: string;
   };
   /**
+   * MCP tasks in PostgreSQL (`mcpPrismaTaskExtensions()`): the task rows (`mcp_tasks`) and the
+   * pg-boss queue that runs them on any replica (install `pg-boss`). These say how this replica
+   * takes part; without them, the defaults (2 workers).
+   */
+  tasks?: McpPrismaTaskOptions;
+  /**
    * How often expired rows (idempotency keys, request-state uses, client infos not refreshed for
    * 30 days) are deleted. 0: never by this process (tests, or a job outside the app). Default: 1 h.
    */
@@ -82,6 +89,7 @@ export interface ResolvedMcpPrismaOptions {
   audit: { actor: (call: McpCall) => McpAuditActor };
   idempotency: { ttlSeconds: number; scope?: IdempotencyScope };
   cleanupIntervalMs: number;
+  tasks: ResolvedTaskQueueOptions;
   /** Without the `streams` option: the defaults, and no cleanup. */
   streams: { limits: StreamEventLimits; cleanupIntervalMs: number; busChannel: string };
 }

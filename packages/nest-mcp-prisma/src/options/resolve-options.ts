@@ -1,5 +1,6 @@
 import { API_CHANNEL } from '../channel/mcp-channel.js';
 import { McpDatabase } from '../database/mcp-database.js';
+import { resolveTaskQueueOptions } from '../tasks/task-queue.options.js';
 import type { McpPrismaOptions, ResolvedMcpPrismaOptions } from './mcp-prisma.options.js';
 
 const DAY_SECONDS = 24 * 3600;
@@ -23,6 +24,7 @@ export function resolveMcpPrismaOptions(options: McpPrismaOptions): ResolvedMcpP
     audit: { actor: options.audit?.actor ?? (() => ({})) },
     idempotency: { ttlSeconds, scope: options.idempotency?.scope },
     cleanupIntervalMs: options.cleanupIntervalMs ?? 3_600_000,
+    tasks: resolveTaskQueueOptions(options.tasks),
     streams: {
       limits: {
         retentionMs: positive('streams.eventRetentionMs', options.streams?.eventRetentionMs ?? 600_000),

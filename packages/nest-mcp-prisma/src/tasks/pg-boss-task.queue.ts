@@ -1,14 +1,9 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import type { McpTaskQueue, McpTaskRun } from '@nest-mcp/core';
-import { PgBoss, type Db, type Job, type Queue } from 'pg-boss';
-import { PrismaService } from '../database/prisma.service.js';
-import { TASK_QUEUE_CONFIG, type TaskQueueConfig } from './task-queue.config.js';
+import type { Db, Job, PgBoss, Queue } from 'pg-boss';
+import type { McpDatabase } from '../database/mcp-database.js';
+import { resolveTaskQueueOptions, type McpPrismaTaskOptions, type ResolvedTaskQueueOptions } from './task-queue.options.js';
 import { transactionBossDb } from './transaction-boss-db.js';
-
-/** pg-boss's tables live in a schema of their own, which it creates and migrates at its first start. */
-export const TASK_QUEUE_SCHEMA = 'pgboss';
-/** The one queue of task runs. */
-export const TASK_QUEUE_NAME = 'mcp-tasks';
 
 const WARNING_EVERY_MS = 30_000;
 
@@ -18,11 +13,12 @@ interface TaskJob {
 
 /**
  * The MCP layer's `taskQueue`: one pg-boss queue in the application's own PostgreSQL (no other
- * service; the embedded PGlite works too), shared by every replica.
+ * service; the embedded PGlite works too), shared by every replica. pg-boss is an optional peer
+ * dependency, loaded when the queue first starts: an application without tasks need not install it.
  *
  * What the layer relies on, and how pg-boss gives it:
  * - a job enqueued inside an open transaction exists iff it commits: `send` gets a `db` of its own
- *   (`transactionBossDb`) that runs its INSERT through `PrismaService`, in that transaction;
+ *   (`transactionBossDb`) that runs its INSERT through `McpDatabase`, in that transaction;
  * - a job whose worker died is handed to another: every job carries `expireInSeconds` (the
  *   layer's `maxRunMs` plus a grace), and the supervisor of any replica with workers fails a job
  *   claimed longer than that, which puts it back for a retry (`retryLimit`: one crash, one retry);
@@ -31,9 +27,8 @@ interface TaskJob {
  * A run answered `later` is queued again (`startAfter`) and its job completed in one transaction.
  *
  * pg-boss starts (and installs its schema) when the layer starts the queue at bootstrap, on every
- * replica, with or without workers (`TASK_WORKERS=0`: it only enqueues), or at the first enqueue.
+ * replica, with or without workers (`workers: 0`: it only enqueues), or at the first enqueue.
  */
-@Injectable()
 export class PgBossTaskQueue implements McpTaskQueue {
   private readonly logger = new Logger('McpTaskQueue');
   private readonly inTransaction: Db;
@@ -44,49 +39,56 @@ export class PgBossTaskQueue implements McpTaskQueue {
   private warningsHeld = 0;
   /** The layer's limit (known once `start` ran): each job's expiry. */
   private maxRunMs?: number;
+  private readonly config: ResolvedTaskQueueOptions;
 
   constructor(
-    private readonly prisma: PrismaService,
-    @Inject(TASK_QUEUE_CONFIG) private readonly config: TaskQueueConfig,
+    private readonly database: McpDatabase,
+    options: McpPrismaTaskOptions = {},
   ) {
-    this.inTransaction = transactionBossDb(prisma);
+    this.config = resolveTaskQueueOptions(options);
+    this.inTransaction = transactionBossDb(database);
+  }
+
+  /** The PostgreSQL schema of pg-boss's tables and the queue's name, to look into the queue (`<schema>.job WHERE name = <queue>`). */
+  get location(): { schema: string; queue: string } {
+    return { schema: this.config.schema, queue: this.config.queue };
   }
 
   async start(run: McpTaskRun, limits: { maxRunMs: number }): Promise<void> {
     this.maxRunMs = limits.maxRunMs;
     const boss = await this.ready();
     // Jobs take the queue's settings unless sent with their own: keep them this deployment's (the layer's limit included).
-    await boss.updateQueue(TASK_QUEUE_NAME, this.queueOptions());
+    await boss.updateQueue(this.config.queue, this.queueOptions());
     if (!this.config.workers) {
-      this.logger.log('Task workers: none in this process (TASK_WORKERS=0): tasks are only queued here');
+      this.logger.log('Task workers: none in this process (tasks.workers: 0): tasks are only queued here');
       return;
     }
     if (this.workerIds.length) return;
     // One work() per worker, each fetching one job at a time: their ids let a local enqueue wake them all.
     for (let i = 0; i < this.config.workers; i++) {
       const id = await boss.work<TaskJob>(
-        TASK_QUEUE_NAME,
+        this.config.queue,
         { pollingIntervalSeconds: this.config.pollIntervalMs / 1000, batchSize: 1 },
         async ([job]) => this.runJob(boss, run, job),
       );
       this.workerIds.push(id);
     }
     this.logger.log(
-      `Task workers: ${this.config.workers} in this process (TASK_WORKERS), pg-boss queue "${TASK_QUEUE_NAME}" in schema ${TASK_QUEUE_SCHEMA}`,
+      `Task workers: ${this.config.workers} in this process, pg-boss queue "${this.config.queue}" in schema ${this.config.schema}`,
     );
   }
 
   async enqueue(taskId: string, options: { delayMs?: number; workspaceId?: string } = {}): Promise<void> {
     const boss = await this.ready();
     const delaySeconds = options.delayMs && options.delayMs > 0 ? options.delayMs / 1000 : undefined;
-    await boss.send(TASK_QUEUE_NAME, { taskId } satisfies TaskJob, {
+    await boss.send(this.config.queue, { taskId } satisfies TaskJob, {
       ...(delaySeconds !== undefined ? { startAfter: delaySeconds } : {}),
       ...(this.maxRunMs !== undefined ? { expireInSeconds: this.expireInSeconds() } : {}),
       // In the caller's transaction when one is open (the task row is in it too).
-      ...(this.prisma.inTransaction ? { db: this.inTransaction } : {}),
+      ...(this.database.inTransaction ? { db: this.inTransaction } : {}),
     });
     // A job due now: this replica's idle workers look at once instead of at their next poll (after the commit: before it they would not see it).
-    if (delaySeconds === undefined && this.workerIds.length) this.prisma.afterCommit(() => this.wakeWorkers(boss));
+    if (delaySeconds === undefined && this.workerIds.length) this.database.afterCommit(() => this.wakeWorkers(boss));
   }
 
   /**
@@ -115,14 +117,14 @@ export class PgBossTaskQueue implements McpTaskQueue {
   private async runJob(boss: PgBoss, run: McpTaskRun, job: Job<TaskJob>): Promise<void> {
     const outcome = await run(job.data.taskId);
     if (outcome.kind !== 'later') return;
-    await this.prisma.transaction(async () => {
-      await boss.send(TASK_QUEUE_NAME, { taskId: job.data.taskId } satisfies TaskJob, {
+    await this.database.transaction(async () => {
+      await boss.send(this.config.queue, { taskId: job.data.taskId } satisfies TaskJob, {
         startAfter: Math.max(outcome.delayMs, 1) / 1000,
         ...(this.maxRunMs !== undefined ? { expireInSeconds: this.expireInSeconds() } : {}),
         db: this.inTransaction,
       });
       // Fenced to this attempt; pg-boss's own completion after the handler then finds it done.
-      await boss.complete(TASK_QUEUE_NAME, { id: job.id, retryCount: job.retryCount }, null, { db: this.inTransaction });
+      await boss.complete(this.config.queue, { id: job.id, retryCount: job.retryCount }, null, { db: this.inTransaction });
     });
   }
 
@@ -136,11 +138,12 @@ export class PgBossTaskQueue implements McpTaskQueue {
 
   private async boot(): Promise<PgBoss> {
     const supervise = this.config.workers > 0;
+    const { PgBoss } = await loadPgBoss();
     const boss = new PgBoss({
-      // The application's database, the one PrismaService uses.
-      connectionString: this.prisma.url,
-      schema: TASK_QUEUE_SCHEMA,
-      application_name: 'billing-task-queue',
+      // The application's database, the one McpDatabase uses.
+      connectionString: this.database.url,
+      schema: this.config.schema,
+      application_name: 'nest-mcp-task-queue',
       // Fetches, completions and supervision: one connection per worker and two more.
       max: this.config.workers + 2,
       // Expired claims (dead workers) and old jobs are looked after by replicas that run jobs.
@@ -156,7 +159,7 @@ export class PgBossTaskQueue implements McpTaskQueue {
     try {
       await boss.start();
       // Idempotent: the first replica creates it, the others find it.
-      await boss.createQueue(TASK_QUEUE_NAME, this.queueOptions());
+      await boss.createQueue(this.config.queue, this.queueOptions());
     } catch (error) {
       await boss.stop({ graceful: false, close: true }).catch(() => undefined);
       throw error;
@@ -197,5 +200,15 @@ export class PgBossTaskQueue implements McpTaskQueue {
 
   private wakeWorkers(boss: PgBoss): void {
     for (const id of this.workerIds) boss.notifyWorker(id);
+  }
+}
+
+/** pg-boss, or an error that says how to get it. */
+async function loadPgBoss(): Promise<typeof import('pg-boss')> {
+  try {
+    return await import('pg-boss');
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error('PgBossTaskQueue needs pg-boss, an optional peer dependency of @nest-mcp/prisma: npm install pg-boss');
   }
 }

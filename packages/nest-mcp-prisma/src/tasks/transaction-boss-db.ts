@@ -1,10 +1,10 @@
+import { Sql } from '@prisma/client/runtime/client';
 import type { Db } from 'pg-boss';
-import type { PrismaService } from '../database/prisma.service.js';
-import { Prisma } from '../generated/prisma/client.js';
+import type { McpDatabase } from '../database/mcp-database.js';
 
 /**
  * A pg-boss database (its `db` option, accepted per call by `send`, `complete` and the others)
- * whose statements run through `PrismaService.sql`: inside `prisma.transaction(…)` they run in
+ * whose statements run through `McpDatabase.sql`: inside `database.transaction(…)` they run in
  * that transaction, on its connection. A job sent with it exists if and only if the transaction
  * commits, together with the task row written in the same transaction.
  *
@@ -12,21 +12,21 @@ import { Prisma } from '../generated/prisma/client.js';
  * still roll back, and on the embedded database (one backend, held by the open transaction) a
  * write that waits for the transaction that waits for it.
  */
-export function transactionBossDb(prisma: PrismaService): Db {
+export function transactionBossDb(database: McpDatabase): Db {
   return {
     async executeSql(text: string, values: unknown[] = []) {
-      const { rows } = await prisma.sql(sqlOf(text, values));
+      const { rows } = await database.sql(sqlOf(text, values));
       return { rows };
     },
   };
 }
 
 /**
- * pg-boss's `$n` statement as a `Prisma.Sql`, which numbers its parameters in order of appearance:
+ * pg-boss's `$n` statement as a `Sql`, which numbers its parameters in order of appearance:
  * a number used twice becomes two parameters with the same value. (pg-boss's statements have no
  * `$<digits>` in literals; only `$1` appears in the ones sent here.)
  */
-export function sqlOf(text: string, values: readonly unknown[]): Prisma.Sql {
+export function sqlOf(text: string, values: readonly unknown[]): Sql {
   const strings: string[] = [];
   const ordered: unknown[] = [];
   let last = 0;
@@ -36,5 +36,5 @@ export function sqlOf(text: string, values: readonly unknown[]): Prisma.Sql {
     last = match.index + match[0].length;
   }
   strings.push(text.slice(last));
-  return new Prisma.Sql(strings, ordered);
+  return new Sql(strings, ordered);
 }

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { join, sqltag as sql, type Sql } from '@prisma/client/runtime/client';
 import type { McpTask, McpTaskPatch, McpTaskStatus, McpTaskStore } from '@nest-mcp/core';
-import { PrismaService } from '../database/prisma.service.js';
-import { Prisma } from '../generated/prisma/client.js';
+import { McpDatabase } from '../database/mcp-database.js';
 import { json, TASK_COLUMNS, taskOfRow, utc, type TaskRow } from './task-row.js';
 
 /** Rows deleted per statement by `purgeExpired`: a long backlog goes in short statements, never one long lock. */
@@ -11,7 +11,7 @@ const ACTIVE: readonly McpTaskStatus[] = ['working', 'input_required'];
 /**
  * The MCP layer's `taskStore`: tasks in `mcp_tasks`, read and written by every replica.
  *
- * Every statement goes through `PrismaService.sql`, so inside `prisma.transaction(…)` it runs in
+ * Every statement goes through `McpDatabase.sql`, so inside `database.transaction(…)` it runs in
  * that transaction: a task created by a call commits (or rolls back) with the call, and an outcome
  * written inside the work's transaction commits with the work. `report` alone writes outside it,
  * because the client must see progress before the work commits.
@@ -30,13 +30,13 @@ export class PostgresTaskStore implements McpTaskStore {
   /** Whether the database is the embedded one (see `report`), asked once. */
   private embedded?: Promise<boolean>;
 
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly database: McpDatabase) {}
 
   async create(task: McpTask): Promise<void> {
-    await this.prisma.sql(Prisma.sql`
+    await this.database.sql(sql`
       INSERT INTO mcp_tasks (id, owner_key, workspace_id, tool, arguments, caller, client, followed_as, status, status_message,
                              input_requests, input_responses, result, error, created_at, last_updated_at, started_at, expires_at, attempts)
-      VALUES (${task.id}, ${task.ownerKey}, ${task.workspaceId ?? null}::uuid, ${task.tool}, ${json(task.arguments)}::jsonb,
+      VALUES (${task.id}, ${task.ownerKey}, ${task.workspaceId ?? null}, ${task.tool}, ${json(task.arguments)}::jsonb,
               ${json(task.caller)}::jsonb, ${json(task.client)}::jsonb, ${task.followedAs}, ${task.status}, ${task.statusMessage ?? null},
               ${json(task.inputRequests)}::jsonb, ${json(task.inputResponses)}::jsonb, ${json(task.result)}::jsonb,
               ${json(task.error)}::jsonb, ${utc(task.createdAt)}::timestamp, ${utc(task.lastUpdatedAt)}::timestamp,
@@ -44,7 +44,7 @@ export class PostgresTaskStore implements McpTaskStore {
   }
 
   async get(id: string): Promise<McpTask | undefined> {
-    const { rows } = await this.prisma.sql<TaskRow>(Prisma.sql`
+    const { rows } = await this.database.sql<TaskRow>(sql`
       SELECT ${TASK_COLUMNS} FROM mcp_tasks WHERE id = ${id} AND expires_at > ${utc(new Date())}::timestamp`);
     return rows[0] && taskOfRow(rows[0]);
   }
@@ -55,8 +55,8 @@ export class PostgresTaskStore implements McpTaskStore {
    * does not name is left as it is.
    */
   async transition(id: string, from: readonly McpTaskStatus[], patch: McpTaskPatch): Promise<McpTask | undefined> {
-    const { rows } = await this.prisma.sql<TaskRow>(Prisma.sql`
-      UPDATE mcp_tasks SET ${Prisma.join(assignments(patch), ', ')}
+    const { rows } = await this.database.sql<TaskRow>(sql`
+      UPDATE mcp_tasks SET ${join(assignments(patch), ', ')}
       WHERE id = ${id} AND status = ANY(${[...from]}::text[])
       RETURNING ${TASK_COLUMNS}`);
     return rows[0] && taskOfRow(rows[0]);
@@ -70,9 +70,9 @@ export class PostgresTaskStore implements McpTaskStore {
    * nothing once the task is no longer `working`).
    */
   async report(id: string, statusMessage: string): Promise<void> {
-    const wouldWaitForItself = this.prisma.inTransaction && (await this.isEmbedded());
-    const write = this.prisma.outsideTransaction(() =>
-      this.prisma.sql(Prisma.sql`
+    const wouldWaitForItself = this.database.inTransaction && (await this.isEmbedded());
+    const write = this.database.outsideTransaction(() =>
+      this.database.sql(sql`
         UPDATE mcp_tasks SET status_message = ${statusMessage}, last_updated_at = ${utc(new Date())}::timestamp
         WHERE id = ${id} AND status = 'working'`),
     );
@@ -92,7 +92,7 @@ export class PostgresTaskStore implements McpTaskStore {
   async answer(id: string, responses: Record<string, unknown>): Promise<McpTask | undefined> {
     const keys = Object.keys(responses);
     if (keys.length) {
-      const { rows } = await this.prisma.sql<TaskRow>(Prisma.sql`
+      const { rows } = await this.database.sql<TaskRow>(sql`
         UPDATE mcp_tasks t SET
           input_responses = COALESCE(t.input_responses, '{}'::jsonb)
             || COALESCE((SELECT jsonb_object_agg(r.key, r.value) FROM jsonb_each(${json(responses)}::jsonb) r WHERE t.input_requests ? r.key), '{}'::jsonb),
@@ -104,23 +104,22 @@ export class PostgresTaskStore implements McpTaskStore {
         RETURNING ${TASK_COLUMNS}`);
       if (rows[0]) return taskOfRow(rows[0]);
     }
-    const { rows } = await this.prisma.sql<TaskRow>(Prisma.sql`SELECT ${TASK_COLUMNS} FROM mcp_tasks WHERE id = ${id}`);
+    const { rows } = await this.database.sql<TaskRow>(sql`SELECT ${TASK_COLUMNS} FROM mcp_tasks WHERE id = ${id}`);
     return rows[0] && taskOfRow(rows[0]);
   }
 
   async countActive(scope: { workspaceId?: string; ownerKey: string }): Promise<number> {
-    const whose =
-      scope.workspaceId !== undefined ? Prisma.sql`workspace_id = ${scope.workspaceId}::uuid` : Prisma.sql`owner_key = ${scope.ownerKey}`;
-    const { rows } = await this.prisma.sql<{ n: number }>(Prisma.sql`
+    const whose = scope.workspaceId !== undefined ? sql`workspace_id = ${scope.workspaceId}` : sql`owner_key = ${scope.ownerKey}`;
+    const { rows } = await this.database.sql<{ n: number }>(sql`
       SELECT count(*)::int AS n FROM mcp_tasks
       WHERE ${whose} AND status = ANY(${[...ACTIVE]}::text[]) AND expires_at > ${utc(new Date())}::timestamp`);
     return rows[0]?.n ?? 0;
   }
 
   async countRunning(workspaceId: string): Promise<number> {
-    const { rows } = await this.prisma.sql<{ n: number }>(Prisma.sql`
+    const { rows } = await this.database.sql<{ n: number }>(sql`
       SELECT count(*)::int AS n FROM mcp_tasks
-      WHERE workspace_id = ${workspaceId}::uuid AND status = 'working' AND started_at IS NOT NULL
+      WHERE workspace_id = ${workspaceId} AND status = 'working' AND started_at IS NOT NULL
         AND expires_at > ${utc(new Date())}::timestamp`);
     return rows[0]?.n ?? 0;
   }
@@ -128,7 +127,7 @@ export class PostgresTaskStore implements McpTaskStore {
   async purgeExpired(now: Date): Promise<number> {
     let purged = 0;
     for (;;) {
-      const { rowCount } = await this.prisma.sql(Prisma.sql`
+      const { rowCount } = await this.database.sql(sql`
         DELETE FROM mcp_tasks WHERE id IN (
           SELECT id FROM mcp_tasks WHERE expires_at <= ${utc(now)}::timestamp LIMIT ${PURGE_BATCH}::int)`);
       purged += rowCount;
@@ -138,15 +137,25 @@ export class PostgresTaskStore implements McpTaskStore {
 
   /** A workspace's tasks, newest first, expired ones included until purged: for the admin pages (not in the layer's contract). */
   async recent(workspaceId: string, limit = 50): Promise<McpTask[]> {
-    const { rows } = await this.prisma.sql<TaskRow>(Prisma.sql`
-      SELECT ${TASK_COLUMNS} FROM mcp_tasks WHERE workspace_id = ${workspaceId}::uuid
+    const { rows } = await this.database.sql<TaskRow>(sql`
+      SELECT ${TASK_COLUMNS} FROM mcp_tasks WHERE workspace_id = ${workspaceId}
       ORDER BY created_at DESC LIMIT ${Math.max(1, Math.min(limit, 500))}::int`);
     return rows.map(taskOfRow);
   }
 
+  /**
+   * Deletes a tenant's tasks, finished or not (a run that was due finds no task and does nothing).
+   * Tasks name their tenant as text, with no foreign key to the application's tables: call this
+   * where the application deletes a tenant. Returns how many went.
+   */
+  async deleteWorkspaceTasks(workspaceId: string): Promise<number> {
+    const { rowCount } = await this.database.sql(sql`DELETE FROM mcp_tasks WHERE workspace_id = ${workspaceId}`);
+    return rowCount;
+  }
+
   private isEmbedded(): Promise<boolean> {
-    this.embedded ??= this.prisma
-      .sql<{ version: string }>(Prisma.sql`SELECT version()`)
+    this.embedded ??= this.database
+      .sql<{ version: string }>(sql`SELECT version()`)
       .then(({ rows }) => !!rows[0]?.version.includes('PGlite'))
       .catch((error: unknown) => {
         this.embedded = undefined;
@@ -157,17 +166,17 @@ export class PostgresTaskStore implements McpTaskStore {
 }
 
 /** The SET list of a transition: `last_updated_at`, then each field the patch names. */
-function assignments(patch: McpTaskPatch): Prisma.Sql[] {
-  const sets = [Prisma.sql`last_updated_at = ${utc(new Date())}::timestamp`];
+function assignments(patch: McpTaskPatch): Sql[] {
+  const sets = [sql`last_updated_at = ${utc(new Date())}::timestamp`];
   const has = (field: keyof McpTaskPatch) => Object.hasOwn(patch, field);
   // NOT NULL columns: an undefined status or attempts leaves them as they are.
-  if (patch.status !== undefined) sets.push(Prisma.sql`status = ${patch.status}`);
-  if (patch.attempts !== undefined) sets.push(Prisma.sql`attempts = ${patch.attempts}::int`);
-  if (has('statusMessage')) sets.push(Prisma.sql`status_message = ${patch.statusMessage ?? null}`);
-  if (has('inputRequests')) sets.push(Prisma.sql`input_requests = ${json(patch.inputRequests)}::jsonb`);
-  if (has('inputResponses')) sets.push(Prisma.sql`input_responses = ${json(patch.inputResponses)}::jsonb`);
-  if (has('result')) sets.push(Prisma.sql`result = ${json(patch.result)}::jsonb`);
-  if (has('error')) sets.push(Prisma.sql`error = ${json(patch.error)}::jsonb`);
-  if (has('startedAt')) sets.push(Prisma.sql`started_at = ${patch.startedAt ? utc(patch.startedAt) : null}::timestamp`);
+  if (patch.status !== undefined) sets.push(sql`status = ${patch.status}`);
+  if (patch.attempts !== undefined) sets.push(sql`attempts = ${patch.attempts}::int`);
+  if (has('statusMessage')) sets.push(sql`status_message = ${patch.statusMessage ?? null}`);
+  if (has('inputRequests')) sets.push(sql`input_requests = ${json(patch.inputRequests)}::jsonb`);
+  if (has('inputResponses')) sets.push(sql`input_responses = ${json(patch.inputResponses)}::jsonb`);
+  if (has('result')) sets.push(sql`result = ${json(patch.result)}::jsonb`);
+  if (has('error')) sets.push(sql`error = ${json(patch.error)}::jsonb`);
+  if (has('startedAt')) sets.push(sql`started_at = ${patch.startedAt ? utc(patch.startedAt) : null}::timestamp`);
   return sets;
 }

@@ -1,5 +1,5 @@
 import type { McpTask, McpTaskError, McpTaskStatus } from '@nest-mcp/core';
-import { Prisma } from '../generated/prisma/client.js';
+import { raw } from '@prisma/client/runtime/client';
 
 /**
  * What the store's statements select, as `pg` parses it. Timestamps come back as epoch
@@ -29,8 +29,8 @@ export interface TaskRow {
 }
 
 /** The select list (and `RETURNING` list) every statement of the store reads a task with. */
-export const TASK_COLUMNS = Prisma.raw(`
-  id, owner_key, workspace_id::text AS workspace_id, tool, arguments, caller, client, followed_as, status,
+export const TASK_COLUMNS = raw(`
+  id, owner_key, workspace_id, tool, arguments, caller, client, followed_as, status,
   status_message, input_requests, input_responses, result, error,
   (extract(epoch FROM created_at) * 1000)::float8 AS created_ms,
   (extract(epoch FROM last_updated_at) * 1000)::float8 AS last_updated_ms,

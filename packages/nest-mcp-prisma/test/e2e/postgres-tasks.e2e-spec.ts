@@ -1,40 +1,23 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { openAsBlob } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Request } from 'express';
-import { McpTaskRefused, type McpTask, type McpTaskRun, type ResolvedMcpOptions } from '@nest-mcp/core';
-import { APP_ROLE_SCOPES } from '../../src/app.scopes.js';
-import { RequestContext } from '../../src/context/request-context.js';
-import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
-import { runMigrations } from '../../src/database/migrations.js';
-import { PrismaService } from '../../src/database/prisma.service.js';
-import { seedDemo } from '../../src/demo/demo-seed.js';
-import { PersonalTokenService } from '../../src/identity/personal-token.service.js';
-import { principalOf, requestWorkspace, setPrincipal, setRequestWorkspace } from '../../src/identity/request-principal.js';
-import { WorkspaceResolver } from '../../src/identity/workspace.resolver.js';
-import { BillingTaskCallers } from '../../src/tasks/billing-task.callers.js';
-import { PgBossTaskQueue, TASK_QUEUE_NAME, TASK_QUEUE_SCHEMA } from '../../src/tasks/pg-boss-task.queue.js';
-import { PostgresTaskStore } from '../../src/tasks/postgres-task.store.js';
-import type { TaskQueueConfig } from '../../src/tasks/task-queue.config.js';
-import { mintDemoToken } from '../support/billing-app.js';
-import { createTestDatabase, prismaOn, queryRows, type TestDatabase } from '../support/test-database.js';
+import type { McpTask, McpTaskRun } from '@nest-mcp/core';
+import { McpDatabase, PgBossTaskQueue, PostgresTaskStore, type McpPrismaTaskOptions } from '../../src/index.js';
+import { createPackageDatabase, NEEDS_DATABASE, type PackageDatabase } from '../support/package-database.js';
 
 /**
- * The billing app's task backends (src/tasks) against a real PostgreSQL (DATABASE_URL; the
- * embedded one otherwise), and the queue on the embedded PGlite too: the store's contract
- * (packages/nest-mcp/src/contracts/task-store.ts), the pg-boss queue's guarantees (transactional
- * enqueue, one run at a time, a dead worker's job handed over after its limit), and callers that
- * act again as the person who asked, or refuse to.
+ * The package's task backends against a real PostgreSQL (DATABASE_URL): the store's contract
+ * (`McpTaskStore` of @nest-mcp/core) and the pg-boss queue's guarantees (transactional enqueue, one
+ * run at a time, a dead worker's job handed over after its limit).
  */
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/task-queue-replica.fixture.ts', import.meta.url));
 
 /** Fast timings for tests: pg-boss polls every 500 ms at best, supervises every second at best. */
-const queueConfig = (overrides: Partial<TaskQueueConfig> = {}): TaskQueueConfig => ({
+const queueConfig = (overrides: McpPrismaTaskOptions = {}): McpPrismaTaskOptions => ({
   workers: 2,
   pollIntervalMs: 500,
   superviseIntervalSeconds: 1,
@@ -75,12 +58,11 @@ async function eventually(predicate: () => boolean | Promise<boolean>, timeoutMs
   }
 }
 
-/** The pg-boss jobs of one task: how many were sent, in which states. */
-async function jobsOf(url: string, taskId: string): Promise<Array<{ state: string; retry_count: number }>> {
-  return queryRows(
-    url,
-    `SELECT state::text AS state, retry_count FROM ${TASK_QUEUE_SCHEMA}.job WHERE name = $1 AND data->>'taskId' = $2 ORDER BY created_on`,
-    [TASK_QUEUE_NAME, taskId],
+/** The pg-boss jobs of one task (in the default schema and queue): how many were sent, in which states. */
+async function jobsOf(database: PackageDatabase, taskId: string): Promise<Array<{ state: string; retry_count: number }>> {
+  return database.rows(
+    `SELECT state::text AS state, retry_count FROM pgboss.job WHERE name = 'mcp-tasks' AND data->>'taskId' = $1 ORDER BY created_on`,
+    [taskId],
   );
 }
 
@@ -113,39 +95,37 @@ class RunLog {
   }
 }
 
-describe("task backends on the run's database (PostgreSQL of DATABASE_URL, else embedded)", { timeout: 180_000 }, () => {
-  let database: TestDatabase;
-  let prisma: PrismaService;
+describe('task backends on a real PostgreSQL', { skip: NEEDS_DATABASE, timeout: 180_000 }, () => {
+  let database: PackageDatabase;
+  let db: McpDatabase;
   let store: PostgresTaskStore;
   let workspaceA: string;
   let workspaceB: string;
   const queues: PgBossTaskQueue[] = [];
-  const prismas: PrismaService[] = [];
+  const databases: McpDatabase[] = [];
 
   /** Another "replica": its own pool, its own pg-boss. */
-  const replica = (config: TaskQueueConfig) => {
-    const own = prismaOn(database.url);
-    prismas.push(own);
+  const replica = (config: McpPrismaTaskOptions) => {
+    const own = new McpDatabase({ url: database.url });
+    databases.push(own);
     const queue = new PgBossTaskQueue(own, config);
     queues.push(queue);
-    return { prisma: own, queue };
+    return { db: own, queue };
   };
 
   before(async () => {
-    database = await createTestDatabase();
-    prisma = prismaOn(database.url);
-    store = new PostgresTaskStore(prisma);
-    const [a, b] = await Promise.all(
-      ['tasks-a', 'tasks-b'].map((slug) => prisma.client.workspace.create({ data: { slug: `${slug}-${randomUUID()}`, name: slug } })),
-    );
-    workspaceA = a.id;
-    workspaceB = b.id;
+    database = await createPackageDatabase();
+    db = new McpDatabase({ url: database.url });
+    store = new PostgresTaskStore(db);
+    // A tenant is text to the package: whatever the application's ids are.
+    workspaceA = randomUUID();
+    workspaceB = `workspace-${randomUUID()}`;
   });
 
   after(async () => {
     for (const queue of queues) await queue.stop().catch(() => undefined);
-    for (const own of prismas) await own.onApplicationShutdown().catch(() => undefined);
-    await prisma?.onApplicationShutdown();
+    for (const own of databases) await own.onApplicationShutdown().catch(() => undefined);
+    await db?.onApplicationShutdown();
     await database?.close();
   });
 
@@ -210,8 +190,8 @@ describe("task backends on the run's database (PostgreSQL of DATABASE_URL, else 
     });
 
     it('transition: of two replicas racing from `working` (a completion, a cancel), exactly one wins', async () => {
-      const other = prismaOn(database.url);
-      prismas.push(other);
+      const other = new McpDatabase({ url: database.url });
+      databases.push(other);
       const otherStore = new PostgresTaskStore(other);
       for (let round = 0; round < 10; round++) {
         const task = newTask();
@@ -253,8 +233,8 @@ describe("task backends on the run's database (PostgreSQL of DATABASE_URL, else 
     });
 
     it('answer is atomic under concurrent partial answers (two replicas)', async () => {
-      const other = prismaOn(database.url);
-      prismas.push(other);
+      const other = new McpDatabase({ url: database.url });
+      databases.push(other);
       const otherStore = new PostgresTaskStore(other);
       for (let round = 0; round < 10; round++) {
         const task = newTask({ status: 'input_required', inputRequests: { a: 1, b: 2 } });
@@ -279,7 +259,7 @@ describe("task backends on the run's database (PostgreSQL of DATABASE_URL, else 
       const task = newTask();
       await store.create(task);
       await assert.rejects(
-        prisma.transaction(async () => {
+        db.transaction(async () => {
           await store.report(task.id, 'Exported 10/100');
           throw new Error('the work fails');
         }),
@@ -315,7 +295,7 @@ describe("task backends on the run's database (PostgreSQL of DATABASE_URL, else 
       const live = newTask({ expiresAt: at(60_000) });
       for (const task of [...expired, live]) await store.create(task);
       assert.ok((await store.purgeExpired(new Date())) >= 2);
-      const left = await queryRows<{ id: string }>(database.url, 'SELECT id FROM mcp_tasks WHERE id = ANY($1)', [
+      const left = await database.rows<{ id: string }>('SELECT id FROM mcp_tasks WHERE id = ANY($1)', [
         [...expired, live].map((t) => t.id),
       ]);
       assert.deepEqual(
@@ -328,7 +308,7 @@ describe("task backends on the run's database (PostgreSQL of DATABASE_URL, else 
     it('a task created in a transaction exists iff it commits; an outcome written in one goes with it', async () => {
       const rolledBack = newTask();
       await assert.rejects(
-        prisma.transaction(async () => {
+        db.transaction(async () => {
           await store.create(rolledBack);
           assert.equal((await store.get(rolledBack.id))?.id, rolledBack.id, 'visible inside its transaction');
           throw new Error('the call fails');
@@ -338,11 +318,11 @@ describe("task backends on the run's database (PostgreSQL of DATABASE_URL, else 
       assert.equal(await store.get(rolledBack.id), undefined, 'a rolled-back call left no task');
 
       const committed = newTask();
-      await prisma.transaction(() => store.create(committed));
+      await db.transaction(() => store.create(committed));
       assert.equal((await store.get(committed.id))?.id, committed.id);
 
       await assert.rejects(
-        prisma.transaction(async () => {
+        db.transaction(async () => {
           await store.transition(committed.id, ['working'], { status: 'completed', result: { content: [] } });
           throw new Error('the work fails');
         }),
@@ -350,16 +330,20 @@ describe("task backends on the run's database (PostgreSQL of DATABASE_URL, else 
       assert.equal((await store.get(committed.id))?.status, 'working', "the outcome went with the work's rollback");
     });
 
-    it('a task goes with its workspace; recent lists a workspace newest first', async () => {
-      const workspace = await prisma.client.workspace.create({ data: { slug: `tasks-gone-${randomUUID()}`, name: 'gone' } });
-      const tasks = [0, 1, 2].map((n) => newTask({ workspaceId: workspace.id, createdAt: at(n * 1000) }));
+    it("recent lists a workspace's tasks newest first; deleteWorkspaceTasks deletes them, and only them", async () => {
+      const workspace = `gone-${randomUUID()}`;
+      const tasks = [0, 1, 2].map((n) => newTask({ workspaceId: workspace, createdAt: at(n * 1000) }));
       for (const task of tasks) await store.create(task);
+      const other = newTask({ workspaceId: workspaceA });
+      await store.create(other);
       assert.deepEqual(
-        (await store.recent(workspace.id, 2)).map((task) => task.id),
+        (await store.recent(workspace, 2)).map((task) => task.id),
         [tasks[2].id, tasks[1].id],
       );
-      await prisma.client.workspace.delete({ where: { id: workspace.id } });
+      assert.equal(await store.deleteWorkspaceTasks(workspace), 3);
       assert.equal(await store.get(tasks[0].id), undefined);
+      assert.deepEqual(await store.recent(workspace), []);
+      assert.equal((await store.get(other.id))?.id, other.id, "another workspace's task stays");
     });
   });
 
@@ -371,13 +355,13 @@ describe("task backends on the run's database (PostgreSQL of DATABASE_URL, else 
       const lost = newTask();
       const kept = newTask();
       await assert.rejects(
-        prisma.transaction(async () => {
+        db.transaction(async () => {
           await store.create(lost);
           await queue.enqueue(lost.id);
           throw new Error('the call fails');
         }),
       );
-      await prisma.transaction(async () => {
+      await db.transaction(async () => {
         await store.create(kept);
         await queue.enqueue(kept.id);
       });
@@ -385,7 +369,7 @@ describe("task backends on the run's database (PostgreSQL of DATABASE_URL, else 
       await sleep(1500);
       assert.equal(log.count(kept.id), 1, 'run once');
       assert.equal(log.count(lost.id), 0, 'the rolled-back job never ran');
-      assert.deepEqual(await jobsOf(database.url, lost.id), [], 'and never existed');
+      assert.deepEqual(await jobsOf(database, lost.id), [], 'and never existed');
       await queue.stop();
     });
 
@@ -402,11 +386,11 @@ describe("task backends on the run's database (PostgreSQL of DATABASE_URL, else 
       const [first, second] = log.runs.filter((run) => run.taskId === task.id);
       assert.ok(second.at - first.at >= 1400, `ran again ${second.at - first.at} ms later`);
       await eventually(
-        async () => (await jobsOf(database.url, task.id)).every((job) => job.state === 'completed'),
+        async () => (await jobsOf(database, task.id)).every((job) => job.state === 'completed'),
         5000,
         'both jobs completed',
       );
-      assert.deepEqual(await jobsOf(database.url, task.id), [
+      assert.deepEqual(await jobsOf(database, task.id), [
         { state: 'completed', retry_count: 0 },
         { state: 'completed', retry_count: 0 },
       ]);
@@ -441,14 +425,14 @@ describe("task backends on the run's database (PostgreSQL of DATABASE_URL, else 
       await queue.stop();
     });
 
-    it('a replica with TASK_WORKERS=0 only enqueues: another replica runs its jobs', async () => {
+    it('a replica with workers: 0 only enqueues: another replica runs its jobs', async () => {
       const log = new RunLog();
       const web = replica(queueConfig({ workers: 0 }));
       const worker = replica(queueConfig());
       const neverCalled = log.runner('web');
       await web.queue.start(neverCalled, { maxRunMs: 30_000 });
       const task = newTask();
-      await web.prisma.transaction(() => web.queue.enqueue(task.id));
+      await web.db.transaction(() => web.queue.enqueue(task.id));
       await sleep(1200);
       assert.equal(log.count(task.id), 0, 'nothing runs it without a worker');
       await worker.queue.start(log.runner('worker'), { maxRunMs: 30_000 });
@@ -524,223 +508,12 @@ describe("task backends on the run's database (PostgreSQL of DATABASE_URL, else 
         assert.ok(after >= maxRunMs - 200, `handed over ${after} ms after the kill, not before its limit`);
         // Its limit, then at most a supervision pass (1 s here), the retry delay and a poll.
         assert.ok(after <= maxRunMs + 8000, `handed over ${after} ms after the kill`);
-        await eventually(async () => (await jobsOf(database.url, task.id))[0]?.state === 'completed', 5000, 'the job to complete');
-        assert.deepEqual(await jobsOf(database.url, task.id), [{ state: 'completed', retry_count: 1 }], 'one crash, one retry');
+        await eventually(async () => (await jobsOf(database, task.id))[0]?.state === 'completed', 5000, 'the job to complete');
+        assert.deepEqual(await jobsOf(database, task.id), [{ state: 'completed', retry_count: 1 }], 'one crash, one retry');
         await survivor.stop();
       } finally {
         child.kill('SIGKILL');
       }
     });
-  });
-
-  describe('BillingTaskCallers', () => {
-    let tokens: PersonalTokenService;
-    let callers: BillingTaskCallers;
-    const mcp = { path: '/mcp' } as ResolvedMcpOptions;
-
-    before(async () => {
-      await seedDemo(prisma);
-      tokens = new PersonalTokenService(prisma, APP_ROLE_SCOPES);
-      callers = new BillingTaskCallers(prisma, tokens, new WorkspaceResolver(), mcp);
-    });
-
-    /** What the guards leave on an MCP request of `token` acting in the demo workspace, and the context the middleware opened. */
-    async function createdBy(token: string): Promise<{ caller: Record<string, unknown>; workspaceId?: string }> {
-      const check = await tokens.check(token);
-      assert.ok(check.ok);
-      const request = { headers: { authorization: `Bearer ${token}` }, query: {}, route: { path: '/mcp' } } as unknown as Request;
-      setPrincipal(request, check.principal);
-      const demo = check.principal.memberships.find((m) => m.slug === 'demo')!;
-      setRequestWorkspace(request, { id: demo.workspaceId, slug: demo.slug });
-      return RequestContext.run({ channel: 'mcp', principal: check.principal, request }, () => callers.capture(request));
-    }
-
-    it('capture keeps who the caller is and the workspace, never the token', async () => {
-      const token = await mintDemoToken(tokens);
-      const captured = await createdBy(token);
-      const demo = await prisma.client.workspace.findUniqueOrThrow({ where: { slug: 'demo' } });
-      assert.equal(captured.workspaceId, demo.id);
-      const stored = JSON.stringify(captured.caller);
-      assert.equal(stored.includes(token), false, 'no token');
-      assert.equal(stored.includes(token.slice(-12)), false, 'no part of it');
-      assert.equal(captured.caller.kind, 'personal');
-      assert.equal(captured.caller.channel, 'mcp');
-      assert.deepEqual(captured.caller.workspace, { id: demo.id, slug: 'demo' });
-    });
-
-    it('actAs runs the work as the caller again: principal on the request, the request context of an MCP request, writes stamped mcp', async () => {
-      const token = await mintDemoToken(tokens);
-      const { caller } = await createdBy(token);
-      const demo = await prisma.client.workspace.findUniqueOrThrow({ where: { slug: 'demo' } });
-      const result = await callers.actAs(caller, async (request) => {
-        const principal = principalOf(request);
-        const state = RequestContext.current();
-        const customer = await prisma.db.customer.create({
-          data: { workspaceId: demo.id, name: 'Task customer', email: `task-${randomUUID()}@example.test` },
-        });
-        return { principal, state, workspace: requestWorkspace(request), header: request.headers['x-workspace-id'], customer };
-      });
-      assert.equal(result.principal?.email, 'admin@demo.test');
-      assert.equal(result.principal?.kind, 'personal');
-      assert.ok(result.principal?.memberships.some((m) => m.workspaceId === demo.id));
-      assert.equal(result.state?.channel, 'mcp');
-      assert.equal(result.state?.principal, result.principal);
-      assert.deepEqual(result.workspace, { id: demo.id, slug: 'demo' });
-      assert.equal(result.header, demo.id, 'the workspace guard resolves the same workspace');
-      assert.equal(result.customer.createdVia, 'mcp');
-    });
-
-    it('a revoked personal token: actAs refuses without calling the work', async () => {
-      const token = await mintDemoToken(tokens);
-      const { caller } = await createdBy(token);
-      const check = await tokens.check(token);
-      assert.ok(check.ok);
-      await RequestContext.run({ channel: 'system' }, () => tokens.revoke(check.principal.tokenId));
-      let called = false;
-      await assert.rejects(
-        callers.actAs(caller, async () => {
-          called = true;
-        }),
-        (error: Error) => error instanceof McpTaskRefused && /revoked/.test(error.message),
-      );
-      assert.equal(called, false);
-    });
-
-    it('an expired token, or a membership removed since: actAs refuses', async () => {
-      const expiring = await mintDemoToken(tokens, { expiresInMs: 1000 });
-      const { caller } = await createdBy(expiring);
-      await sleep(1100);
-      await assert.rejects(
-        callers.actAs(caller, async () => undefined),
-        (error: Error) => error instanceof McpTaskRefused && /expired/.test(error.message),
-      );
-
-      const user = await prisma.client.user.create({ data: { email: `task-member-${randomUUID()}@demo.test`, name: 'Member' } });
-      const demo = await prisma.client.workspace.findUniqueOrThrow({ where: { slug: 'demo' } });
-      await prisma.client.membership.create({ data: { userId: user.id, workspaceId: demo.id, role: 'accountant' } });
-      const member = await RequestContext.run({ channel: 'system' }, () =>
-        tokens.mint({ email: user.email, scopes: ['billing:read', 'billing:write'], surfaces: ['mcp'] }),
-      );
-      const captured = await createdBy(member.token);
-      await prisma.client.membership.delete({ where: { userId_workspaceId: { userId: user.id, workspaceId: demo.id } } });
-      await assert.rejects(
-        callers.actAs(captured.caller, async () => undefined),
-        (error: Error) => error instanceof McpTaskRefused && /no longer a member/.test(error.message),
-      );
-    });
-
-    it("a JWT caller acts until its token's exp, while its subject stays linked to the user", async () => {
-      const issuer = 'https://issuer.test';
-      const subject = `sub|${randomUUID()}`;
-      const admin = await prisma.client.user.findUniqueOrThrow({
-        where: { email: 'admin@demo.test' },
-        include: { memberships: { include: { workspace: true } } },
-      });
-      await prisma.client.externalIdentity.create({ data: { issuer, subject, userId: admin.id, linkedBy: 'operator' } });
-      // The guard verified the token; capture only reads its `exp` (so the signature does not matter here).
-      const segment = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-      const jwt = (exp: number) => `${segment({ alg: 'RS256' })}.${segment({ iss: issuer, sub: subject, exp })}.c2ln`;
-      const captureWith = (token: string) => {
-        const principal = {
-          userId: admin.id,
-          email: admin.email,
-          tokenId: `jwt:${issuer}#${encodeURIComponent(subject)}#jti-1`,
-          callerId: `jwt:${issuer}#${encodeURIComponent(subject)}`,
-          kind: 'jwt' as const,
-          scopes: ['billing:read'],
-          surfaces: ['mcp' as const],
-          memberships: admin.memberships.map((m) => ({ workspaceId: m.workspaceId, slug: m.workspace.slug, role: m.role })),
-        };
-        const request = { headers: { authorization: `Bearer ${token}` }, query: {} } as unknown as Request;
-        setPrincipal(request, principal);
-        return RequestContext.run({ channel: 'mcp', principal, request }, () => callers.capture(request));
-      };
-
-      const live = await captureWith(jwt(Math.floor(Date.now() / 1000) + 600));
-      assert.equal(JSON.stringify(live.caller).includes('c2ln'), false, 'no token');
-      assert.equal(live.workspaceId, admin.memberships[0].workspaceId, 'the only membership');
-      const acted = await callers.actAs(live.caller, async (request) => principalOf(request));
-      assert.equal(acted?.kind, 'jwt');
-      assert.equal(acted?.userId, admin.id);
-      assert.deepEqual(acted?.scopes, ['billing:read'], "the JWT's scopes, kept from creation");
-
-      const expired = await captureWith(jwt(Math.floor(Date.now() / 1000) - 1));
-      await assert.rejects(
-        callers.actAs(expired.caller, async () => undefined),
-        (error: Error) => error instanceof McpTaskRefused && /expired/.test(error.message),
-      );
-      await prisma.client.externalIdentity.delete({ where: { issuer_subject: { issuer, subject } } });
-      await assert.rejects(
-        callers.actAs(live.caller, async () => undefined),
-        (error: Error) => error instanceof McpTaskRefused && /no longer linked/.test(error.message),
-      );
-    });
-
-    it('a caller that cannot be read back is refused', async () => {
-      await assert.rejects(
-        callers.actAs({ v: 1, kind: 'personal', userId: 'x' }, async () => undefined),
-        (error: Error) => error instanceof McpTaskRefused,
-      );
-    });
-  });
-});
-
-describe('PgBossTaskQueue on the embedded PostgreSQL (PGlite)', { timeout: 120_000 }, () => {
-  let embedded: EmbeddedPostgres;
-  let prisma: PrismaService;
-  let queue: PgBossTaskQueue;
-  let store: PostgresTaskStore;
-
-  before(async () => {
-    const snapshot = process.env.TEST_PGLITE_SNAPSHOT;
-    embedded = await EmbeddedPostgres.start(snapshot ? { loadDataDir: await openAsBlob(snapshot) } : {});
-    if (!snapshot) await runMigrations(embedded.url);
-    prisma = prismaOn(embedded.url);
-    queue = new PgBossTaskQueue(prisma, queueConfig());
-    store = new PostgresTaskStore(prisma);
-  });
-
-  after(async () => {
-    await queue?.stop();
-    await prisma?.onApplicationShutdown();
-    await embedded?.stop();
-  });
-
-  it('installs pg-boss, enqueues in the open transaction (rolled back: never runs), re-queues `later`, reports progress from inside a transaction', async () => {
-    const log = new RunLog();
-    let progressReported = false;
-    await queue.start(
-      log.runner('embedded', async (taskId, nth) => {
-        if (nth > 1) return { kind: 'done' };
-        // The work's transaction, with its progress reported meanwhile (it must not wait for itself).
-        await prisma.transaction(async () => {
-          await store.report(taskId, 'half way');
-          progressReported = true;
-          await store.transition(taskId, ['working'], { attempts: 1 });
-        });
-        return { kind: 'later', delayMs: 600 };
-      }),
-      { maxRunMs: 30_000 },
-    );
-    const lost = newTask();
-    await assert.rejects(
-      prisma.transaction(async () => {
-        await store.create(lost);
-        await queue.enqueue(lost.id);
-        throw new Error('the call fails');
-      }),
-    );
-    const kept = newTask();
-    await prisma.transaction(async () => {
-      await store.create(kept);
-      await queue.enqueue(kept.id);
-    });
-    await eventually(() => log.count(kept.id) === 2, 20_000, 'the run and its `later` re-run');
-    assert.equal(progressReported, true);
-    assert.equal((await store.get(kept.id))?.attempts, 1);
-    await sleep(1000);
-    assert.equal(log.count(lost.id), 0);
-    assert.equal(log.count(kept.id), 2);
-    assert.deepEqual(await jobsOf(embedded.url, lost.id), []);
   });
 });
