@@ -18,7 +18,7 @@
 import 'reflect-metadata';
 import { Body, Controller, HttpCode, HttpStatus, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { McpCtx, McpTool, RequiredScopes, type McpInvocation } from '@nest-mcp/core';
+import { McpCtx, type McpInvocation, McpTool, RequiredScopes } from '@nest-mcp/core';
 import { loadAppConfig } from '../../apps/billing/src/app-config.js';
 import { AppModule } from '../../apps/billing/src/app.module.js';
 import { configureApp } from '../../apps/billing/src/app.setup.js';

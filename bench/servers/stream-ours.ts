@@ -5,7 +5,7 @@
 import 'reflect-metadata';
 import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { McpModule, McpTool, useMcpTransport, type McpInvocation } from '@nest-mcp/core';
+import { type McpInvocation, McpModule, McpTool, useMcpTransport } from '@nest-mcp/core';
 import { ECHO_DESCRIPTION, EchoDto } from '../fixtures/echo.dto.js';
 import { announceReady, exitOnSignal, fail, HOST, PORT } from './lifecycle.js';
 

@@ -1,5 +1,6 @@
 import { HttpException, Inject, Injectable, Logger } from '@nestjs/common';
-import { MCP_OPTIONS, McpProtocolError, type McpCall, type McpCallHook, type ResolvedMcpOptions } from '@nest-mcp/core';
+import { McpProtocolError } from '@nest-mcp/core';
+import { MCP_OPTIONS, type McpCall, type McpCallHook, type ResolvedMcpOptions } from '@nest-mcp/core/extensions';
 import { McpChannel } from '../channel/mcp-channel.js';
 import { McpDatabase } from '../database/mcp-database.js';
 import { MCP_PRISMA_OPTIONS, type ResolvedMcpPrismaOptions } from '../options/mcp-prisma.options.js';

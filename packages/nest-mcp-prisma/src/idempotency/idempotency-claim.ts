@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { IdempotencyClaim } from '@nest-mcp/core';
+import type { IdempotencyClaim } from '@nest-mcp/core/extensions';
 
 /** An `mcp_idempotency_records` row as the claim reads it back. */
 export interface StoredRecord {

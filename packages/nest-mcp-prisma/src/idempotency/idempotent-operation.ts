@@ -1,4 +1,4 @@
-import type { IdempotentCall } from '@nest-mcp/core';
+import type { IdempotentCall } from '@nest-mcp/core/extensions';
 
 /**
  * A keyed operation that is not an MCP tool call (a REST write with an `Idempotency-Key`

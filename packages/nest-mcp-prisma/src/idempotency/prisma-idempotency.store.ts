@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sqltag as sql } from '@prisma/client/runtime/client';
-import { MCP_OPTIONS, type IdempotencyClaim, type McpIdempotencyStore, type ResolvedMcpOptions } from '@nest-mcp/core';
+import { type IdempotencyClaim, MCP_OPTIONS, type McpIdempotencyStore, type ResolvedMcpOptions } from '@nest-mcp/core/extensions';
 import { McpDatabase } from '../database/mcp-database.js';
 import { MCP_PRISMA_OPTIONS, type IdempotencyScope, type ResolvedMcpPrismaOptions } from '../options/mcp-prisma.options.js';
 import { nextStep, type StoredRecord } from './idempotency-claim.js';

@@ -1,4 +1,4 @@
-import type { IdempotentCall, McpCall } from '@nest-mcp/core';
+import type { IdempotentCall, McpCall } from '@nest-mcp/core/extensions';
 import type { ChannelResolver } from '../channel/mcp-channel.js';
 import type { McpDatabaseConnection } from '../database/database-connection.js';
 import type { McpDatabase } from '../database/mcp-database.js';

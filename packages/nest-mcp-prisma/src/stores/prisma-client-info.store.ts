@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Implementation } from '@modelcontextprotocol/server';
 import { sqltag as sql } from '@prisma/client/runtime/client';
-import type { McpClientInfoStore } from '@nest-mcp/core';
+import type { McpClientInfoStore } from '@nest-mcp/core/extensions';
 import { McpDatabase } from '../database/mcp-database.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { sqltag as sql } from '@prisma/client/runtime/client';
-import type { McpRequestStateStore } from '@nest-mcp/core';
+import type { McpRequestStateStore } from '@nest-mcp/core/extensions';
 import { McpDatabase } from '../database/mcp-database.js';
 
 /**

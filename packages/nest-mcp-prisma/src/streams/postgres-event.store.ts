@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { sqltag as sql } from '@prisma/client/runtime/client';
-import { eventId, parseEventId, sessionOfStream, type McpEventStore } from '@nest-mcp/core';
+import { eventId, type McpEventStore, parseEventId, sessionOfStream } from '@nest-mcp/core/extensions';
 import type { McpDatabase } from '../database/mcp-database.js';
 import { utc, type StreamEventLimits } from './stream-limits.js';
 

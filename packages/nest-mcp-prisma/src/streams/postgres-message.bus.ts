@@ -1,7 +1,7 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import pg from 'pg';
 import { sqltag as sql } from '@prisma/client/runtime/client';
-import { MessageBusListeners, type McpMessageBus } from '@nest-mcp/core';
+import { type McpMessageBus, MessageBusListeners } from '@nest-mcp/core/extensions';
 import type { McpDatabase } from '../database/mcp-database.js';
 
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more. */

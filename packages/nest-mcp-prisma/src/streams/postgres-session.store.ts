@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '@modelcontextprotocol/server';
 import { join, sqltag as sql, type Sql } from '@prisma/client/runtime/client';
-import type { McpSession, McpSessionPatch, McpSessionStore } from '@nest-mcp/core';
+import type { McpSession, McpSessionPatch, McpSessionStore } from '@nest-mcp/core/extensions';
 import type { McpDatabase } from '../database/mcp-database.js';
 import { utc } from './stream-limits.js';
 

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { McpTaskQueue, McpTaskRun } from '@nest-mcp/core';
+import type { McpTaskQueue, McpTaskRun } from '@nest-mcp/core/extensions';
 import type { Db, Job, PgBoss, Queue } from 'pg-boss';
 import type { McpDatabase } from '../database/mcp-database.js';
 import { resolveTaskQueueOptions, type McpPrismaTaskOptions, type ResolvedTaskQueueOptions } from './task-queue.options.js';

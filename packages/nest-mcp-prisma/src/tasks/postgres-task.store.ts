@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { join, sqltag as sql, type Sql } from '@prisma/client/runtime/client';
-import type { McpTask, McpTaskPatch, McpTaskStatus, McpTaskStore } from '@nest-mcp/core';
+import type { McpTask, McpTaskPatch, McpTaskStatus, McpTaskStore } from '@nest-mcp/core/extensions';
 import { McpDatabase } from '../database/mcp-database.js';
 import { json, TASK_COLUMNS, taskOfRow, utc, type TaskRow } from './task-row.js';
 

@@ -1,4 +1,4 @@
-import type { McpTask, McpTaskError, McpTaskStatus } from '@nest-mcp/core';
+import type { McpTask, McpTaskError, McpTaskStatus } from '@nest-mcp/core/extensions';
 import { raw } from '@prisma/client/runtime/client';
 
 /**

@@ -5,16 +5,8 @@ import { BadRequestException, ForbiddenException, Injectable, Module } from '@ne
 import { NestFactory } from '@nestjs/core';
 import { IsOptional, IsString } from 'class-validator';
 import { sqltag as sql } from '@prisma/client/runtime/client';
-import {
-  MCP_CALL_HOOK,
-  MCP_CLIENT_INFO_STORE,
-  MCP_IDEMPOTENCY_STORE,
-  MCP_REQUEST_STATE_STORE,
-  McpModule,
-  McpTool,
-  ToolReply,
-  type McpInvocation,
-} from '@nest-mcp/core';
+import { type McpInvocation, McpModule, McpTool, ToolReply } from '@nest-mcp/core';
+import { MCP_CALL_HOOK, MCP_CLIENT_INFO_STORE, MCP_IDEMPOTENCY_STORE, MCP_REQUEST_STATE_STORE } from '@nest-mcp/core/extensions';
 import { callTool, startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
 import {
   ExpiredRowsCleanup,

@@ -4,8 +4,9 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Module } from '@nestjs/common';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { MCP_EVENT_STORE, MCP_MESSAGE_BUS, MCP_SESSION_STORE, McpModule, type McpSession } from '@nest-mcp/core';
-import { startMcpTestApp } from '@nest-mcp/core/testing';
+import { McpModule } from '@nest-mcp/core';
+import { MCP_EVENT_STORE, MCP_MESSAGE_BUS, MCP_SESSION_STORE, type McpSession } from '@nest-mcp/core/extensions';
+import { CONTRACT_MAX_EVENTS_PER_STREAM, startMcpTestApp, streamBackendsContract } from '@nest-mcp/core/testing';
 import {
   McpDatabase,
   McpPrismaModule,
@@ -20,7 +21,8 @@ import { createPackageDatabase, NEEDS_DATABASE, type PackageDatabase } from '../
 
 /**
  * Stream mode's shared state in PostgreSQL, as two replicas see it (two `McpDatabase`s, each with
- * its own pool and LISTEN connection, on one database): sessions and their caps, replayable events
+ * its own pool and LISTEN connection, on one database): the core's contract suite of the three
+ * backends (`streamBackendsContract`), then what is PostgreSQL's own: sessions and their caps, replayable events
  * bounded by age and count and refused to another session, the bus between replicas, the cleanup.
  */
 const limits = { retentionMs: 60_000, maxPerStream: 3 };
@@ -51,6 +53,18 @@ describe('stream mode in PostgreSQL (real server, two replicas)', { skip: NEEDS_
     await one?.onApplicationShutdown();
     await two?.onApplicationShutdown();
     await database?.close();
+  });
+
+  streamBackendsContract('PostgreSQL tables and LISTEN/NOTIFY', async () => {
+    const [bus, otherBus] = [new PostgresMessageBus(one), new PostgresMessageBus(two)];
+    buses.push(bus, otherBus);
+    return {
+      sessions: new PostgresSessionStore(one),
+      events: new PostgresEventStore(one, { retentionMs: 60_000, maxPerStream: CONTRACT_MAX_EVENTS_PER_STREAM }),
+      bus,
+      otherBus,
+      close: async () => undefined,
+    };
   });
 
   it('a session created on one replica is read, updated and deleted from the other, whole', async () => {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { McpTask, McpTaskRun } from '@nest-mcp/core';
+import type { McpTask, McpTaskRun } from '@nest-mcp/core/extensions';
 import { McpDatabase, PgBossTaskQueue, PostgresTaskStore, type McpPrismaTaskOptions } from '../../src/index.js';
 import { createPackageDatabase, NEEDS_DATABASE, type PackageDatabase } from '../support/package-database.js';
 

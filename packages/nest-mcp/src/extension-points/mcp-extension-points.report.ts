@@ -70,7 +70,7 @@ export class McpExtensionPointsReport {
     if (this.given.includes('taskStore') && !this.given.includes('taskCallers')) {
       throw new Error(
         'McpModule: a taskStore is given but no taskCallers: a task stored for every replica must be able to act as its caller on any of them. ' +
-          'Give McpModule.forRoot({ taskCallers: { useExisting: YourTaskCallers } }) (docs/tasks.md).',
+          'Give McpModule.forRoot({ taskCallers: { useExisting: YourTaskCallers } }) (docs/tasks.md in @nest-mcp/core).',
       );
     }
     const background = taskTools.filter((tool) => tool.task === 'background').map((tool) => tool.name);
@@ -79,7 +79,7 @@ export class McpExtensionPointsReport {
       throw new Error(
         `McpModule: ${background.join(', ')} ${background.length > 1 ? 'are' : 'is'} declared task: 'background', so clients without the tasks extension ` +
           `get a queued job to follow with a job tool, but ${jobTool ? `tasks.jobTool names "${jobTool}", which is not a registered tool` : 'tasks.jobTool is not set'}. ` +
-          'Declare a read-only tool that returns McpTasks.job(job_id, request) and name it in McpModule.forRoot({ tasks: { jobTool } }) (docs/tasks.md).',
+          'Declare a read-only tool that returns McpTasks.job(job_id, request) and name it in McpModule.forRoot({ tasks: { jobTool } }) (docs/tasks.md in @nest-mcp/core).',
       );
     }
   }

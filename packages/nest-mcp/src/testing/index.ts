@@ -6,3 +6,4 @@ export { trickle, type SlowAnswer } from './slow-http.js';
 export { matchSnapshot, describeChange } from './snapshot.js';
 export { assertPrototypesClean, assertWellFormedAnswer, hasPollutingKey, nestedJson, prototypesSnapshot } from './wire-checks.js';
 export { collectSse, parseSse, sseEvents, type SseEvent } from './sse.js';
+export { CONTRACT_MAX_EVENTS_PER_STREAM, streamBackendsContract, type StreamBackendsUnderTest } from './stream-backends.contract.js';

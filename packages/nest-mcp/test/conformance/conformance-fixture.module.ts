@@ -1,6 +1,6 @@
 import { Injectable, Module } from '@nestjs/common';
 import type { PromptMessage } from '@modelcontextprotocol/server';
-import { McpCompletion, McpErrorCode, McpPrompt, McpProtocolError, McpResource, McpTool, type McpInvocation } from '@nest-mcp/core';
+import { McpCompletion, McpErrorCode, type McpInvocation, McpPrompt, McpProtocolError, McpResource, McpTool } from '@nest-mcp/core';
 import { InputRequiredFixtures, InputRequiredPromptFixtures } from './input-required.fixture.js';
 import { EmbeddedResourceArgsDto, PromptArgumentsDto } from './conformance-fixture.dto.js';
 import { StreamFixtures } from './stream.fixture.js';

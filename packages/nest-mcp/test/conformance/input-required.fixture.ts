@@ -5,10 +5,10 @@ import {
   inputRequired,
   inputResponse,
   McpCtx,
+  type McpInvocation,
   McpPrompt,
   McpRequestState,
   McpTool,
-  type McpInvocation,
 } from '@nest-mcp/core';
 
 /**

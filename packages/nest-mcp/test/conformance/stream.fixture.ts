@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpTool, type McpInvocation } from '@nest-mcp/core';
+import { type McpInvocation, McpTool } from '@nest-mcp/core';
 import { ElicitationInputDto, SamplingInputDto } from './conformance-fixture.dto.js';
 
 /**

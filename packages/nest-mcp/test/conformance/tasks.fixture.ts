@@ -7,10 +7,10 @@ import {
   McpCtx,
   McpErrorCode,
   McpExecutionContext,
+  type McpInvocation,
   McpProtocolError,
   McpTool,
   ToolReply,
-  type McpInvocation,
 } from '@nest-mcp/core';
 
 /**

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import fc from 'fast-check';
-import { MAX_JSON_DEPTH, MCP_OPTIONS, type ResolvedMcpOptions } from '@nest-mcp/core';
+import { MAX_JSON_DEPTH, MCP_OPTIONS, type ResolvedMcpOptions } from '@nest-mcp/core/extensions';
 import {
   STATELESS_VERSION,
   assertPrototypesClean,

@@ -3,15 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Request } from 'express';
-import {
-  McpDispatcher,
-  McpModule,
-  McpTool,
-  type ApprovalOutcome,
-  type ApprovalRequest,
-  type McpApprovalLinks,
-  type McpModuleOptions,
-} from '@nest-mcp/core';
+import { McpModule, type McpModuleOptions, McpTool } from '@nest-mcp/core';
+import { type ApprovalOutcome, type ApprovalRequest, type McpApprovalLinks, McpDispatcher } from '@nest-mcp/core/extensions';
 import { resolveMcpOptions } from '../../src/options/mcp-options.resolver.js';
 import { callHandshake, callTool, envelopeOf, startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
 

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { ConsoleLogger, Injectable, Module } from '@nestjs/common';
 import { ModuleRef, NestFactory } from '@nestjs/core';
 import { IsString } from 'class-validator';
+import { McpModule, McpTool } from '@nest-mcp/core';
 import {
   AllowAllAccessPolicy,
   InMemoryIdempotencyStore,
@@ -12,12 +13,10 @@ import {
   MCP_CALL_HOOK,
   MCP_IDEMPOTENCY_STORE,
   MCP_REQUEST_STATE_STORE,
-  McpModule,
-  McpTool,
-  PassThroughCallHook,
   type McpCall,
   type McpCallHook,
-} from '@nest-mcp/core';
+  PassThroughCallHook,
+} from '@nest-mcp/core/extensions';
 import { callStateless, envelopeOf, startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
 
 /**

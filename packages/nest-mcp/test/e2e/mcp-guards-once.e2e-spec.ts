@@ -4,7 +4,8 @@ import { Body, Controller, Injectable, Module, Post, UseGuards, type CanActivate
 import { APP_GUARD } from '@nestjs/core';
 import type { Request } from 'express';
 import { IsString, MaxLength } from 'class-validator';
-import { McpDispatcher, McpModule, McpPrompt, McpRequestGuard, McpResource, McpTool } from '@nest-mcp/core';
+import { McpModule, McpPrompt, McpRequestGuard, McpResource, McpTool } from '@nest-mcp/core';
+import { McpDispatcher } from '@nest-mcp/core/extensions';
 import { callStateless, startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
 import { bootErrorOf } from '../support/boot-error.js';
 

@@ -3,7 +3,8 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Module } from '@nestjs/common';
 import { IsString } from 'class-validator';
-import { McpModule, McpTool, type McpCall, type McpCallHook, type McpCallOutcome } from '@nest-mcp/core';
+import { McpModule, McpTool } from '@nest-mcp/core';
+import type { McpCall, McpCallHook, McpCallOutcome } from '@nest-mcp/core/extensions';
 import { callStateless, envelopeOf, startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
 
 /**

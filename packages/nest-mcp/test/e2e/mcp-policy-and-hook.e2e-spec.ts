@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ForbiddenException, Injectable, Module, UnprocessableEntityException } from '@nestjs/common';
+import { McpInsufficientScopeException, McpModule, McpResource, McpTool, RequiredScopes } from '@nest-mcp/core';
 import {
-  McpInsufficientScopeException,
-  McpModule,
-  McpResource,
-  McpTool,
-  RequiredScopes,
-  TASKS_EXTENSION,
   type McpAccessPolicy,
   type McpCall,
   type McpCallHook,
   type McpCallOutcome,
   type McpCapability,
   type McpRequestContext,
-} from '@nest-mcp/core';
+  TASKS_EXTENSION,
+} from '@nest-mcp/core/extensions';
 import { callStateless, envelopeOf, post, statelessRequest, startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
 
 /** How many times notes_add ran: a refused call must not run it. */

@@ -39,14 +39,12 @@ import {
   McpModule,
   McpPrompt,
   McpRestModule,
-  McpTool,
   mcpRestValidationPipe,
+  McpTool,
   namedArgumentPipe,
   RequiredScopes,
-  type McpAccessPolicy,
-  type McpCapability,
-  type McpRequestContext,
 } from '@nest-mcp/core';
+import type { McpAccessPolicy, McpCapability, McpRequestContext } from '@nest-mcp/core/extensions';
 import { post, startMcpTestApp, statelessRequest, type McpTestApp } from '@nest-mcp/core/testing';
 
 class NoteDto {

@@ -4,7 +4,8 @@ import type { Implementation } from '@modelcontextprotocol/server';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Module } from '@nestjs/common';
-import { InMemoryClientInfoStore, MCP_CLIENT_INFO_STORE, McpModule, type McpClientInfoStore } from '@nest-mcp/core';
+import { McpModule } from '@nest-mcp/core';
+import { InMemoryClientInfoStore, MCP_CLIENT_INFO_STORE, type McpClientInfoStore } from '@nest-mcp/core/extensions';
 import { callTool, envelopeOf, post, startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
 import { ordersApp, OrdersFixtureModule } from '../fixtures/orders.fixture.js';
 

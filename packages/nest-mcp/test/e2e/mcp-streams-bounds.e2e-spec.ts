@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Injectable, Module, NotFoundException, Param } from '@nestjs/common';
-import { MCP_SESSION_STORE, McpModule, McpResource, type McpSessionStore } from '@nest-mcp/core';
+import { McpModule, McpResource } from '@nest-mcp/core';
+import { MCP_SESSION_STORE, type McpSessionStore } from '@nest-mcp/core/extensions';
 import { post, startMcpTestApp, type HttpAnswer, type McpTestApp } from '@nest-mcp/core/testing';
 
 const HANDSHAKE = '2025-06-18';

@@ -9,7 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryEventStore, InMemorySessionStore, InProcessMessageBus, McpResourceUpdates } from '@nest-mcp/core';
+import { McpResourceUpdates } from '@nest-mcp/core';
+import { InMemoryEventStore, InMemorySessionStore, InProcessMessageBus } from '@nest-mcp/core/extensions';
 import { streamsApp } from '../fixtures/streams.fixture.js';
 import { startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
 

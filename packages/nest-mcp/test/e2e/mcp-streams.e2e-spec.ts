@@ -16,7 +16,8 @@ import {
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Injectable, Module } from '@nestjs/common';
-import { McpModule, McpResourceUpdates, McpTool, type McpCall, type McpCallHook } from '@nest-mcp/core';
+import { McpModule, McpResourceUpdates, McpTool } from '@nest-mcp/core';
+import type { McpCall, McpCallHook } from '@nest-mcp/core/extensions';
 import { abortReasons, hookLog, streamsApp, wipes } from '../fixtures/streams.fixture.js';
 import { parseSse, startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
 

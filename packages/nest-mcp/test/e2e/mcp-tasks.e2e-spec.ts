@@ -15,7 +15,8 @@ import { Module } from '@nestjs/common';
 import { Client, ProtocolError, StreamableHTTPClientTransport, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTaskStore, MCP_TASK_STORE, McpModule, TASKS_EXTENSION, type McpTaskStore } from '@nest-mcp/core';
+import { McpModule } from '@nest-mcp/core';
+import { InMemoryTaskStore, MCP_TASK_STORE, type McpTaskStore, TASKS_EXTENSION } from '@nest-mcp/core/extensions';
 import {
   callStateless,
   callTool,

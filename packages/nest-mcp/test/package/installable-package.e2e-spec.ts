@@ -86,7 +86,8 @@ export class NotesController {
   // The app's access policy: the token's scopes, here from a header (a stand-in for real tokens).
   'src/header-scopes.policy.ts': `
 import { Injectable } from '@nestjs/common';
-import { McpInsufficientScopeException, type McpAccessPolicy, type McpCapability, type McpRequestContext } from '@nest-mcp/core';
+import { McpInsufficientScopeException } from '@nest-mcp/core';
+import type { McpAccessPolicy, McpCapability, McpRequestContext } from '@nest-mcp/core/extensions';
 
 @Injectable()
 export class HeaderScopesPolicy implements McpAccessPolicy {
