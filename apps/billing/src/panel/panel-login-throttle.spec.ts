@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { MemoryRateLimitStore } from '../rate-limit/store/memory-rate-limit.store.js';
-import { RedisRateLimitStore } from '../rate-limit/store/redis-rate-limit.store.js';
+import { MemoryRateLimitStore, RedisRateLimitStore } from '@nest-mcp/redis';
 import { ACCOUNT_DELAY_MS, PanelLoginThrottle } from './panel-login-throttle.js';
 
 function throttleAt(clock: { now: number }) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { attachMcpMessage, MCP_TOOL_METADATA, type McpRegistry } from '@nest-mcp/core';
+import { attachMcpMessage, MCP_TOOL_METADATA, type McpRegistry } from '@nest-mcp/core/extensions';
 import { RateLimitCostPolicy } from './rate-limit-cost.policy.js';
 import { rateLimitConfigFromEnv } from './rate-limit.config.js';
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { MCP_TOOL_METADATA, McpRegistry, mcpMessageOf, type InboundMessage } from '@nest-mcp/core';
+import { type InboundMessage, MCP_TOOL_METADATA, mcpMessageOf, McpRegistry } from '@nest-mcp/core/extensions';
 import { RATE_LIMIT_CONFIG, type RateLimitConfig } from './rate-limit.config.js';
 
 /** What a request costs, and how to name it in a refusal. */

@@ -1,11 +1,10 @@
 import { Logger, Module } from '@nestjs/common';
+import { MemoryRateLimitStore, RedisRateLimitStore } from '@nest-mcp/redis';
 import { RateLimitCostPolicy } from './rate-limit-cost.policy.js';
 import { RATE_LIMIT_CONFIG, type RateLimitConfig } from './rate-limit.config.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
-import { MemoryRateLimitStore } from './store/memory-rate-limit.store.js';
 import { RATE_LIMIT_STORE, type RateLimitStore } from './store/rate-limit.store.js';
 import { redactUrl } from '../common/redact-url.js';
-import { RedisRateLimitStore } from './store/redis-rate-limit.store.js';
 
 /** How long the boot waits for Redis before starting without it (fail open, see the store). */
 const REDIS_BOOT_WAIT_MS = 2_000;

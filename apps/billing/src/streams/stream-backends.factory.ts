@@ -6,13 +6,10 @@ import {
   type McpEventStore,
   type McpMessageBus,
   type McpSessionStore,
-} from '@nest-mcp/core';
+} from '@nest-mcp/core/extensions';
 import { PostgresEventStore, PostgresMessageBus, PostgresSessionStore } from '@nest-mcp/prisma';
+import { RedisConnection, RedisEventStore, RedisMessageBus, RedisSessionStore } from '@nest-mcp/redis';
 import type { PrismaService } from '../database/prisma.service.js';
-import { RedisConnection } from './redis/redis-connection.js';
-import { RedisEventStore } from './redis/redis-event.store.js';
-import { RedisMessageBus } from './redis/redis-message.bus.js';
-import { RedisSessionStore } from './redis/redis-session.store.js';
 import type { StreamsConfig } from './streams.config.js';
 import { redactUrl } from '../common/redact-url.js';
 

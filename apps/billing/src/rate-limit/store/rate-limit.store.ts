@@ -1,22 +1,11 @@
-/** One bucket a request draws from: `limit` units per `periodMs`, refilled continuously. */
-export interface RateLimitBucket {
-  /** Store key, e.g. `rl:token:<token id>`; the same key on every replica is one bucket. */
-  key: string;
-  limit: number;
-  periodMs: number;
-}
+import type { RateLimitBuckets } from '@nest-mcp/redis';
 
-export type RateLimitDecision =
-  | { allowed: true }
-  /** `bucket`: index of the refusing bucket that frees up last; `retryAfterMs`: when the same request would pass. */
-  | { allowed: false; bucket: number; retryAfterMs: number };
+export type { RateLimitBucket, RateLimitDecision } from '@nest-mcp/redis';
 
 /**
- * Where the buckets live. `consume` is all or nothing: the cost is taken from every bucket, or,
- * when one of them cannot pay it, from none, so a refused request never eats into another limit.
+ * Where the app's rate-limit buckets live: one of @nest-mcp/redis's stores (`RedisRateLimitStore`,
+ * shared by every replica, or `MemoryRateLimitStore` in this process). `consume` is all or nothing.
  */
-export interface RateLimitStore {
-  consume(buckets: readonly RateLimitBucket[], cost: number): Promise<RateLimitDecision>;
-}
+export type RateLimitStore = RateLimitBuckets;
 
 export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');

@@ -1,6 +1,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { eventId, parseEventId, sessionOfStream, type McpEventStore } from '@nest-mcp/core';
-import type { RedisConnection } from './redis-connection.js';
+import { eventId, type McpEventStore, parseEventId, sessionOfStream } from '@nest-mcp/core/extensions';
+import type { RedisConnection } from '../connection/redis-connection.js';
+import type { StreamEventLimits } from './stream-limits.js';
 
 /**
  * Replayable events in Redis Streams, one per SSE stream: the entry id (`<ms>-<n>`, assigned by
@@ -19,13 +20,16 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return id
 `;
 
+/** An XRANGE entry: its id and its fields (`m`, the message's JSON). */
+type Entry = [id: string, fields: string[]];
+
 /** Canonical entry ids only: Redis would read `5-00` as `5-0`, and the id would not be the one it gave. */
 const ENTRY_ID = /^(?:0|[1-9][0-9]{0,19})-(?:0|[1-9][0-9]{0,19})$/;
 
 export class RedisEventStore implements McpEventStore {
   constructor(
     private readonly redis: RedisConnection,
-    private readonly limits: { retentionMs: number; maxPerStream: number },
+    private readonly limits: StreamEventLimits,
   ) {}
 
   async append(streamId: string, message: JSONRPCMessage): Promise<string> {
@@ -42,9 +46,9 @@ export class RedisEventStore implements McpEventStore {
     if (!parsed || !ENTRY_ID.test(parsed.position) || !sessionId || sessionOfStream(parsed.streamId) !== sessionId) return undefined;
     const key = this.streamKey(parsed.streamId);
     // The event must still be there (not trimmed, not expired): else the client missed an unknown amount.
-    const last = (await this.redis.commands.sendCommand(['XRANGE', key, parsed.position, parsed.position])) as unknown[];
+    const last = await this.redis.commands.sendCommand<unknown[]>(['XRANGE', key, parsed.position, parsed.position]);
     if (!last.length || Number(parsed.position.split('-')[0]) < Date.now() - this.limits.retentionMs) return undefined;
-    const entries = (await this.redis.commands.sendCommand(['XRANGE', key, `(${parsed.position}`, '+'])) as Array<[string, string[]]>;
+    const entries = await this.redis.commands.sendCommand<Entry[]>(['XRANGE', key, `(${parsed.position}`, '+']);
     return {
       streamId: parsed.streamId,
       events: entries.map(([id, fields]) => ({ id: eventId(parsed.streamId, id), message: JSON.parse(fields[1]) as JSONRPCMessage })),
@@ -53,9 +57,7 @@ export class RedisEventStore implements McpEventStore {
 
   async eventsOf(streamId: string) {
     const since = Date.now() - this.limits.retentionMs;
-    const entries = (await this.redis.commands.sendCommand(['XRANGE', this.streamKey(streamId), `${Math.max(since, 0)}`, '+'])) as Array<
-      [string, string[]]
-    >;
+    const entries = await this.redis.commands.sendCommand<Entry[]>(['XRANGE', this.streamKey(streamId), `${Math.max(since, 0)}`, '+']);
     return entries.map(([id, fields]) => ({ id: eventId(streamId, id), message: JSON.parse(fields[1]) as JSONRPCMessage }));
   }
 

@@ -1,5 +1,5 @@
-import type { McpSession, McpSessionPatch, McpSessionStore } from '@nest-mcp/core';
-import type { RedisConnection } from './redis-connection.js';
+import type { McpSession, McpSessionPatch, McpSessionStore } from '@nest-mcp/core/extensions';
+import type { RedisConnection } from '../connection/redis-connection.js';
 
 /**
  * Sessions as Redis hashes that expire with the session (`PEXPIREAT expiresAt`): `data` (what

@@ -1,22 +1,22 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
-import { createClient, ErrorReply, type RedisClientType } from '@redis/client';
-import { createHash } from 'node:crypto';
+import { createClient, type RedisClientType } from '@redis/client';
+import { redactUrl } from '../connection/redact-url.js';
+import { runScript } from '../connection/redis-script.js';
 import { MemoryRateLimitStore } from './memory-rate-limit.store.js';
-import type { RateLimitBucket, RateLimitDecision, RateLimitStore } from './rate-limit.store.js';
-import { redactUrl } from '../../common/redact-url.js';
+import type { RateLimitBucket, RateLimitBuckets, RateLimitDecision } from './rate-limit-bucket.js';
 
 /**
  * The GCRA of `gcra.ts` over every bucket of one request, in one script: Redis runs a script
  * atomically, so two replicas charging the same bucket never both see the old value, and a
  * request refused by one bucket is charged to none. The clock is Redis's (`TIME`), so replicas
  * with drifting clocks still agree. TATs are integer microseconds (a limit so high that one unit
- * is under a microsecond, e.g. the bench's 10^9 a minute, is effectively unlimited); a key
+ * is under a microsecond, e.g. 10^9 a minute, is effectively unlimited); a key
  * expires when its bucket is full again, so idle callers cost no memory.
  *
  * KEYS: bucket keys. ARGV[1]: cost; ARGV[2i], ARGV[2i+1]: limit and period (µs) of KEYS[i].
  * Reply: {1} when allowed; {0, i, µs to wait} when bucket i (1-based) refuses.
  */
-export const GCRA_SCRIPT = `
+const GCRA_SCRIPT = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
 local cost = tonumber(ARGV[1])
@@ -41,15 +41,14 @@ end
 return {1}
 `;
 
-const GCRA_SHA = createHash('sha1').update(GCRA_SCRIPT).digest('hex');
-
 export interface RedisRateLimitStoreOptions {
+  /** `redis://` or `rediss://`. The store opens a connection of its own (its timeouts are its own). */
   url: string;
   /** A Redis answer slower than this counts as a failure. */
   timeoutMs: number;
-  /** Where requests are counted while Redis is unreachable. */
-  fallback?: RateLimitStore;
-  /** After a failure, how long requests skip Redis before trying it again. */
+  /** Where requests are counted while Redis is unreachable. Default: a `MemoryRateLimitStore`. */
+  fallback?: RateLimitBuckets;
+  /** After a failure, how long requests skip Redis before trying it again. Default: 1000. */
   retryAfterFailureMs?: number;
 }
 
@@ -58,12 +57,14 @@ export interface RedisRateLimitStoreOptions {
  * slower than the timeout) the limiter **fails open**, to this process's own buckets: requests
  * keep being served, each replica still stops a runaway token on its own, and a warning is
  * logged (at most once a minute while it lasts, and once when Redis answers again). An outage of
- * the limiter's store must not become an outage of the API.
+ * the limiter's store must not become an outage of the API. Keys are the buckets' own (give them
+ * a prefix of your application's). Call `connect()` once at boot; Nest closes it at shutdown
+ * (`onModuleDestroy`) when it is a provider, otherwise call that yourself.
  */
-export class RedisRateLimitStore implements RateLimitStore, OnModuleDestroy {
+export class RedisRateLimitStore implements RateLimitBuckets, OnModuleDestroy {
   private readonly logger = new Logger('RateLimit');
   private readonly client: RedisClientType;
-  private readonly fallback: RateLimitStore;
+  private readonly fallback: RateLimitBuckets;
   private readonly retryAfterFailureMs: number;
   private skipUntil = 0;
   private degradedSince?: number;
@@ -98,10 +99,12 @@ export class RedisRateLimitStore implements RateLimitStore, OnModuleDestroy {
     if (!this.client.isReady) this.degraded(`no connection after ${waitMs} ms`);
   }
 
+  /** Whether Redis answers now (else requests are counted by the fallback). */
   get connected(): boolean {
     return this.client.isReady;
   }
 
+  /** Takes `cost` from every bucket, or from none (see `RateLimitDecision`); in the fallback while Redis cannot answer. */
   async consume(buckets: readonly RateLimitBucket[], cost: number): Promise<RateLimitDecision> {
     if (this.client.isReady && Date.now() >= this.skipUntil) {
       try {
@@ -123,18 +126,12 @@ export class RedisRateLimitStore implements RateLimitStore, OnModuleDestroy {
     await (this.fallback as Partial<OnModuleDestroy>).onModuleDestroy?.();
   }
 
-  private async run(buckets: readonly RateLimitBucket[], cost: number): Promise<unknown> {
-    const options = {
-      keys: buckets.map((bucket) => bucket.key),
-      arguments: [String(cost), ...buckets.flatMap((bucket) => [String(bucket.limit), String(bucket.periodMs * 1000)])],
-    };
-    try {
-      return await this.client.evalSha(GCRA_SHA, options);
-    } catch (error) {
-      // First call on this server (or after SCRIPT FLUSH / a restart): send the script itself.
-      if (error instanceof ErrorReply && error.message.startsWith('NOSCRIPT')) return this.client.eval(GCRA_SCRIPT, options);
-      throw error;
-    }
+  private run(buckets: readonly RateLimitBucket[], cost: number): Promise<unknown> {
+    const keys = buckets.map((bucket) => bucket.key);
+    return runScript(this.client, GCRA_SCRIPT, keys, [
+      String(cost),
+      ...buckets.flatMap((bucket) => [String(bucket.limit), String(bucket.periodMs * 1000)]),
+    ]);
   }
 
   private degraded(reason: string): void {
@@ -143,7 +140,7 @@ export class RedisRateLimitStore implements RateLimitStore, OnModuleDestroy {
     if (now - this.lastWarning < 60_000) return;
     this.lastWarning = now;
     this.logger.warn(
-      `Redis at ${redactUrl(this.options.url, 'REDIS_URL')} failed (${reason}): rate limits fail open to this process's ` +
+      `Redis at ${redactUrl(this.options.url)} failed (${reason}): rate limits fail open to this process's ` +
         'own counters (each replica enforces the limits alone) until it answers again',
     );
   }
@@ -153,7 +150,7 @@ export class RedisRateLimitStore implements RateLimitStore, OnModuleDestroy {
     const seconds = Math.round((Date.now() - this.degradedSince) / 1000);
     this.degradedSince = undefined;
     this.lastWarning = 0;
-    this.logger.log(`Redis at ${redactUrl(this.options.url, 'REDIS_URL')} answers again after ${seconds} s: rate limits are shared again`);
+    this.logger.log(`Redis at ${redactUrl(this.options.url)} answers again after ${seconds} s: rate limits are shared again`);
   }
 }
 

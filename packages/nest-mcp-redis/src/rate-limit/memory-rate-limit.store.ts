@@ -1,12 +1,12 @@
 import type { OnModuleDestroy } from '@nestjs/common';
 import { gcra } from './gcra.js';
-import type { RateLimitBucket, RateLimitDecision, RateLimitStore } from './rate-limit.store.js';
+import type { RateLimitBucket, RateLimitBuckets, RateLimitDecision } from './rate-limit-bucket.js';
 
 /**
  * Buckets in this process's memory: right for one process, and the stand-in while Redis is
  * unreachable. Replicas each keep their own, so N replicas allow N times the limit.
  */
-export class MemoryRateLimitStore implements RateLimitStore, OnModuleDestroy {
+export class MemoryRateLimitStore implements RateLimitBuckets, OnModuleDestroy {
   private readonly tats = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
 

@@ -1,4 +1,4 @@
-import type { RateLimitBucket, RateLimitDecision } from './rate-limit.store.js';
+import type { RateLimitBucket, RateLimitDecision } from './rate-limit-bucket.js';
 
 /**
  * GCRA (generic cell rate algorithm), the token bucket kept as one number per bucket: its

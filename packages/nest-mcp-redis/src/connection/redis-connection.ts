@@ -1,12 +1,14 @@
 import { Logger } from '@nestjs/common';
-import { createClient, ErrorReply, type RedisClientType } from '@redis/client';
-import { createHash } from 'node:crypto';
+import { createClient, type RedisClientType } from '@redis/client';
+import { runScript } from './redis-script.js';
 
 /**
  * The Redis connections of stream mode: one for commands, and one more for pub/sub (a subscribed
  * connection cannot send other commands), opened when the first subscription is made. Commands
  * while Redis is unreachable fail at once (no offline queue behind requests) and reconnects are
- * automatic.
+ * automatic. Every key and channel starts with `<keyPrefix>:`, so applications (and test runs)
+ * can share one Redis. `McpRedisModule` owns one; an application that picks its backends at run
+ * time makes its own, connects it and closes it.
  */
 export class RedisConnection {
   private readonly logger = new Logger('McpStreamsRedis');
@@ -14,6 +16,7 @@ export class RedisConnection {
   private subscriber?: Promise<RedisClientType>;
   private lastWarning = 0;
 
+  /** `url`: `redis://` or `rediss://`, with the user and password if the server wants them. */
   constructor(
     readonly url: string,
     readonly keyPrefix: string,
@@ -32,29 +35,25 @@ export class RedisConnection {
   }
 
   /**
-   * Connects in the background: the application boots with Redis down, as with the rate limiter
-   * (stream mode is one feature; everything else must keep serving). Until Redis answers, stream
-   * mode's commands fail at once and a warning is logged.
+   * Connects in the background: the application boots with Redis down, as with the rate-limit
+   * store (stream mode is one feature; everything else must keep serving). Until Redis answers,
+   * stream mode's commands fail at once and a warning is logged.
    */
   connectInBackground(): void {
     this.connect().catch((error: unknown) => this.warn(error as Error));
   }
 
+  /** `<keyPrefix>:<part>:<part>…` */
   key(...parts: string[]): string {
     return [this.keyPrefix, ...parts].join(':');
   }
 
   /** Runs a Lua script by its SHA, sending it the first time a server does not know it. */
-  async script(source: string, keys: string[], args: string[]): Promise<unknown> {
-    const options = { keys, arguments: args };
-    try {
-      return await this.commands.evalSha(sha1(source), options);
-    } catch (error) {
-      if (error instanceof ErrorReply && error.message.startsWith('NOSCRIPT')) return this.commands.eval(source, options);
-      throw error;
-    }
+  script(source: string, keys: string[], args: string[]): Promise<unknown> {
+    return runScript(this.commands, source, keys, args);
   }
 
+  /** The pub/sub connection, opened at the first call (a failed opening is tried again at the next). */
   subscriberConnection(): Promise<RedisClientType> {
     this.subscriber ??= (async () => {
       const client = this.commands.duplicate() as RedisClientType;
@@ -68,6 +67,7 @@ export class RedisConnection {
     return this.subscriber;
   }
 
+  /** Closes both connections at once (what is in flight fails). */
   async close(): Promise<void> {
     const subscriber = await this.subscriber?.catch(() => undefined);
     if (subscriber?.isOpen) subscriber.destroy();
@@ -80,5 +80,3 @@ export class RedisConnection {
     this.logger.warn(`Redis (stream mode): ${error.message}`);
   }
 }
-
-const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');

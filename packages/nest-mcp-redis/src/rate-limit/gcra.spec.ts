@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gcra } from './gcra.js';
-import type { RateLimitBucket } from './rate-limit.store.js';
+import type { RateLimitBucket } from './rate-limit-bucket.js';
 
 const MINUTE = 60_000;
 const token: RateLimitBucket = { key: 't', limit: 60, periodMs: MINUTE };

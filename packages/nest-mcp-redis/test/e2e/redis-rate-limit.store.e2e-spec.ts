@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { MemoryRateLimitStore } from './memory-rate-limit.store.js';
-import type { RateLimitBucket, RateLimitStore } from './rate-limit.store.js';
-import { redactUrl } from '../../common/redact-url.js';
-import { RedisRateLimitStore } from './redis-rate-limit.store.js';
+import { redactUrl } from '../../src/connection/redact-url.js';
+import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitBucket } from '../../src/index.js';
+import { freePort, tcpProxy } from '../support/tcp-proxy.js';
+import { runPrefix, TEST_REDIS_URL as REDIS_URL } from '../support/test-redis.js';
 
 // The machine's Redis (CI starts it); keys under a prefix of this run only.
-const REDIS_URL = process.env.RATE_LIMIT_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const REDIS = new URL(REDIS_URL);
-const RUN = `rl-spec-${process.pid}-${randomBytes(3).toString('hex')}`;
+const RUN = runPrefix('rl-spec');
 let keys = 0;
 const bucket = (limit: number, periodMs = 60_000): RateLimitBucket => ({ key: `${RUN}:${++keys}`, limit, periodMs });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -50,7 +47,7 @@ describe('RedisRateLimitStore (real Redis)', () => {
       const token = bucket(5);
       const workspace = bucket(8);
       const costs = [1, 1, 3, 1, 5, 1, 1, 10, 1];
-      const decide = async (store: RateLimitStore, buckets: RateLimitBucket[]) => {
+      const decide = async (store: MemoryRateLimitStore | RedisRateLimitStore, buckets: RateLimitBucket[]) => {
         const out = [];
         for (const cost of costs) out.push(await store.consume(buckets, cost));
         // Another token in the same workspace.
@@ -186,60 +183,10 @@ describe('RedisRateLimitStore (real Redis)', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('timed out waiting');
     await sleep(20);
   }
-}
-
-/** A TCP proxy to Redis that can be stopped, restarted on the same port, and stalled. */
-async function tcpProxy(targetPort: number, targetHost: string) {
-  const sockets = new Set<Socket>();
-  let server: Server | undefined;
-  let port = 0;
-  let stalled = false;
-  const held: Array<() => void> = [];
-  const start = async () => {
-    server = createServer((client) => {
-      const upstream = connect(targetPort, targetHost);
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on('error', () => undefined);
-        socket.on('close', () => sockets.delete(socket));
-      }
-      client.on('data', (chunk) => upstream.write(chunk));
-      upstream.on('data', (chunk) => (stalled ? held.push(() => client.write(chunk)) : client.write(chunk)));
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-    });
-    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
-    port = (server.address() as { port: number }).port;
-  };
-  await start();
-  return {
-    host: '127.0.0.1',
-    get port() {
-      return port;
-    },
-    start,
-    stall(on: boolean) {
-      stalled = on;
-      if (!on) held.splice(0).forEach((release) => release());
-    },
-    async stop() {
-      for (const socket of sockets) socket.destroy();
-      sockets.clear();
-      if (server?.listening) await new Promise<void>((resolve) => server!.close(() => resolve()));
-    },
-  };
 }

@@ -1,5 +1,5 @@
-import { MessageBusListeners, type McpMessageBus } from '@nest-mcp/core';
-import type { RedisConnection } from './redis-connection.js';
+import { type McpMessageBus, MessageBusListeners } from '@nest-mcp/core/extensions';
+import type { RedisConnection } from '../connection/redis-connection.js';
 
 /**
  * The bus over Redis pub/sub: each bus channel is the Redis channel `<prefix>:bus:<channel>`,

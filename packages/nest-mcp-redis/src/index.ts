@@ -1,0 +1,11 @@
+export { McpRedisModule } from './mcp-redis.module.js';
+export { mcpRedisStreamExtensions } from './mcp-redis.extensions.js';
+export type { McpRedisOptions } from './options/mcp-redis.options.js';
+export { RedisConnection } from './connection/redis-connection.js';
+export { RedisSessionStore } from './streams/redis-session.store.js';
+export { RedisEventStore } from './streams/redis-event.store.js';
+export { RedisMessageBus } from './streams/redis-message.bus.js';
+export type { StreamEventLimits } from './streams/stream-limits.js';
+export { RedisRateLimitStore, type RedisRateLimitStoreOptions } from './rate-limit/redis-rate-limit.store.js';
+export { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store.js';
+export type { RateLimitBucket, RateLimitBuckets, RateLimitDecision } from './rate-limit/rate-limit-bucket.js';
