@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the tests of every workspace (packages/nest-mcp, packages/nest-mcp-prisma, apps/billing) with Node's test runner
+// Runs the tests of every workspace (packages/nest-mcp, packages/nest-mcp-prisma, packages/nest-mcp-admin, packages/nest-mcp-redis, apps/billing) with Node's test runner
 // straight from the TypeScript sources (SWC transpiles each file as it is imported, keeping the
 // decorator metadata Nest and class-validator need; see scripts/swc/), after preparing the
 // migrated test database state of the billing app once. Imports of @nest-mcp/* resolve to the
@@ -32,7 +32,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 /** Where each workspace keeps its tests: unit specs beside the code, end-to-end tests under test/. */
-const WORKSPACES = ['packages/nest-mcp', 'packages/nest-mcp-prisma', 'apps/billing'];
+const WORKSPACES = ['packages/nest-mcp', 'packages/nest-mcp-prisma', 'packages/nest-mcp-admin', 'packages/nest-mcp-redis', 'apps/billing'];
 const APP = 'apps/billing';
 /** The export condition under which @nest-mcp/core resolves to its TypeScript sources. */
 const SOURCE_CONDITION = '--conditions=@nest-mcp/source';

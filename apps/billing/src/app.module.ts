@@ -3,7 +3,6 @@ import { APP_GUARDS } from './app.guards.js';
 import { BODY_LIMIT_BYTES } from './app.setup.js';
 import { APP_ROLE_SCOPES } from './app.scopes.js';
 import { ApprovalsModule } from './approvals/approvals.module.js';
-import { PrismaApprovalLinks } from './approvals/prisma-approval-links.js';
 import { AuditModule } from './audit/audit.module.js';
 import { BillingModule } from './billing/billing.module.js';
 import type { AppConfig } from './app-config.js';
@@ -16,6 +15,7 @@ import { IdentityModule } from './identity/identity.module.js';
 import { principalOf } from './identity/request-principal.js';
 import { ScopePolicy } from './identity/scope.policy.js';
 import { McpModule } from '@nest-mcp/core';
+import { mcpAdminExtensions } from '@nest-mcp/admin';
 import { mcpPrismaExtensions, mcpPrismaTaskExtensions } from '@nest-mcp/prisma';
 import { AppMcpPrismaModule } from './app.mcp-prisma.js';
 import { HealthModule } from './health/health.module.js';
@@ -38,7 +38,8 @@ import { TasksModule } from './tasks/tasks.module.js';
       // @nest-mcp/prisma (app.mcp-prisma.ts): each call in a transaction with its audit row, and idempotency keys,
       // request-state uses and the name a 2025-era client gave in `initialize` shared by every replica.
       ...mcpPrismaExtensions(),
-      approvalLinks: { useExisting: PrismaApprovalLinks },
+      // @nest-mcp/admin (panel/panel.module.ts): approval links for destructive calls, decided on the /admin pages.
+      ...mcpAdminExtensions(),
       // Tasks (tools declared with `task`): in PostgreSQL (mcp_tasks), run by pg-boss workers on any replica
       // (TASK_WORKERS per process, app.mcp-prisma.ts; 0: this replica only enqueues), each run acting as its caller again.
       ...mcpPrismaTaskExtensions(),

@@ -8,14 +8,8 @@ import { AuthenticationService } from './identity/authentication.service.js';
 import { useHostCheck } from './identity/host-check.js';
 import { IDENTITY_SETTINGS, type IdentitySettings } from './identity/identity.config.js';
 import { setPrincipal } from './identity/request-principal.js';
-import {
-  createRestBodyReader,
-  MCP_OPTIONS,
-  useMcpTransport,
-  type AuthenticateBeforeRead,
-  type ResolvedMcpOptions,
-  type RestBodyRules,
-} from '@nest-mcp/core';
+import { type AuthenticateBeforeRead, useMcpTransport } from '@nest-mcp/core';
+import { createRestBodyReader, MCP_OPTIONS, type ResolvedMcpOptions, type RestBodyRules } from '@nest-mcp/core/extensions';
 import { setupSwagger } from './swagger.js';
 
 /** Request body limit of the MCP endpoint and of the upload route (docs/contract.md §1.2: 14 MiB, a base64 attachment of 10 MiB). */

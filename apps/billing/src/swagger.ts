@@ -5,7 +5,7 @@ import { HttpExceptionWithHeaders } from './common/http-exception-with-headers.j
 import type { ServerConfig } from './config/environment.js';
 import { AuthenticationService } from './identity/authentication.service.js';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { MCP_TOOL_METADATA, type McpToolMetadata } from '@nest-mcp/core';
+import { MCP_TOOL_METADATA, type McpToolMetadata } from '@nest-mcp/core/extensions';
 
 /** Paths that are not the REST API a client integrates with: the MCP endpoint and the admin pages (HTML). */
 const HIDDEN_PATH = /^\/(mcp|admin)(\/|$)/;

@@ -1,15 +1,13 @@
-import { Controller, Get, Inject, NotFoundException, Param, ParseUUIDPipe, Req } from '@nestjs/common';
+import { Controller, Get, NotFoundException, Param, ParseUUIDPipe, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { currentWorkspaceId } from '../identity/current-workspace.js';
-import { IDENTITY_CONFIG, type IdentityConfig } from '../identity/identity.config.js';
 import { principalOf } from '../identity/request-principal.js';
 import { SCOPES } from '../app.scopes.js';
 import { WorkspaceScoped } from '../identity/workspace-scoped.decorator.js';
 import { McpTool, namedArgumentPipe, RequiredScopes } from '@nest-mcp/core';
+import { McpApprovals } from '@nest-mcp/admin';
 import { ApprovalIdDto, ApprovalStatusDto } from './approval-status.dto.js';
-import { approvalUrl } from './approval-url.js';
-import { ApprovalService } from './approval.service.js';
 
 /**
  * The caller's own approvals, by id: the other way (besides an identical call) to learn an outcome.
@@ -21,10 +19,7 @@ import { ApprovalService } from './approval.service.js';
 @WorkspaceScoped()
 @Controller('v1/approvals')
 export class ApprovalsController {
-  constructor(
-    private readonly approvals: ApprovalService,
-    @Inject(IDENTITY_CONFIG) private readonly identity: IdentityConfig,
-  ) {}
+  constructor(private readonly approvals: McpApprovals) {}
 
   @Get(':approval_id')
   @RequiredScopes(SCOPES.billingRead)
@@ -54,7 +49,7 @@ export class ApprovalsController {
       id: approval.id,
       tool: approval.tool.name,
       status: approval.status,
-      ...(approval.status === 'pending' ? { url: approvalUrl(approval.id, this.identity.publicUrl) } : {}),
+      ...(approval.status === 'pending' ? { url: this.approvals.url(approval.id) } : {}),
       expires_at: approval.expiresAt.toISOString(),
       ...(approval.decidedAt ? { decided_at: approval.decidedAt.toISOString() } : {}),
       ...(approval.result !== undefined ? { result: approval.result } : {}),

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { formatMoney } from '../billing/common/money.js';
 import { PrismaService } from '../database/prisma.service.js';
-import { DescribesApprovalIds, type ApprovalDescriber, type ApprovalDescriberContext } from './approval-describer.js';
+import { DescribesApprovalIds, type ApprovalDescriber, type ApprovalDescriberContext } from '@nest-mcp/admin';
 
 /*
  * The billing module's describers (see ApprovalDescriber): what an invoice, payment or customer id

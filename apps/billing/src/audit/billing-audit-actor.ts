@@ -1,5 +1,4 @@
-import type { McpCall } from '@nest-mcp/core';
-import { setMcpSpanAttributes } from '@nest-mcp/core';
+import { type McpCall, setMcpSpanAttributes } from '@nest-mcp/core/extensions';
 import type { McpAuditActor } from '@nest-mcp/prisma';
 import { RequestContext } from '../context/request-context.js';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, RequestMethod } from '@nestjs/common';
 import { INTERCEPTORS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/internal';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import { MCP_OPTIONS, type ResolvedMcpOptions } from '@nest-mcp/core';
+import { MCP_OPTIONS, type ResolvedMcpOptions } from '@nest-mcp/core/extensions';
 import { channelOfRoute } from '../context/request-channel.js';
 import { RestWriteAuditInterceptor } from './rest-write-audit.interceptor.js';
 

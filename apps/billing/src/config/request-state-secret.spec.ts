@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Logger } from '@nestjs/common';
-import { InMemoryRequestStateStore, McpRequestState, type ResolvedMcpOptions } from '@nest-mcp/core';
+import { McpRequestState } from '@nest-mcp/core';
+import { InMemoryRequestStateStore, type ResolvedMcpOptions } from '@nest-mcp/core/extensions';
 import { coreConfigFromEnv, type CoreConfig } from './environment.js';
 import { requestStateSecret } from './request-state-secret.js';
 

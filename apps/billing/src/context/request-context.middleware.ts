@@ -2,7 +2,7 @@ import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { Channel } from '../generated/prisma/client.js';
 import { principalOf } from '../identity/request-principal.js';
-import { MCP_OPTIONS, type ResolvedMcpOptions } from '@nest-mcp/core';
+import { MCP_OPTIONS, type ResolvedMcpOptions } from '@nest-mcp/core/extensions';
 import { RequestContext, type RequestState } from './request-context.js';
 import { routeChannel } from './request-channel.js';
 

@@ -9,7 +9,7 @@ import {
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { PrismaService } from '../database/prisma.service.js';
-import { argumentsHash } from '@nest-mcp/core';
+import { argumentsHash } from '@nest-mcp/core/extensions';
 import { isIdempotencyKey } from './idempotency-key.format.js';
 import { PrismaIdempotencyStore, type IdempotentRequest } from '@nest-mcp/prisma';
 import { idempotencyScope } from './idempotency-scope.js';

@@ -1,6 +1,6 @@
 import { ForbiddenException, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Request } from 'express';
-import { MCP_OPTIONS, type ResolvedMcpOptions } from '@nest-mcp/core';
+import { MCP_OPTIONS, type ResolvedMcpOptions } from '@nest-mcp/core/extensions';
 import { routeChannel } from '../context/request-channel.js';
 import { AuthenticationRequiredException, resourceMetadataUrl } from './auth-challenge.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from './identity.config.js';

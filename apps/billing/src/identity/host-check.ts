@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { createHostCheck, MCP_OPTIONS, type ResolvedMcpOptions } from '@nest-mcp/core';
+import { createHostCheck, MCP_OPTIONS, type ResolvedMcpOptions } from '@nest-mcp/core/extensions';
 
 /** Orchestrators probe replicas by IP, whatever name the server is reached by. */
 const UNCHECKED_PATHS = ['/health'];

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { McpRegistry } from '@nest-mcp/core';
+import { McpRegistry } from '@nest-mcp/core/extensions';
 import { AuthenticationService } from './authentication.service.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from './identity.config.js';
 import { Public } from './public.decorator.js';

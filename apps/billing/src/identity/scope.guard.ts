@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { MCP_SCOPES_METADATA } from '@nest-mcp/core';
+import { MCP_SCOPES_METADATA } from '@nest-mcp/core/extensions';
 import { principalOf } from './request-principal.js';
 import { ScopePolicy } from './scope.policy.js';
 

@@ -1,6 +1,6 @@
 import { ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { MCP_SCOPES_METADATA, type McpAccessPolicy, type McpCapability, type McpRequestContext } from '@nest-mcp/core';
+import { MCP_SCOPES_METADATA, type McpAccessPolicy, type McpCapability, type McpRequestContext } from '@nest-mcp/core/extensions';
 import { InsufficientScopeException, resourceMetadataUrl } from './auth-challenge.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from './identity.config.js';
 import type { Principal } from './principal.js';

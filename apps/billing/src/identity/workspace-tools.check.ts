@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { McpRegistry } from '@nest-mcp/core';
+import { McpRegistry } from '@nest-mcp/core/extensions';
 import { WORKSPACE_SCOPED } from './workspace-scoped.decorator.js';
 
 /**

@@ -2,7 +2,8 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { RequestContext } from '../context/request-context.js';
-import { McpExecutionContext, McpRegistry, type McpInvocation } from '@nest-mcp/core';
+import { McpExecutionContext, type McpInvocation } from '@nest-mcp/core';
+import { McpRegistry } from '@nest-mcp/core/extensions';
 import { principalOf, setRequestWorkspace } from './request-principal.js';
 import { WORKSPACE_SCOPED } from './workspace-scoped.decorator.js';
 import { WorkspaceResolver } from './workspace.resolver.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { RequestContext } from '../context/request-context.js';
-import { mcpMessageOf, mcpSpanContextOf, mcpTargetOf } from '@nest-mcp/core';
+import { mcpMessageOf, mcpSpanContextOf, mcpTargetOf } from '@nest-mcp/core/extensions';
 
 /** Fields that tie a log line to its request (and, for MCP, to its JSON-RPC message). */
 export interface RequestLogFields {

@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
-import type { PanelSession } from './panel-auth.service.js';
-import { PANEL_HEADERS } from './views/layout.js';
 
+/** The panel's own sign-in cookies (its sessions; the pages' CSRF cookie is @nest-mcp/admin's). */
 export const SESSION_COOKIE = 'panel_session';
 /** The sign-in form's CSRF secret (double-submit: cookie and hidden field must match). */
 export const LOGIN_COOKIE = 'panel_login';
@@ -38,25 +37,11 @@ export function clearCookie(req: Request, res: Response, name: string, publicUrl
   res.clearCookie(name, { httpOnly: true, sameSite: 'strict', secure: secure(req, publicUrl), path: COOKIE_PATH });
 }
 
-type WithSession = Request & { panelSession?: PanelSession };
-
-export function panelSessionOf(req: Request): PanelSession | undefined {
-  return (req as WithSession).panelSession;
-}
-
-export function setPanelSession(req: Request, session: PanelSession): void {
-  (req as WithSession).panelSession = session;
-}
-
 /** A string field of an `application/x-www-form-urlencoded` body (anything else: undefined). */
 export function formField(req: Request, name: string): string | undefined {
   const body = req.body as Record<string, unknown> | undefined;
   const value = body && typeof body === 'object' ? body[name] : undefined;
   return typeof value === 'string' ? value : undefined;
-}
-
-export function sendPage(res: Response, status: number, page: string): void {
-  res.status(status).set(PANEL_HEADERS).type('text/html; charset=utf-8').send(page);
 }
 
 const RETURN_PATH = /^\/admin(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*\/?$/;

@@ -1,30 +1,37 @@
-import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
-import type { NextFunction, Request, Response } from 'express';
-import { ApprovalsModule } from '../approvals/approvals.module.js';
+import { Module } from '@nestjs/common';
+import { McpAdminModule } from '@nest-mcp/admin';
+import { Public } from '../identity/public.decorator.js';
 import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
-import { ApprovalReferences } from './approval-references.js';
+import { PanelAccess } from './panel-access.js';
 import { PanelAuthService } from './panel-auth.service.js';
-import { PanelController } from './panel.controller.js';
-import { PanelSessionGuard } from './panel-session.guard.js';
-import { PanelTasks } from './panel-tasks.service.js';
-import { PANEL_HEADERS } from './views/layout.js';
+import { PanelLoginController } from './panel-login.controller.js';
 
-/** The admin pages under /admin: sign-in, approvals and tasks (server-rendered HTML, cookie sessions). */
+/** The panel's sign-in (password, sessions, throttle) and this app's side of the admin pages (panel-access.ts). */
 @Module({
-  imports: [RateLimitModule, ApprovalsModule, DiscoveryModule],
-  controllers: [PanelController],
-  providers: [PanelAuthService, PanelSessionGuard, ApprovalReferences, PanelTasks],
-  exports: [PanelAuthService],
+  imports: [RateLimitModule],
+  providers: [PanelAuthService, PanelAccess],
+  exports: [PanelAuthService, PanelAccess],
 })
-export class PanelModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    // Security headers on every /admin answer, redirects and errors included.
-    consumer
-      .apply((_req: Request, res: Response, next: NextFunction) => {
-        res.set(PANEL_HEADERS);
-        next();
-      })
-      .forRoutes('admin', 'admin/{*path}');
-  }
-}
+export class PanelSignInModule {}
+
+/**
+ * The admin pages under /admin: approvals and tasks from @nest-mcp/admin (server-rendered HTML,
+ * CSRF, headers), signed in with this app's password form and cookie sessions. The sign-in
+ * controller comes first, so its routes are matched before the pages' catch-all 404.
+ */
+@Module({
+  imports: [
+    PanelSignInModule,
+    McpAdminModule.forRootAsync({
+      path: '/admin',
+      // The bearer-token guards let the pages through: they check the panel session themselves.
+      pageDecorators: [Public()],
+      imports: [PanelSignInModule],
+      inject: [PanelAccess],
+      useFactory: (access: PanelAccess) => access.options(),
+    }),
+  ],
+  controllers: [PanelLoginController],
+  exports: [PanelSignInModule],
+})
+export class PanelModule {}

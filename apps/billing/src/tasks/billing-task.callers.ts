@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { decodeJwt } from 'jose';
-import { MCP_OPTIONS, mcpMessageOf, McpTaskRefused, type McpTaskCallers, type ResolvedMcpOptions } from '@nest-mcp/core';
+import { MCP_OPTIONS, mcpMessageOf, type McpTaskCallers, McpTaskRefused, type ResolvedMcpOptions } from '@nest-mcp/core/extensions';
 import { RequestContext, type RequestState } from '../context/request-context.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { PersonalTokenService } from '../identity/personal-token.service.js';

@@ -1,4 +1,4 @@
-import { McpTaskRefused } from '@nest-mcp/core';
+import { McpTaskRefused } from '@nest-mcp/core/extensions';
 import type { Channel } from '../generated/prisma/client.js';
 import { SURFACES, type Principal, type Surface } from '../identity/principal.js';
 

@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { IsUUID } from 'class-validator';
 import { McpTool, RequiredScopes } from '@nest-mcp/core';
-import { DescribesApprovalIds, type ApprovalDescriber, type ApprovalDescriberContext } from '../../src/approvals/approval-describer.js';
+import { DescribesApprovalIds, type ApprovalDescriber, type ApprovalDescriberContext } from '@nest-mcp/admin';
 import { WorkspaceScopedDto } from '../../src/identity/workspace-scoped.dto.js';
 import { WorkspaceScoped } from '../../src/identity/workspace-scoped.decorator.js';
 import { startBillingApp, type BillingTestApp } from '../support/billing-app.js';

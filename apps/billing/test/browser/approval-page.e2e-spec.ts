@@ -77,7 +77,7 @@ describe(
     };
 
     const invoiceStatus = async (id: string) => (await t.prisma.client.invoice.findUniqueOrThrow({ where: { id } })).status;
-    const approvalStatus = async (id: string) => (await t.prisma.client.approval.findUniqueOrThrow({ where: { id } })).status;
+    const approvalStatus = async (id: string) => (await t.prisma.client.mcpApproval.findUniqueOrThrow({ where: { id } })).status;
 
     const signIn = async (page: Page, email: string, password: string) => {
       await page.getByLabel('Email').fill(email);
@@ -190,7 +190,7 @@ describe(
         decision.map((e) => [e.userId, e.channel]),
         [[approverId, 'panel']],
       );
-      const approval = await t.prisma.client.approval.findUniqueOrThrow({ where: { id } });
+      const approval = await t.prisma.client.mcpApproval.findUniqueOrThrow({ where: { id } });
       assert.deepEqual([approval.status, approval.decidedById], ['executed', approverId]);
 
       const again = await call(args);

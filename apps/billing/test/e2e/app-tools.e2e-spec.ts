@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { McpRegistry } from '@nest-mcp/core';
+import { McpRegistry } from '@nest-mcp/core/extensions';
 import { bearer, declaredAppScopes, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { post, statelessRequest, matchSnapshot } from '@nest-mcp/core/testing';
 

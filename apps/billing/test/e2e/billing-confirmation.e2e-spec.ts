@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ApprovalService } from '../../src/approvals/approval.service.js';
+import { McpApprovals as ApprovalService } from '@nest-mcp/admin';
 import { RequestContext } from '../../src/context/request-context.js';
 import { DEMO_ADMIN_EMAIL } from '../../src/demo/demo-seed.js';
 import { callTool, toolsByName, type Envelope } from '@nest-mcp/core/testing';
@@ -56,7 +56,7 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
 
   const invoiceRow = (id: string) => t.prisma.client.invoice.findUniqueOrThrow({ where: { id } });
   const approvals = (invoiceId: string) =>
-    t.prisma.client.approval.findMany({
+    t.prisma.client.mcpApproval.findMany({
       where: { tool: 'billing_invoice_cancel', arguments: { path: ['invoice_id'], equals: invoiceId } },
     });
 
@@ -235,7 +235,7 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
       }
       assert.deepEqual(asked, [], 'no in-chat question');
       assert.equal(await t.prisma.client.refund.count({ where: { paymentId } }), 0);
-      assert.equal(await t.prisma.client.approval.count({ where: { tool: 'billing_payment_refund', status: 'pending' } }), 1);
+      assert.equal(await t.prisma.client.mcpApproval.count({ where: { tool: 'billing_payment_refund', status: 'pending' } }), 1);
     });
 
     it('a fabricated yes without the server-issued state is asked again, not obeyed', async () => {
@@ -272,7 +272,8 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
         assert.notEqual(other.approval!.id, envelope.approval!.id, 'other arguments, another approval');
 
         const [row] = (await approvals(invoiceId)).filter((a) => a.id === envelope.approval!.id);
-        assert.deepEqual([row.status, row.clientName, row.clientVersion, row.createdVia], ['pending', 'confirm-e2e', '2.4.0', 'mcp']);
+        // mcp_approvals (@nest-mcp/admin) has no created_via column: the channel of the call is on its audit row.
+        assert.deepEqual([row.status, row.clientName, row.clientVersion], ['pending', 'confirm-e2e', '2.4.0']);
 
         const status = async (token = admin) => {
           const { body } = await callTool(t.mcpUrl, 'approval_status', { approval_id: envelope.approval!.id }, { token });
@@ -378,7 +379,7 @@ describe('confirmation of destructive tools (real app, official clients)', () =>
       try {
         const pending = envelopeOf(await client.callTool({ name: 'billing_invoice_cancel', arguments: args }));
         await t.prisma.client
-          .$executeRaw`UPDATE approvals SET expires_at = now() - interval '1 minute' WHERE id = ${pending.approval!.id}::uuid`;
+          .$executeRaw`UPDATE mcp_approvals SET expires_at = now() - interval '1 minute' WHERE id = ${pending.approval!.id}::uuid`;
         assert.equal((await decide(pending.approval!.id, 'continue')).kind, 'expired');
         const expired = await client.callTool({ name: 'billing_invoice_cancel', arguments: args });
         assert.equal(expired.isError, true);

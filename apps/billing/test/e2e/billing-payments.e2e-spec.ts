@@ -569,7 +569,7 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
       assert.equal(await t.prisma.client.refund.count({ where: { paymentId } }), 0);
       assert.equal((await t.prisma.client.payment.findUniqueOrThrow({ where: { id: paymentId } })).refundedMinor, 0);
       assert.equal((await dbInvoice(invoiceId)).status, 'paid');
-      assert.equal(await t.prisma.client.approval.count({ where: { tool: 'billing_payment_refund', status: 'pending' } }), 1);
+      assert.equal(await t.prisma.client.mcpApproval.count({ where: { tool: 'billing_payment_refund', status: 'pending' } }), 1);
       const audit = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
         where: { target: 'billing_payment_refund' },
         orderBy: { occurredAt: 'desc' },
@@ -579,7 +579,7 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
 
     it('is not even callable over MCP by an accountant (a tool error: the role lacks billing:admin), nothing changes', async () => {
       const { invoiceId, paymentId } = await paidInvoice();
-      const approvals = () => t.prisma.client.approval.count({ where: { tool: 'billing_payment_refund' } });
+      const approvals = () => t.prisma.client.mcpApproval.count({ where: { tool: 'billing_payment_refund' } });
       const approvalsBefore = await approvals();
       const answer = await mcp(accountant, 'billing_payment_refund', {
         payment_id: paymentId,

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { MCP_TASK_STORE, TASKS_EXTENSION, type McpTask, type McpTaskStore } from '@nest-mcp/core';
+import { MCP_TASK_STORE, type McpTask, type McpTaskStore, TASKS_EXTENSION } from '@nest-mcp/core/extensions';
 import { callTool, envelope, type Envelope } from '@nest-mcp/core/testing';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { STATEMENT_COLUMNS } from '../../src/billing/statements/statement-csv.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { MCP_CLIENT_INFO_STORE, type McpClientInfoStore } from '@nest-mcp/core';
+import { MCP_CLIENT_INFO_STORE, type McpClientInfoStore } from '@nest-mcp/core/extensions';
 import { post } from '@nest-mcp/core/testing';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { ExpiredRowsCleanup, PrismaClientInfoStore } from '@nest-mcp/prisma';

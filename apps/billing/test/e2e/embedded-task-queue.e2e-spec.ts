@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { openAsBlob } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { McpTask } from '@nest-mcp/core';
+import type { McpTask } from '@nest-mcp/core/extensions';
 import { PgBossTaskQueue, PostgresTaskStore } from '@nest-mcp/prisma';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres.js';
 import { runMigrations } from '../../src/database/migrations.js';

@@ -4,20 +4,14 @@ import { after, before, describe, it } from 'node:test';
 import { Injectable, Module } from '@nestjs/common';
 import { IsString } from 'class-validator';
 import type { Request } from 'express';
-import { ApprovalService } from '../../src/approvals/approval.service.js';
+import { McpApprovals as ApprovalService } from '@nest-mcp/admin';
 import { RequestContext } from '../../src/context/request-context.js';
 import { DEMO_ADMIN_EMAIL } from '../../src/demo/demo-seed.js';
 import { WorkspaceScoped } from '../../src/identity/workspace-scoped.decorator.js';
 import type { InvoiceStatus } from '../../src/generated/prisma/client.js';
 import { IdempotencyKey } from '../../src/billing/common/idempotency-key.js';
-import {
-  MCP_IDEMPOTENCY_STORE,
-  MCP_REQUEST_STATE_STORE,
-  McpTool,
-  type IdempotentCall,
-  type McpInvocation,
-  type McpRequestStateStore,
-} from '@nest-mcp/core';
+import { type McpInvocation, McpTool } from '@nest-mcp/core';
+import { type IdempotentCall, MCP_IDEMPOTENCY_STORE, MCP_REQUEST_STATE_STORE, type McpRequestStateStore } from '@nest-mcp/core/extensions';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { callTool } from '@nest-mcp/core/testing';
 import { ExpiredRowsCleanup, PrismaIdempotencyStore, PrismaRequestStateStore } from '@nest-mcp/prisma';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { MCP_OPTIONS, type ResolvedMcpOptions } from '@nest-mcp/core';
+import { MCP_OPTIONS, type ResolvedMcpOptions } from '@nest-mcp/core/extensions';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { STATELESS_VERSION, post, statelessRequest, rawRequest, type RawAnswer, trickle } from '@nest-mcp/core/testing';
 

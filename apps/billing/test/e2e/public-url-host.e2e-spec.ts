@@ -23,7 +23,7 @@ async function pendingApprovalId(t: BillingTestApp): Promise<string> {
   const row = await RequestContext.run(
     { channel: 'system' },
     async () =>
-      await t.prisma.client.approval.create({
+      await t.prisma.client.mcpApproval.create({
         data: {
           workspaceId: workspace.id,
           requestedById: admin.id,

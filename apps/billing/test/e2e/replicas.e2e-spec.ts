@@ -91,7 +91,7 @@ describe('two replicas on one database', { skip: needsRealPostgres(), timeout: 1
       [invoiceId],
     );
     assert.equal(runs.length, 1, "the tool ran once, from B's admin page");
-    assert.deepEqual(await query(`SELECT status FROM approvals WHERE id = $1`, [envelope.approval.id]), [{ status: 'executed' }]);
+    assert.deepEqual(await query(`SELECT status FROM mcp_approvals WHERE id = $1`, [envelope.approval.id]), [{ status: 'executed' }]);
   });
 
   it(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MCP_SESSION_STORE, type McpSessionStore } from '@nest-mcp/core';
+import { MCP_SESSION_STORE, type McpSessionStore } from '@nest-mcp/core/extensions';
 import { post } from '@nest-mcp/core/testing';
 import { RequestContext } from '../../src/context/request-context.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';

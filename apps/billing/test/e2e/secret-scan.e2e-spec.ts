@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { Injectable, Logger, Module } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
-import { McpTool, type McpInvocation } from '@nest-mcp/core';
+import { type McpInvocation, McpTool } from '@nest-mcp/core';
 import { installObservabilityLogger, type LogFormat } from '../../src/observability/observability.logger.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { captureOutput, type LogCapture } from '../support/log-capture.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request } from 'express';
-import { McpTaskRefused, type ResolvedMcpOptions } from '@nest-mcp/core';
+import { McpTaskRefused, type ResolvedMcpOptions } from '@nest-mcp/core/extensions';
 import { APP_ROLE_SCOPES } from '../../src/app.scopes.js';
 import { RequestContext } from '../../src/context/request-context.js';
 import { PrismaService } from '../../src/database/prisma.service.js';

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { TASKS_EXTENSION } from '@nest-mcp/core';
+import { TASKS_EXTENSION } from '@nest-mcp/core/extensions';
 import { callStateless, envelopeOf } from '@nest-mcp/core/testing';
 import { STATEMENT_EXPORT_TOOL } from '../../src/billing/statements/statements.controller.js';
 import { mintToken, needsRealPostgres, startAppProcess, type AppProcess } from '../support/app-process.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Type } from '@nestjs/common';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
-import { McpRegistry } from '@nest-mcp/core';
+import { McpRegistry } from '@nest-mcp/core/extensions';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { post, statelessRequest } from '@nest-mcp/core/testing';
 

@@ -183,6 +183,6 @@ export function panelRuns(t: BillingTestApp, invoiceId: string) {
 export async function expireApproval(t: BillingTestApp, id: string): Promise<void> {
   // Awaited inside the context: a Prisma query runs when awaited, and the stamp needs the channel.
   await RequestContext.run({ channel: 'system' }, async () => {
-    await t.prisma.client.approval.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await t.prisma.client.mcpApproval.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
   });
 }

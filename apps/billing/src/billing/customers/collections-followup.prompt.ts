@@ -3,7 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail } from 'class-validator';
 import { SCOPES } from '../../app.scopes.js';
 import { WorkspaceScoped } from '../../identity/workspace-scoped.decorator.js';
-import { McpCompletion, McpPrompt, RequiredScopes, type McpCompletionRequest } from '@nest-mcp/core';
+import { McpCompletion, type McpCompletionRequest, McpPrompt, RequiredScopes } from '@nest-mcp/core';
 import { formatMoney } from '../common/money.js';
 import { CustomerSummaryService } from './customer-summary.service.js';
 import { CustomersService } from './customers.service.js';

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, HttpStatus, Param, Patch, Post, Query 
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { SCOPES } from '../../app.scopes.js';
 import { WorkspaceScoped } from '../../identity/workspace-scoped.decorator.js';
-import { McpCompletion, McpResource, McpTool, RequiredScopes, type McpCompletionRequest } from '@nest-mcp/core';
+import { McpCompletion, type McpCompletionRequest, McpResource, McpTool, RequiredScopes } from '@nest-mcp/core';
 import {
   CancelInvoiceBodyDto,
   CancelInvoiceDto,

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, NotFoundException, Param, ParseUUIDPipe, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { McpTasks, McpTool, namedArgumentPipe, RequiredScopes, type McpJobView } from '@nest-mcp/core';
+import { type McpJobView, McpTasks, McpTool, namedArgumentPipe, RequiredScopes } from '@nest-mcp/core';
 import { SCOPES } from '../../app.scopes.js';
 import { JobIdDto, JobViewDto } from './job.dto.js';
 

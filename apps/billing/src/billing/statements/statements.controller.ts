@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, HttpStatus, Post, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { McpCtx, McpTasks, McpTool, RequiredScopes, type McpInvocation, type McpJobView } from '@nest-mcp/core';
+import { McpCtx, type McpInvocation, type McpJobView, McpTasks, McpTool, RequiredScopes } from '@nest-mcp/core';
 import { SCOPES } from '../../app.scopes.js';
 import { WorkspaceScoped } from '../../identity/workspace-scoped.decorator.js';
 import { BillingError } from '../common/billing.errors.js';

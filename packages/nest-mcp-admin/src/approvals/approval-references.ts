@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { describesApprovalIds, type ApprovalDescriber } from '../approvals/approval-describer.js';
-import type { ApprovalView } from '../approvals/approval.view.js';
+import { describesApprovalIds, type ApprovalDescriber } from './approval-describer.js';
+import type { ApprovalView } from '../options/approval.view.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,7 +1,7 @@
-import type { ApprovalView } from '../../approvals/approval.view.js';
+import type { ApprovalView } from '../../options/approval.view.js';
 import { argumentsSummary, argumentsView } from './arguments.view.js';
 import { html, type HtmlValue, type SafeHtml } from './html.js';
-import { csrfField, layout, type Viewer } from './layout.js';
+import { csrfField, layout, type PageFrame, type Viewer } from './layout.js';
 
 export function when(date: Date | string | undefined): string {
   if (!date) return '';
@@ -9,8 +9,8 @@ export function when(date: Date | string | undefined): string {
   return Number.isNaN(d.getTime()) ? '' : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-function person(p: { name: string; email: string } | undefined): SafeHtml | string {
-  return p ? html`${p.name} <span class="muted">&lt;${p.email}&gt;</span>` : '';
+function person(p: { name: string; email?: string } | undefined): SafeHtml | string {
+  return p ? html`${p.name}${p.email ? html` <span class="muted">&lt;${p.email}&gt;</span>` : ''}` : '';
 }
 
 /**
@@ -36,28 +36,9 @@ function badge(status: ApprovalView['status']): SafeHtml {
   return html`<span class="badge ${status}">${STATUS_LABEL[status]}</span>`;
 }
 
-export function loginPage(options: { loginCsrf: string; next?: string; email?: string; error?: string }): string {
+export function approvalsListPage(frame: PageFrame & { viewer: Viewer }, approvals: ApprovalView[]): string {
   return layout(
-    'Sign in',
-    html`<div class="card">
-  <h1>Sign in</h1>
-  <p class="lead">Sign in to review the actions agents asked to perform.</p>
-  ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
-  <form method="post" action="/admin/login">
-    ${csrfField(options.loginCsrf)}
-    ${options.next ? html`<input type="hidden" name="next" value="${options.next}">` : ''}
-    <label for="email">Email</label>
-    <input id="email" name="email" type="email" autocomplete="username" required value="${options.email ?? ''}">
-    <label for="password">Password</label>
-    <input id="password" name="password" type="password" autocomplete="current-password" required>
-    <div class="actions"><button type="submit">Sign in</button></div>
-  </form>
-</div>`,
-  );
-}
-
-export function approvalsListPage(viewer: Viewer, approvals: ApprovalView[]): string {
-  return layout(
+    frame,
     'Pending approvals',
     html`<div class="card">
   <h1>Pending approvals</h1>
@@ -68,7 +49,7 @@ export function approvalsListPage(viewer: Viewer, approvals: ApprovalView[]): st
     <thead><tr><th>Action</th><th>Workspace</th><th>Requested by</th><th>Client</th><th>Requested</th><th>Expires</th></tr></thead>
     <tbody>${approvals.map(
       (a) => html`<tr>
-      <td><a href="/admin/approvals/${a.id}">${a.tool.title || a.tool.name}</a><div class="summary muted">${argumentsSummary(a.arguments)}</div></td>
+      <td><a href="${frame.base}/approvals/${a.id}">${a.tool.title || a.tool.name}</a><div class="summary muted">${argumentsSummary(a.arguments)}</div></td>
       <td>${a.workspace.name}</td>
       <td>${person(a.requestedBy)}</td>
       <td>${client(a.client)}</td>
@@ -80,7 +61,6 @@ export function approvalsListPage(viewer: Viewer, approvals: ApprovalView[]): st
       : html`<p class="lead">Nothing is waiting for your approval.</p>`
   }
 </div>`,
-    viewer,
   );
 }
 
@@ -89,7 +69,7 @@ function facts(a: ApprovalView): SafeHtml {
     <dt>Status</dt><dd>${badge(a.status)}</dd>
     <dt>Client</dt><dd>${client(a.client)}</dd>
     <dt>Action</dt><dd><strong>${a.tool.title || a.tool.name}</strong> <span class="muted">(${a.tool.name})</span></dd>
-    <dt>Workspace</dt><dd>${a.workspace.name} <span class="muted">(${a.workspace.slug})</span></dd>
+    <dt>Workspace</dt><dd>${a.workspace.name}${a.workspace.slug ? html` <span class="muted">(${a.workspace.slug})</span>` : ''}</dd>
     <dt>Requested by</dt><dd>${person(a.requestedBy)}</dd>
     <dt>Requested</dt><dd>${when(a.createdAt)}</dd>
     <dt>${a.status === 'pending' ? 'Expires' : 'Link valid until'}</dt><dd>${when(a.expiresAt)}</dd>
@@ -98,9 +78,14 @@ function facts(a: ApprovalView): SafeHtml {
 }
 
 /** The detail page: what would run, and (while pending) Continue / Cancel. */
-export function approvalDetailPage(viewer: Viewer, a: ApprovalView, references?: ReadonlyMap<string, string>): string {
+export function approvalDetailPage(
+  frame: PageFrame & { viewer: Viewer },
+  a: ApprovalView,
+  references?: ReadonlyMap<string, string>,
+): string {
   const pending = a.status === 'pending';
   return layout(
+    frame,
     a.tool.title || a.tool.name,
     html`<div class="card">
   <h1>${pending ? html`Approve “${a.tool.title || a.tool.name}”?` : html`Approval: ${a.tool.title || a.tool.name}`}</h1>
@@ -113,8 +98,8 @@ export function approvalDetailPage(viewer: Viewer, a: ApprovalView, references?:
   ${
     pending
       ? html`<p class="warn">Continue runs this action now, once, as you. Cancel refuses it; nothing is done.</p>
-  <form method="post" action="/admin/approvals/${a.id}/decision">
-    ${csrfField(viewer.csrfToken)}
+  <form method="post" action="${frame.base}/approvals/${a.id}/decision">
+    ${csrfField(frame.viewer.csrfToken)}
     <div class="actions">
       <button class="primary" type="submit" name="decision" value="continue">Continue</button>
       <button type="submit" name="decision" value="cancel">Cancel</button>
@@ -123,14 +108,13 @@ export function approvalDetailPage(viewer: Viewer, a: ApprovalView, references?:
       : resultSection(a)
   }
 </div>
-<p><a href="/admin/approvals">← All pending approvals</a></p>`,
-    viewer,
+<p><a href="${frame.base}/approvals">← All pending approvals</a></p>`,
   );
 }
 
 /** The page after a Continue / Cancel click, or for a link that can no longer be decided. */
 export function outcomePage(
-  viewer: Viewer,
+  frame: PageFrame,
   kind: 'executed' | 'failed' | 'denied' | 'already_decided' | 'expired',
   a: ApprovalView,
 ): string {
@@ -150,6 +134,7 @@ export function outcomePage(
     expired: html`Nobody decided before ${when(a.expiresAt)}, so nothing was done. If the action is still wanted, ask the agent to request it again: it will get a new link.`,
   };
   return layout(
+    frame,
     heading[kind],
     html`<div class="card">
   <h1>${heading[kind]}</h1>
@@ -157,22 +142,21 @@ export function outcomePage(
   ${facts(a)}
   ${kind === 'expired' ? '' : resultSection(a)}
 </div>
-<p><a href="/admin/approvals">← All pending approvals</a></p>`,
-    viewer,
+<p><a href="${frame.base}/approvals">← All pending approvals</a></p>`,
   );
 }
 
 /** A page with one message (not found, forbidden, error). */
 export function messagePage(
+  frame: PageFrame,
   title: string,
   message: HtmlValue,
-  viewer?: Viewer,
-  link: { href: string; label: string } = { href: '/admin/approvals', label: '← All pending approvals' },
+  link: { href: string; label: string } = { href: `${frame.base}/approvals`, label: '← All pending approvals' },
 ): string {
   return layout(
+    frame,
     title,
     html`<div class="card"><h1>${title}</h1><p class="lead">${message}</p></div><p><a href="${link.href}">${link.label}</a></p>`,
-    viewer,
   );
 }
 

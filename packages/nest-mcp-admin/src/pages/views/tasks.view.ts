@@ -1,10 +1,10 @@
-import type { PanelTaskView } from '../panel-tasks.service.js';
+import type { AdminTaskView } from '../../tasks/admin-tasks.js';
 import { argumentsSummary } from './arguments.view.js';
 import { html, type SafeHtml } from './html.js';
-import { csrfField, layout, type Viewer } from './layout.js';
+import { csrfField, layout, type PageFrame, type Viewer } from './layout.js';
 import { when } from './pages.js';
 
-const STATUS_LABEL: Record<PanelTaskView['status'], string> = {
+const STATUS_LABEL: Record<AdminTaskView['status'], string> = {
   working: 'running',
   input_required: 'waiting for input',
   completed: 'completed',
@@ -13,7 +13,7 @@ const STATUS_LABEL: Record<PanelTaskView['status'], string> = {
 };
 
 /** The badge class: the approval pages' colours (pending amber, done green, refused red). */
-const STATUS_CLASS: Record<PanelTaskView['status'], string> = {
+const STATUS_CLASS: Record<AdminTaskView['status'], string> = {
   working: 'pending',
   input_required: 'pending',
   completed: 'executed',
@@ -21,7 +21,7 @@ const STATUS_CLASS: Record<PanelTaskView['status'], string> = {
   cancelled: 'denied',
 };
 
-function badge(task: PanelTaskView): SafeHtml {
+function badge(task: AdminTaskView): SafeHtml {
   const label = task.status === 'working' && !task.startedAt ? 'queued' : STATUS_LABEL[task.status];
   return html`<span class="badge ${STATUS_CLASS[task.status]}">${label}</span>`;
 }
@@ -35,16 +35,16 @@ export function duration(ms: number | undefined): string {
   return `${Math.floor(seconds / 3600)} h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')} min`;
 }
 
-function who(task: PanelTaskView): SafeHtml {
+function who(task: AdminTaskView): SafeHtml {
   const person = task.requestedBy
-    ? html`${task.requestedBy.name} <span class="muted">&lt;${task.requestedBy.email}&gt;</span>`
+    ? html`${task.requestedBy.name}${task.requestedBy.email ? html` <span class="muted">&lt;${task.requestedBy.email}&gt;</span>` : ''}`
     : html`<span class="muted">(unknown)</span>`;
   const via =
     task.channel === 'api' ? 'REST API' : task.client ? `${task.client.name}${task.client.version ? ` ${task.client.version}` : ''}` : '';
   return html`${person}${via ? html`<div class="summary muted">via ${via}</div>` : ''}`;
 }
 
-function row(viewer: Viewer, task: PanelTaskView): SafeHtml {
+function row(base: string, viewer: Viewer, task: AdminTaskView): SafeHtml {
   return html`<tr data-task-id="${task.id}">
       <td><strong>${task.tool.title}</strong> <span class="muted">(${task.tool.name})</span><div class="summary muted">${argumentsSummary(task.arguments)}</div></td>
       <td>${task.workspace.name}</td>
@@ -54,16 +54,16 @@ function row(viewer: Viewer, task: PanelTaskView): SafeHtml {
       <td>${duration(task.durationMs)}</td>
       <td>${
         task.active
-          ? html`<form method="post" action="/admin/tasks/${task.id}/cancel">${csrfField(viewer.csrfToken)}<button class="small" type="submit">Cancel</button></form>`
+          ? html`<form method="post" action="${base}/tasks/${task.id}/cancel">${csrfField(viewer.csrfToken)}<button class="small" type="submit">Cancel</button></form>`
           : ''
       }</td>
     </tr>`;
 }
 
-function table(viewer: Viewer, tasks: PanelTaskView[]): SafeHtml {
+function table(base: string, viewer: Viewer, tasks: AdminTaskView[]): SafeHtml {
   return html`<table>
     <thead><tr><th>Task</th><th>Workspace</th><th>Requested by</th><th>Status</th><th>Queued</th><th>Duration</th><th></th></tr></thead>
-    <tbody>${tasks.map((task) => row(viewer, task))}</tbody>
+    <tbody>${tasks.map((task) => row(base, viewer, task))}</tbody>
   </table>`;
 }
 
@@ -72,17 +72,19 @@ function table(viewer: Viewer, tasks: PanelTaskView[]): SafeHtml {
  * `notice`: the outcome of a Cancel just chosen.
  */
 export function tasksListPage(
-  viewer: Viewer,
-  tasks: PanelTaskView[],
-  notice?: { kind: 'cancelled' | 'already_finished'; task: PanelTaskView },
+  frame: PageFrame & { viewer: Viewer },
+  tasks: AdminTaskView[],
+  notice?: { kind: 'cancelled' | 'already_finished'; task: AdminTaskView },
 ): string {
   const active = tasks.filter((task) => task.active);
   const finished = tasks.filter((task) => !task.active);
+  const { base, viewer } = frame;
   return layout(
+    frame,
     'Tasks',
     html`<div class="card">
   <h1>Tasks</h1>
-  <p class="lead">Long work agents and API clients started in the workspaces where you are an admin (statement exports…). Cancel stops a task: nothing it did is kept.</p>
+  <p class="lead">Long work agents and API clients started in the workspaces where you may watch tasks. Cancel stops a task: nothing it did is kept.</p>
   ${
     notice
       ? html`<p class="warn" role="status">${
@@ -93,11 +95,10 @@ export function tasksListPage(
       : ''
   }
   <h2>Running and queued</h2>
-  ${active.length ? table(viewer, active) : html`<p class="muted">Nothing is running.</p>`}
+  ${active.length ? table(base, viewer, active) : html`<p class="muted">Nothing is running.</p>`}
   <h2>Recent</h2>
-  ${finished.length ? table(viewer, finished) : html`<p class="muted">No task finished lately.</p>`}
-  <p><a href="/admin/tasks">Refresh</a></p>
+  ${finished.length ? table(base, viewer, finished) : html`<p class="muted">No task finished lately.</p>`}
+  <p><a href="${base}/tasks">Refresh</a></p>
 </div>`,
-    viewer,
   );
 }

@@ -1,7 +1,8 @@
 /** What the approval pages show about one approval (no secrets: arguments are redacted). */
 export interface ApprovalView {
   id: string;
-  workspace: { id: string; slug: string; name: string };
+  /** The tenant the call acts in (`McpAdminDirectory.tenants` names it). */
+  workspace: { id: string; slug?: string; name: string };
   /**
    * `title`: the tool's title (its name when it has none). `summary`: what Continue does, for a
    * person: the description without its guidance for the model (see personFacingSummary).
@@ -15,12 +16,12 @@ export interface ApprovalView {
    * the call came with, shown beside it (and instead of it for a client that never named itself).
    */
   client: { name?: string; version?: string; credential?: string };
-  requestedBy: { id: string; email: string; name: string };
+  requestedBy: { id: string; email?: string; name: string };
   /** `expired` is derived: pending past `expiresAt`. */
   status: 'pending' | 'executed' | 'failed' | 'denied' | 'expired';
   createdAt: Date;
   expiresAt: Date;
-  decidedBy?: { id: string; email: string; name: string };
+  decidedBy?: { id: string; email?: string; name: string };
   decidedAt?: Date;
   /** The tool's answer once it ran (the JSON envelope), for the result page. */
   result?: unknown;
@@ -34,5 +35,5 @@ export type DecisionOutcome =
   /** Someone (maybe this person, in another tab) decided first: nothing ran again. */
   | { kind: 'already_decided'; approval: ApprovalView }
   | { kind: 'expired'; approval: ApprovalView }
-  /** Unknown id, or a workspace where this person may not decide: indistinguishable on purpose. */
+  /** Unknown id, or a tenant where this person may not decide: indistinguishable on purpose. */
   | { kind: 'not_found' };

@@ -46,8 +46,8 @@ pre{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}
 
 export const STYLE_HASH = `sha256-${createHash('sha256').update(CSS).digest('base64')}`;
 
-/** Headers of every panel page. */
-export const PANEL_HEADERS: Readonly<Record<string, string>> = {
+/** Headers of every answer under the pages' path (pages, redirects, errors). */
+export const ADMIN_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy':
     `default-src 'none'; style-src '${STYLE_HASH}'; img-src 'self'; form-action 'self'; ` + `frame-ancestors 'none'; base-uri 'none'`,
   'X-Content-Type-Options': 'nosniff',
@@ -56,32 +56,50 @@ export const PANEL_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-store',
 };
 
+/** Where a page is shown: the pages' path and name, and who is signed in (if anyone). */
+export interface PageFrame {
+  /** The mount path, e.g. `/admin`. */
+  base: string;
+  /** The name in the header and titles, e.g. `Billing admin`. */
+  title: string;
+  /** The signed-in person, when there is one. */
+  viewer?: Viewer;
+}
+
 export interface Viewer {
-  email: string;
+  email?: string;
   name: string;
+  /** The CSRF token every form of the page carries (`_csrf`). */
   csrfToken: string;
+  /** Where "Sign out" posts to, when the identity has one. */
+  signOutPath?: string;
 }
 
 export function csrfField(token: string): SafeHtml {
   return html`<input type="hidden" name="_csrf" value="${token}">`;
 }
 
-export function layout(title: string, body: HtmlValue, viewer?: Viewer): string {
+export function layout(frame: PageFrame, title: string, body: HtmlValue): string {
+  const { base, viewer } = frame;
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${title} · Billing admin</title>
+<title>${title} · ${frame.title}</title>
 <style>${raw(CSS)}</style>
 </head>
 <body>
 <header>
-  <span><a href="/admin/approvals">Billing admin</a>${viewer ? html`<nav><a href="/admin/approvals">Approvals</a><a href="/admin/tasks">Tasks</a></nav>` : ''}</span>
+  <span><a href="${base}/approvals">${frame.title}</a>${viewer ? html`<nav><a href="${base}/approvals">Approvals</a><a href="${base}/tasks">Tasks</a></nav>` : ''}</span>
   ${
     viewer
-      ? html`<span><span class="who">${viewer.name} &lt;${viewer.email}&gt;</span><form method="post" action="/admin/logout">${csrfField(viewer.csrfToken)}<button class="link" type="submit">Sign out</button></form></span>`
+      ? html`<span><span class="who">${viewer.name}${viewer.email ? html` &lt;${viewer.email}&gt;` : ''}</span>${
+          viewer.signOutPath
+            ? html`<form method="post" action="${viewer.signOutPath}">${csrfField(viewer.csrfToken)}<button class="link" type="submit">Sign out</button></form>`
+            : ''
+        }</span>`
       : ''
   }
 </header>
