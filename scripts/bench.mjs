@@ -178,13 +178,16 @@ function processStats(pid) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Build: the layer's package builds (packages/nest-mcp/dist and packages/nest-mcp-prisma/dist, what an installing app runs), then
+// Build: the packages' builds (packages/*/dist, what an installing app runs; in dependency order), then
 // tsc with bench/tsconfig.json (apps/billing/src/** + bench/**) into .bench-dist/
 // ---------------------------------------------------------------------------------------------
+/** The workspace packages the billing app runs on, each after those it depends on. */
+const PACKAGES = ['nest-mcp', 'nest-mcp-prisma', 'nest-mcp-redis', 'nest-mcp-admin'];
+
 function build() {
   if (config.skipBuild) return say('build skipped (BENCH_SKIP_BUILD=1)');
   const t = performance.now();
-  for (const pkg of ['nest-mcp', 'nest-mcp-prisma']) {
+  for (const pkg of PACKAGES) {
     const layer = spawnSync(
       process.execPath,
       [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join('packages', pkg, 'tsconfig.build.json')],
