@@ -16,6 +16,9 @@ describe('@nest-mcp/admin packed as a tarball', { timeout: 180_000 }, () => {
   let files: string[];
   before(() => {
     work = mkdtempSync(join(tmpdir(), 'nest-mcp-admin-pack-'));
+    // The packages it builds against first, as an installing app gets them (each prepack builds its dist/).
+    pack('packages/nest-mcp', work);
+    pack('packages/nest-mcp-prisma', work);
     files = pack('packages/nest-mcp-admin', work).files;
   });
   after(() => rmSync(work, { recursive: true, force: true }));
