@@ -28,14 +28,16 @@ export interface PackageDatabase {
  * ships (`prisma/nest-mcp.sql`, what a team without `prisma migrate` runs), and a `notes` table of
  * an application; dropped by `close()`.
  */
-export async function createPackageDatabase(): Promise<PackageDatabase> {
+export async function createPackageDatabase(options: { name?: string; moreSql?: string[] } = {}): Promise<PackageDatabase> {
   if (!SERVER_URL) throw new Error('DATABASE_URL is not set');
-  const name = `mcp_prisma_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const name = `${options.name ?? 'mcp_prisma_test'}_${process.pid}_${randomBytes(4).toString('hex')}`;
   const url = new URL(SERVER_URL);
   url.pathname = `/${name}`;
   await withClient(SERVER_URL, (client) => client.query(`CREATE DATABASE "${name}"`));
   await withClient(url.href, async (client) => {
     await client.query(readFileSync(join(PACKAGE, 'prisma', 'nest-mcp.sql'), 'utf8'));
+    // Another package's tables on top of these (the admin pages' SQL), as an installing team applies them.
+    for (const file of options.moreSql ?? []) await client.query(readFileSync(file, 'utf8'));
     await client.query(APP_TABLES);
   });
   return {
