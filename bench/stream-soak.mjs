@@ -140,7 +140,7 @@ function build() {
   const tsc = (project) =>
     spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { encoding: 'utf8' });
   // The packages the app runs on, each after those it depends on, then the app with the bench.
-  const builds = ['nest-mcp', 'nest-mcp-prisma', 'nest-mcp-redis', 'nest-mcp-admin'].map((pkg) => [
+  const builds = ['nest-mcp', 'nest-mcp-auth', 'nest-mcp-prisma', 'nest-mcp-redis', 'nest-mcp-admin'].map((pkg) => [
     `packages/${pkg}`,
     join('packages', pkg, 'tsconfig.build.json'),
     join(root, 'packages', pkg, 'dist', 'index.js'),

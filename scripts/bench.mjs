@@ -182,7 +182,7 @@ function processStats(pid) {
 // tsc with bench/tsconfig.json (apps/billing/src/** + bench/**) into .bench-dist/
 // ---------------------------------------------------------------------------------------------
 /** The workspace packages the billing app runs on, each after those it depends on. */
-const PACKAGES = ['nest-mcp', 'nest-mcp-prisma', 'nest-mcp-redis', 'nest-mcp-admin'];
+const PACKAGES = ['nest-mcp', 'nest-mcp-auth', 'nest-mcp-prisma', 'nest-mcp-redis', 'nest-mcp-admin'];
 
 function build() {
   if (config.skipBuild) return say('build skipped (BENCH_SKIP_BUILD=1)');

@@ -32,7 +32,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 /** Where each workspace keeps its tests: unit specs beside the code, end-to-end tests under test/. */
-const WORKSPACES = ['packages/nest-mcp', 'packages/nest-mcp-prisma', 'packages/nest-mcp-admin', 'packages/nest-mcp-redis', 'apps/billing'];
+const WORKSPACES = [
+  'packages/nest-mcp',
+  'packages/nest-mcp-prisma',
+  'packages/nest-mcp-admin',
+  'packages/nest-mcp-redis',
+  'packages/nest-mcp-auth',
+  'apps/billing',
+];
 const APP = 'apps/billing';
 /** The export condition under which @nest-mcp/core resolves to its TypeScript sources. */
 const SOURCE_CONDITION = '--conditions=@nest-mcp/source';

@@ -4,10 +4,9 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request } from 'express';
 import { HttpExceptionWithHeadersFilter } from './common/http-exception-with-headers.filter.js';
 import { CORE_CONFIG, type CoreConfig } from './config/environment.js';
-import { AuthenticationService } from './identity/authentication.service.js';
 import { useHostCheck } from './identity/host-check.js';
 import { IDENTITY_SETTINGS, type IdentitySettings } from './identity/identity.config.js';
-import { setPrincipal } from './identity/request-principal.js';
+import { McpAuthenticator } from '@nest-mcp/auth';
 import { type AuthenticateBeforeRead, useMcpTransport } from '@nest-mcp/core';
 import { createRestBodyReader, MCP_OPTIONS, type ResolvedMcpOptions, type RestBodyRules } from '@nest-mcp/core/extensions';
 import { setupSwagger } from './swagger.js';
@@ -60,13 +59,13 @@ export function configureApp(app: INestApplication): void {
 }
 
 /**
- * The application's own authentication, run from the headers before a large body is read; the
- * principal it finds is kept on the request, so the authentication guard does not check again.
+ * `@nest-mcp/auth`'s authentication, run from the headers before a large body is read; the
+ * principal it finds is kept on the request, so `McpAuthGuard` does not check again.
  * Undefined in an application without the identity module (the MCP test fixtures).
  */
 function largeBodyAuthentication(app: INestApplication): AuthenticateBeforeRead | undefined {
-  const authentication = optional<AuthenticationService>(app, AuthenticationService);
-  return authentication && (async (req) => setPrincipal(req, await authentication.authenticate(req)));
+  const authenticator = optional<McpAuthenticator>(app, McpAuthenticator);
+  return authenticator && (async (req) => void (await authenticator.authenticate(req)));
 }
 
 /**

@@ -3,12 +3,12 @@ import { DiscoveryService, ModuleRef } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import { HttpExceptionWithHeaders } from './common/http-exception-with-headers.js';
 import type { ServerConfig } from './config/environment.js';
-import { AuthenticationService } from './identity/authentication.service.js';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { McpAuthenticator } from '@nest-mcp/auth';
 import { MCP_TOOL_METADATA, type McpToolMetadata } from '@nest-mcp/core/extensions';
 
-/** Paths that are not the REST API a client integrates with: the MCP endpoint and the admin pages (HTML). */
-const HIDDEN_PATH = /^\/(mcp|admin)(\/|$)/;
+/** Paths that are not the REST API a client integrates with: the MCP endpoint, the admin pages (HTML), the OAuth metadata. */
+const HIDDEN_PATH = /^\/(mcp|admin|\.well-known)(\/|$)/;
 
 /** Where Swagger serves the UI and the OpenAPI document (`/docs-json`, `/docs-yaml`). */
 const DOCS_PATHS = ['/docs', '/docs-json', '/docs-yaml'];
@@ -42,17 +42,17 @@ export function setupSwagger(app: INestApplication, mode: ServerConfig['apiDocs'
 
 /** The app's own authentication (a token for the REST API) in front of the documentation. */
 function docsAuthentication(app: INestApplication) {
-  const authentication = app.get(ModuleRef).get(AuthenticationService, { strict: false });
+  const authenticator = app.get(ModuleRef).get(McpAuthenticator, { strict: false });
   return (req: Request, res: Response, next: NextFunction) => {
-    authentication.authenticate(req).then(
+    authenticator.authenticate(req).then(
       () => next(),
       (error: unknown) => {
         if (!(error instanceof HttpException)) return next(error);
-        const challenge = error instanceof HttpExceptionWithHeaders;
+        const headers = (error as { headers?: Record<string, string> }).headers ?? {};
         res
           .status(error.getStatus())
-          .set({ ...(challenge ? error.headers : {}), 'cache-control': 'no-store' })
-          .json(challenge ? error.body() : error.getResponse());
+          .set({ ...headers, 'cache-control': 'no-store' })
+          .json(error instanceof HttpExceptionWithHeaders ? error.body() : error.getResponse());
       },
     );
   };

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ArgumentsHost } from '@nestjs/common';
+import { McpAuthenticationRequiredException } from '@nest-mcp/auth';
+import { McpInsufficientScopeException } from '@nest-mcp/core';
 import { DatabaseUnavailableException } from '@nest-mcp/prisma';
-import { AuthenticationRequiredException, InsufficientScopeException } from '../identity/auth-challenge.js';
 import { HttpExceptionWithHeadersFilter } from './http-exception-with-headers.filter.js';
-import type { HttpExceptionWithHeaders } from './http-exception-with-headers.js';
 
 /** What the filter wrote on a fake Express response. */
-function answer(exception: HttpExceptionWithHeaders) {
+function answer(exception: Parameters<HttpExceptionWithHeadersFilter['catch']>[0]) {
   const sent = { status: 0, headers: {} as Record<string, string>, body: undefined as unknown };
   const res = {
     headersSent: false,
@@ -32,7 +32,10 @@ function answer(exception: HttpExceptionWithHeaders) {
 describe('HttpExceptionWithHeadersFilter: one REST answer for every error that carries headers', () => {
   it('puts the 401 challenge in WWW-Authenticate, not in the body', () => {
     const sent = answer(
-      new AuthenticationRequiredException('Token expired', 'https://api.example/.well-known/oauth-protected-resource', true),
+      new McpAuthenticationRequiredException('Token expired', {
+        resourceMetadataUrl: 'https://api.example/.well-known/oauth-protected-resource',
+        invalidToken: true,
+      }),
     );
     assert.equal(sent.status, 401);
     assert.match(sent.headers['WWW-Authenticate'], /^Bearer error="invalid_token"/);
@@ -41,7 +44,12 @@ describe('HttpExceptionWithHeadersFilter: one REST answer for every error that c
   });
 
   it('names the missing scopes of a 403 in the header and the body', () => {
-    const sent = answer(new InsufficientScopeException('needs billing:write', ['billing:write'], 'https://api.example/meta'));
+    const sent = answer(
+      new McpInsufficientScopeException(['billing:write'], {
+        message: 'needs billing:write',
+        resourceMetadataUrl: 'https://api.example/meta',
+      }),
+    );
     assert.equal(sent.status, 403);
     assert.match(sent.headers['WWW-Authenticate'], /scope="billing:write"/);
     assert.equal((sent.body as { scope: string }).scope, 'billing:write');

@@ -22,15 +22,21 @@ export class RequestContextMiddleware implements NestMiddleware {
 
 /** A request's state whose channel follows the matched route (the middleware runs before routing). */
 class HttpRequestState implements RequestState {
-  principal: RequestState['principal'];
   workspace: RequestState['workspace'];
+  private given: RequestState['principal'];
 
   constructor(
     readonly request: Request,
     private readonly mcpPath: string,
-  ) {
-    // A large body is authenticated before it is read (app.setup.ts): the guard then skips.
-    this.principal = principalOf(request);
+  ) {}
+
+  /** The request's caller as authenticated (McpAuthGuard, before a large body, a stream's revalidation), unless set here. */
+  get principal(): RequestState['principal'] {
+    return this.given ?? principalOf(this.request);
+  }
+
+  set principal(principal: RequestState['principal']) {
+    this.given = principal;
   }
 
   get channel(): Channel {

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
-import { Public } from '../identity/public.decorator.js';
+import { PublicRoute } from '@nest-mcp/auth';
 import { DatabaseHealthIndicator } from './database.health.js';
 import { ShutdownState } from './shutdown.state.js';
 
@@ -13,7 +13,7 @@ import { ShutdownState } from './shutdown.state.js';
  *   timeout and no shutdown has begun. `503` otherwise.
  */
 @ApiTags('health')
-@Public()
+@PublicRoute()
 @Controller('health')
 export class HealthController {
   constructor(

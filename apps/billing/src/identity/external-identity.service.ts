@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { JWTPayload } from 'jose';
+import type { McpUserResolver, McpVerifiedToken } from '@nest-mcp/auth';
 import { PrismaService } from '../database/prisma.service.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from './identity.config.js';
+import type { BillingUser } from './principal.js';
 
 const WITH_MEMBERSHIPS = { memberships: { include: { workspace: true } } } as const;
 
@@ -11,13 +13,13 @@ type UserWithMemberships = NonNullable<Awaited<ReturnType<ExternalIdentityServic
 export type IdentityResolution = { ok: true; user: UserWithMemberships } | { ok: false; reason: string };
 
 /**
- * Who a verified JWT acts as: the user linked to its issuer + subject (`external_identities`),
+ * Who a verified JWT acts as (`@nest-mcp/auth`'s user resolver): the user linked to its issuer + subject (`external_identities`),
  * never the user an `email` claim or an email-shaped `sub` names. A first-seen subject is linked
  * by verified email, or provisioned as a new user, only where the operator turned that on
  * (docs/identity.md, "JWT identity").
  */
 @Injectable()
-export class ExternalIdentityService {
+export class ExternalIdentityService implements McpUserResolver<BillingUser> {
   private readonly logger = new Logger('Identity');
 
   constructor(
@@ -25,7 +27,19 @@ export class ExternalIdentityService {
     @Inject(IDENTITY_CONFIG) private readonly config: IdentityConfig,
   ) {}
 
-  async resolve(issuer: string, subject: string, claims: JWTPayload): Promise<IdentityResolution> {
+  /** The user a verified token acts as, with their memberships, or why it is refused. */
+  async resolve({ issuer, subject, claims }: McpVerifiedToken): Promise<BillingUser | string> {
+    const identity = await this.identify(issuer, subject, claims);
+    if (!identity.ok) return identity.reason;
+    const { user } = identity;
+    return {
+      userId: user.id,
+      email: user.email,
+      memberships: user.memberships.map((m) => ({ workspaceId: m.workspaceId, slug: m.workspace.slug, role: m.role })),
+    };
+  }
+
+  private async identify(issuer: string, subject: string, claims: JWTPayload): Promise<IdentityResolution> {
     const linked = await this.linkedUser(issuer, subject);
     if (linked) return { ok: true, user: linked };
     if (this.config.jwtLinkVerifiedEmail) {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { boundBaseUrl } from './bound-url.js';
 import { DEFAULT_JWT_MAX_AGE_MS, identityConfig, identitySettingsFromEnv } from './identity.config.js';
 
 const JWT = { AUTH_JWT_ISSUER: 'https://auth.example.test', AUTH_JWKS_URL: 'https://auth.example.test/jwks.json' };
@@ -48,12 +47,5 @@ describe('identity settings, fixed at boot', () => {
       () => identitySettingsFromEnv({ AUTH_JWKS_COOLDOWN_MS: '-1' }),
       /AUTH_JWKS_COOLDOWN_MS must be an integer ≥ 0 \(milliseconds\) \(got "-1"\)/,
     );
-  });
-
-  it('names the bound address, brackets an IPv6 one, and names localhost for every-interface binds', () => {
-    assert.equal(boundBaseUrl({ address: '127.0.0.1', family: 'IPv4', port: 3000 }), 'http://127.0.0.1:3000');
-    assert.equal(boundBaseUrl({ address: '::1', family: 'IPv6', port: 3000 }), 'http://[::1]:3000');
-    assert.equal(boundBaseUrl({ address: '0.0.0.0', family: 'IPv4', port: 8080 }), 'http://localhost:8080');
-    assert.throws(() => boundBaseUrl(null), /set PUBLIC_URL/);
   });
 });

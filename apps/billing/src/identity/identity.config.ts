@@ -1,3 +1,4 @@
+import type { McpAuthOptions } from '@nest-mcp/auth';
 import { parseDuration } from './duration.js';
 
 /** Identity settings from the environment (injected by {@link IDENTITY_SETTINGS}), validated at boot. */
@@ -111,6 +112,37 @@ export function identityConfig(settings: IdentitySettings, boundUrl: () => strin
     get publicUrl() {
       return settings.configuredPublicUrl ?? (derived ??= boundUrl());
     },
+  };
+}
+
+/**
+ * `@nest-mcp/auth`'s options from these settings: the JWT issuer (AUTH_JWT_ISSUER + AUTH_JWKS_URL)
+ * with its audiences (AUTH_JWT_AUDIENCE, else the MCP resource; AUTH_JWT_API_AUDIENCE, else
+ * `<public URL>/v1`) and scope claim, and what the protected-resource metadata and the challenges
+ * say. `scopes`: every scope that exists (the role mapping's).
+ */
+export function mcpAuthOptions(settings: IdentitySettings, scopes: string[]): McpAuthOptions {
+  const { jwtIssuer, jwksUrl } = settings;
+  return {
+    publicUrl: settings.configuredPublicUrl,
+    issuers:
+      jwtIssuer && jwksUrl
+        ? [
+            {
+              issuer: jwtIssuer,
+              jwksUri: jwksUrl,
+              audience: { mcp: settings.jwtAudience, api: settings.jwtApiAudience ?? '/v1' },
+              scopeClaim: settings.jwtScopeClaim,
+            },
+          ]
+        : [],
+    authorizationServers: settings.authorizationServers,
+    challengeScopes: settings.challengeScopes,
+    scopes,
+    maxTokenAgeMs: settings.jwtMaxAgeMs,
+    jwksCooldownMs: settings.jwksCooldownMs,
+    apiKeyHeader: 'X-API-Key',
+    resourceName: 'Billing MCP server',
   };
 }
 

@@ -1,11 +1,15 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { ForbiddenException, Inject, Injectable, Optional } from '@nestjs/common';
+import type { McpPrincipal, McpTokenCheck, McpTokenVerifier } from '@nest-mcp/auth';
 import { asDatabaseUnavailable } from '@nest-mcp/prisma';
 import { PrismaService } from '../database/prisma.service.js';
 import { Prisma, type Role } from '../generated/prisma/client.js';
 import { SURFACES, type Principal, type PrincipalMembership, type Surface } from './principal.js';
 import { declaredScopes, ROLE_SCOPES, type RoleScopes } from './role-scopes.js';
 import { TokenCache } from './token-cache.js';
-import { displayPrefix, generateTokenSecret, hashToken } from './token-secret.js';
+import { mcpPrincipalFor } from './request-principal.js';
+import { displayPrefix, generateTokenSecret, hashToken, looksLikePersonalToken } from './token-secret.js';
+
+const SURFACE_NAMES: Record<Surface, string> = { mcp: 'the MCP endpoint', api: 'the REST API' };
 
 export interface MintRequest {
   email: string;
@@ -33,9 +37,12 @@ interface TokenRow {
   memberships: Array<{ workspaceId: string; slug: string; role: Role }>;
 }
 
-/** Personal access tokens: minted for a user, stored as a hash, checked on every request. */
+/**
+ * Personal access tokens: minted for a user, stored as a hash, checked on every request (a token
+ * verifier of `@nest-mcp/auth`: every `mcp_pat_…` token comes here, any other is a JWT).
+ */
 @Injectable()
-export class PersonalTokenService {
+export class PersonalTokenService implements McpTokenVerifier {
   private readonly knownScopes: readonly string[];
 
   constructor(
@@ -83,6 +90,27 @@ export class PersonalTokenService {
       },
     });
     return { token, id: record.id, expiresAt };
+  }
+
+  handles(token: string): boolean {
+    return looksLikePersonalToken(token);
+  }
+
+  async verify(token: string): Promise<McpTokenCheck> {
+    const check = await this.check(token);
+    return check.ok ? { ok: true, principal: mcpPrincipalFor(check.principal) } : check;
+  }
+
+  /** A token used on a surface it was not issued for: 403, naming how to mint one for that surface. */
+  refuseSurface(principal: McpPrincipal, surface: Surface): Error {
+    const issued = principal.surfaces.map((s) => SURFACE_NAMES[s]).join(' and ') || 'no surface';
+    return new ForbiddenException({
+      statusCode: 403,
+      error: 'wrong_channel',
+      message:
+        `This token is issued for ${issued} only, not ${SURFACE_NAMES[surface]}: ` +
+        `use a token issued for ${surface} (npm run token -- --for ${surface}, or --for mcp,api)`,
+    });
   }
 
   /**

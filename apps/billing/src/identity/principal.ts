@@ -13,6 +13,18 @@ export interface PrincipalMembership {
 export type Surface = 'mcp' | 'api';
 export const SURFACES: readonly Surface[] = ['mcp', 'api'];
 
+/**
+ * The person a credential acts for, as `@nest-mcp/auth`'s principal carries it (its `user`): the
+ * answer of the JWT user resolver (`ExternalIdentityService`) or of the personal-token verifier.
+ */
+export interface BillingUser {
+  userId: string;
+  email: string;
+  memberships: PrincipalMembership[];
+  /** Set when the credential (a personal token) is bound to one workspace. */
+  workspaceId?: string;
+}
+
 /** The authenticated caller: a person acting through a token. Never holds the token itself. */
 export interface Principal {
   userId: string;

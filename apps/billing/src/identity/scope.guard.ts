@@ -28,9 +28,8 @@ export class ScopeGuard implements CanActivate {
     const required = this.reflector.getAllAndOverride<string[]>(MCP_SCOPES_METADATA, [context.getHandler(), context.getClass()]);
     if (!required?.length) return true;
     const req = context.switchToHttp().getRequest<Request>();
-    const principal = principalOf(req);
-    if (!principal) return false;
-    this.policy.assert(principal, required, req);
+    if (!principalOf(req)) return false;
+    this.policy.assert(req, required);
     return true;
   }
 }

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { McpAdminCsrf, McpAdminPages } from '@nest-mcp/admin';
 import { IDENTITY_CONFIG, type IdentityConfig } from '../identity/identity.config.js';
-import { Public } from '../identity/public.decorator.js';
+import { PublicRoute } from '@nest-mcp/auth';
 import { PANEL_SESSION_TTL_MS, PanelAuthService, randomSecret, sameSecret } from './panel-auth.service.js';
 import { LOGIN_COOKIE, SESSION_COOKIE, clearCookie, clientAddress, cookie, formField, safeReturnPath, setCookie } from './panel-http.js';
 import { loginForm } from './login.view.js';
@@ -11,11 +11,11 @@ const LOGIN_FORM_TTL_MS = 3_600_000;
 
 /**
  * The admin pages' sign-in (this app's `identity` for @nest-mcp/admin, panel-access.ts): the
- * password form and sign-out under /admin, with the pages' layout and headers. `@Public()` for the
+ * password form and sign-out under /admin, with the pages' layout and headers. `@PublicRoute()` for the
  * bearer-token guards: the pages authenticate with the panel's own session cookie.
  */
 @Controller('admin')
-@Public()
+@PublicRoute()
 export class PanelLoginController {
   constructor(
     private readonly auth: PanelAuthService,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { McpAdminModule } from '@nest-mcp/admin';
-import { Public } from '../identity/public.decorator.js';
+import { PublicRoute } from '@nest-mcp/auth';
 import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
 import { PanelAccess } from './panel-access.js';
 import { PanelAuthService } from './panel-auth.service.js';
@@ -25,7 +25,7 @@ export class PanelSignInModule {}
     McpAdminModule.forRootAsync({
       path: '/admin',
       // The bearer-token guards let the pages through: they check the panel session themselves.
-      pageDecorators: [Public()],
+      pageDecorators: [PublicRoute()],
       imports: [PanelSignInModule],
       inject: [PanelAccess],
       useFactory: (access: PanelAccess) => access.options(),

@@ -14,7 +14,7 @@ import { RATE_LIMIT_STORE, type RateLimitBucket, type RateLimitStore } from './s
  * Global guard, registered after the identity guards (it needs the principal they set; the order
  * is in `app.guards.ts`): charges each authenticated HTTP request to its token's bucket and to its
  * workspace's bucket, all or nothing, and refuses it with 429 and `Retry-After` when either cannot
- * pay. A refused request runs nothing. Requests without a principal (`@Public()` routes, the
+ * pay. A refused request runs nothing. Requests without a principal (`@PublicRoute()` routes, the
  * panel) are not charged here. A request guard (`@McpRequestGuard()`): an MCP request is charged
  * once, on the endpoint, before any method runs; the tool's in-process call is not charged again.
  *

@@ -6,7 +6,7 @@ import { setPrincipal, setRequestWorkspace } from '../identity/request-principal
 /**
  * The request a task's run acts through: no HTTP behind it, only what the application's guards,
  * policy, rate limiter and call hook read of a request.
- * - the principal is set, so `AuthenticationGuard` takes it as authenticated (it was checked again
+ * - the principal is set, so `McpAuthGuard` takes it as authenticated (it was checked again
  *   just before, see `BillingTaskCallers.actAs`);
  * - the workspace the creating request acted in is set, and named in `X-Workspace-Id`, so that
  *   `WorkspaceGuard` resolves the same one whichever way the request named it (token, header,

@@ -175,7 +175,7 @@ describe('rate limits per token and per workspace (real Redis, real app)', () =>
         assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
         return names.indexOf(name);
       };
-      assert.ok(at('AuthenticationGuard') < at('WorkspaceGuard') && at('WorkspaceGuard') < at('ScopeGuard'));
+      assert.ok(at('McpAuthGuard') < at('WorkspaceGuard') && at('WorkspaceGuard') < at('ScopeGuard'));
       assert.ok(at('ScopeGuard') < at('RateLimitGuard'), `order: ${names.join(' → ')}`);
     });
 

@@ -2,6 +2,7 @@ import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
+import { exceptionHeaders } from '../access/scope-challenge.js';
 
 /** Why a body was not accepted: the HTTP status, a JSON-RPC code (the MCP endpoint's answer), a message, headers. */
 export interface BodyReadFailure {
@@ -136,8 +137,9 @@ export function readJsonBody(req: Request, rules: JsonBodyRules, done: (result: 
 function failureOf(error: unknown): BodyReadFailure {
   if (error instanceof HttpException) {
     const status = error.getStatus();
-    const response = error.getResponse();
-    const headers = typeof response === 'object' ? (response as { headers?: Record<string, string> }).headers : undefined;
+    // Its own `headers` property (McpInsufficientScopeException, @nest-mcp/auth's 401) or `headers` in its response object.
+    const found = exceptionHeaders(error);
+    const headers = Object.keys(found).length ? found : undefined;
     const code = status >= 500 ? McpErrorCode.InternalError : McpErrorCode.InvalidRequest;
     return { status, code, message: error.message, ...(headers ? { headers } : {}) };
   }

@@ -1,0 +1,13 @@
+export { McpAuthModule } from './mcp-auth.module.js';
+export type { McpAuthModuleExtras } from './mcp-auth.module-definition.js';
+export { mcpAuthExtensions } from './mcp-auth.extensions.js';
+export type { McpAuthIssuer, McpAuthOptions, McpSurface, ResolvedMcpAuthOptions } from './options/mcp-auth.options.js';
+export { mcpPrincipalOf, setMcpPrincipal, type McpPrincipal } from './principal/mcp-principal.js';
+export { McpAuthenticationRequiredException } from './challenge/authentication-required.exception.js';
+export type { McpTokenCheck, McpTokenVerifier } from './tokens/token-verifier.js';
+export type { McpUserResolver, McpVerifiedToken } from './tokens/user-resolver.js';
+export { McpAuthenticator } from './authentication/mcp-authenticator.js';
+export { McpAuthGuard } from './authentication/mcp-auth.guard.js';
+export { PublicRoute } from './authentication/public-route.decorator.js';
+export { McpScopePolicy, type McpScopeDecision } from './policy/mcp-scope.policy.js';
+export { McpAuthTaskCallers } from './tasks/mcp-auth-task.callers.js';
