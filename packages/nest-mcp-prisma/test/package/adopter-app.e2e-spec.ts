@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,12 +11,15 @@ import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprot
 import pg from 'pg';
 // The core's fresh-app helpers: both packages' install tests build their app the same way.
 import {
+  appDatabase,
   appScaffold,
+  type AppDatabase,
   atInstalledVersion,
   boot,
   install,
   NEST_APP_PEERS,
   pack,
+  prismaGenerate,
   repo,
   run,
   stop,
@@ -148,17 +151,6 @@ CREATE TABLE "notes" (
     CONSTRAINT "notes_pkey" PRIMARY KEY ("id")
 );`;
 
-/** Runs `work` with a client of the server DATABASE_URL names (its own database, for CREATE / DROP DATABASE). */
-async function onServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /** The envelope a tool answers with (its first text content, as JSON). */
 const envelopeOf = (result: { content?: unknown }) => JSON.parse((result.content as Array<{ text: string }>)[0].text);
 
@@ -175,7 +167,7 @@ describe(
   () => {
     let work: string | undefined;
     let app: string;
-    let database: string | undefined;
+    let database: AppDatabase | undefined;
     let db: pg.Client | undefined;
     let server: ChildProcess | undefined;
     let replica: ChildProcess | undefined;
@@ -203,40 +195,25 @@ describe(
       // README step 3: the Prisma client on the package's pool, the README's code block as is.
       const readme = readFileSync(join(installedPackage, 'README.md'), 'utf8');
       writeFileSync(join(app, 'src', 'prisma.service.ts'), readmeCode(readme, '## 3. Your Prisma client'));
-      // `prisma generate` never runs the native schema engine, but Prisma's CLI wants one (it would
-      // download it, and this machine has no internet but npm): a placeholder that fails if run.
-      const engine = join(work, 'schema-engine-placeholder');
-      writeFileSync(engine, '#!/bin/sh\nexit 1\n');
-      chmodSync(engine, 0o755);
-      run(process.execPath, [join('node_modules', 'prisma', 'build', 'index.js'), 'generate', '--schema', 'prisma/schema'], app, {
-        PRISMA_SCHEMA_ENGINE_BINARY: engine,
-        CHECKPOINT_DISABLE: '1',
-      });
+      prismaGenerate(app, work);
       run(process.execPath, [tsc, '-p', 'tsconfig.json'], app);
 
       // The app's database. Where the README says `prisma migrate dev`, the tables are created from
       // SQL: the migrate commands need Prisma's native schema engine, which cannot be downloaded
       // here. The package's own SQL (prisma/nest-mcp.sql, "the same tables", from the installed
       // package) plus what migrate would make of the app's Note model.
-      database = `adopter_${process.pid}_${randomBytes(4).toString('hex')}`;
-      await onServer((client) => client.query(`CREATE DATABASE "${database}"`));
-      const databaseUrl = new URL(process.env.DATABASE_URL!);
-      databaseUrl.pathname = `/${database}`;
-      db = new pg.Client({ connectionString: databaseUrl.toString() });
-      await db.connect();
-      await db.query(readFileSync(join(installedPackage, 'prisma', 'nest-mcp.sql'), 'utf8'));
-      await db.query(NOTES_TABLE);
+      database = await appDatabase('adopter', [readFileSync(join(installedPackage, 'prisma', 'nest-mcp.sql'), 'utf8'), NOTES_TABLE]);
+      db = database.client;
 
       // Two replicas of the app on its one database, as behind a load balancer.
-      const env = { DATABASE_URL: databaseUrl.toString(), REQUEST_STATE_SECRET: randomBytes(32).toString('hex') };
+      const env = { DATABASE_URL: database.url, REQUEST_STATE_SECRET: randomBytes(32).toString('hex') };
       ({ child: server, url } = await boot(app, output, env));
       ({ child: replica, url: replicaUrl } = await boot(app, [], env));
     });
 
     after(async () => {
       await Promise.all([stop(server), stop(replica)]);
-      await db?.end();
-      if (database) await onServer((client) => client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
+      await database?.drop();
       if (work) rmSync(work, { recursive: true, force: true });
     });
 

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import pg from 'pg';
 
 /**
  * A fresh Nest app outside the repository, installed from packed tarballs: what the packages'
@@ -129,8 +131,64 @@ export function boot(cwd: string, output: string[], env: Record<string, string> 
 
 /** Stops a booted app (SIGTERM) and waits for it to exit. */
 export async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null) return;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((done) => child.once('exit', done));
   child.kill('SIGTERM');
   await exited;
+}
+
+/**
+ * `prisma generate` in the app, from its schema folder. Generating never runs Prisma's native
+ * schema engine, but the CLI wants one (it would download it, and this machine has no internet but
+ * npm): a placeholder in `scratch` that fails if run.
+ */
+export function prismaGenerate(app: string, scratch: string): void {
+  const engine = join(scratch, 'schema-engine-placeholder');
+  writeFileSync(engine, '#!/bin/sh\nexit 1\n');
+  chmodSync(engine, 0o755);
+  run(process.execPath, [join('node_modules', 'prisma', 'build', 'index.js'), 'generate', '--schema', 'prisma/schema'], app, {
+    PRISMA_SCHEMA_ENGINE_BINARY: engine,
+    CHECKPOINT_DISABLE: '1',
+  });
+}
+
+/** A database of the app's own, on the server DATABASE_URL names. */
+export interface AppDatabase {
+  url: string;
+  /** A client connected to it, for the test's checks. */
+  client: pg.Client;
+  /** Closes the client and drops the database. */
+  drop(): Promise<void>;
+}
+
+/**
+ * Creates an empty database named `<prefix>_<pid>_<random>` and runs `sql` (each a script) on it:
+ * where a page says `prisma migrate dev`, the tests create the same tables from SQL, since migrate
+ * needs Prisma's native schema engine, which cannot be downloaded here.
+ */
+export async function appDatabase(prefix: string, sql: string[]): Promise<AppDatabase> {
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const onServer = async (statement: string) => {
+    const server = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await server.connect();
+    try {
+      await server.query(statement);
+    } finally {
+      await server.end();
+    }
+  };
+  await onServer(`CREATE DATABASE "${name}"`);
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  for (const script of sql) await client.query(script);
+  return {
+    url: url.toString(),
+    client,
+    async drop() {
+      await client.end();
+      await onServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
 }
