@@ -5,7 +5,7 @@ import { HttpExceptionWithHeaders } from './common/http-exception-with-headers.j
 import type { ServerConfig } from './config/environment.js';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { McpAuthenticator } from '@nest-mcp/auth';
-import { MCP_TOOL_METADATA, type McpToolMetadata } from '@nest-mcp/core/extensions';
+import { exceptionHeaders, MCP_TOOL_METADATA, type McpToolMetadata } from '@nest-mcp/core/extensions';
 
 /** Paths that are not the REST API a client integrates with: the MCP endpoint, the admin pages (HTML), the OAuth metadata. */
 const HIDDEN_PATH = /^\/(mcp|admin|\.well-known)(\/|$)/;
@@ -48,10 +48,9 @@ function docsAuthentication(app: INestApplication) {
       () => next(),
       (error: unknown) => {
         if (!(error instanceof HttpException)) return next(error);
-        const headers = (error as { headers?: Record<string, string> }).headers ?? {};
         res
           .status(error.getStatus())
-          .set({ ...headers, 'cache-control': 'no-store' })
+          .set({ ...exceptionHeaders(error), 'cache-control': 'no-store' })
           .json(error instanceof HttpExceptionWithHeaders ? error.body() : error.getResponse());
       },
     );

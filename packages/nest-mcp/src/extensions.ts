@@ -33,6 +33,9 @@ export {
 
 // Access, the call hook, approvals.
 export { MCP_ACCESS_POLICY, AllowAllAccessPolicy, type McpAccessPolicy, type McpCapability } from './contracts/access-policy.js';
+// The headers an HTTP exception asks for (its own `headers`, or `headers` in its response): a guard or filter of an
+// adapter sets them on the answer as the layer's own filter does.
+export { exceptionHeaders } from './access/scope-challenge.js';
 export { MCP_CALL_HOOK, PassThroughCallHook, type McpCall, type McpCallHook, type McpCallOutcome } from './contracts/call-hook.js';
 export { MCP_APPROVAL_LINKS, type ApprovalOutcome, type ApprovalRequest, type McpApprovalLinks } from './contracts/approval-links.js';
 export type { McpApprovedCall } from './confirmation/mcp-approved-call.js';

@@ -2,6 +2,7 @@ import { HttpException, Injectable, type CanActivate, type ExecutionContext } fr
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { McpRequestGuard } from '@nest-mcp/core';
+import { exceptionHeaders } from '@nest-mcp/core/extensions';
 import { mcpPrincipalOf } from '../principal/mcp-principal.js';
 import { McpAuthenticator } from './mcp-authenticator.js';
 import { MCP_PUBLIC_ROUTE } from './public-route.decorator.js';
@@ -30,9 +31,10 @@ export class McpAuthGuard implements CanActivate {
     try {
       await this.authenticator.authenticate(req);
     } catch (error) {
-      const headers = error instanceof HttpException ? (error as { headers?: Record<string, string> }).headers : undefined;
-      const res = context.switchToHttp().getResponse<Response>();
-      for (const [name, value] of Object.entries(headers ?? {})) if (!res.headersSent) res.setHeader(name, value);
+      if (error instanceof HttpException) {
+        const res = context.switchToHttp().getResponse<Response>();
+        for (const [name, value] of Object.entries(exceptionHeaders(error))) if (!res.headersSent) res.setHeader(name, value);
+      }
       throw error;
     }
     return true;
