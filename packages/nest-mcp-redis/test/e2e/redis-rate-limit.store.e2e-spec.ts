@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { redactUrl } from '../../src/connection/redact-url.js';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitBucket } from '../../src/index.js';
-import { freePort, tcpProxy } from '../support/tcp-proxy.js';
+import { freePort } from '../../../nest-mcp/test/support/fresh-app.js';
+import { tcpProxy } from '../support/tcp-proxy.js';
 import { runPrefix, TEST_REDIS_URL as REDIS_URL } from '../support/test-redis.js';
 
 // The machine's Redis (CI starts it); keys under a prefix of this run only.

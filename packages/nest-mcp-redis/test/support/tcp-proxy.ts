@@ -1,14 +1,5 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
-/** A loopback port nothing listens on (a Redis that is down). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /** A TCP proxy to Redis that can be stopped, restarted on the same port, and stalled. */
 export async function tcpProxy(targetPort: number, targetHost: string) {
   const sockets = new Set<Socket>();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
@@ -14,10 +14,12 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import pg from 'pg';
 import { chromium, type Browser } from 'playwright-core';
 import {
-  type AppDatabase,
   appDatabase,
+  type AppDatabase,
   appScaffold,
   atInstalledVersion,
+  boot,
+  freePort,
   install,
   NEST_APP_PEERS,
   pack,
@@ -26,7 +28,6 @@ import {
   run,
   stop,
   tsc,
-  USER_ENV,
   writeFiles,
 } from '../support/fresh-app.js';
 
@@ -143,14 +144,6 @@ async function loadBalancer() {
   };
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 interface AuditRow {
   channel: string;
   method: string;
@@ -161,29 +154,16 @@ interface AuditRow {
 }
 
 interface Replica {
-  name: string;
   port: number;
   child: ChildProcess;
   output: string[];
 }
 
 /** Starts the compiled app (the page's main.ts) on `port`; resolves once it prints its endpoint. */
-function startReplica(app: string, name: string, port: number, env: Record<string, string>): Promise<Replica> {
-  const child = spawn(process.execPath, ['dist/main.js'], {
-    cwd: app,
-    env: { ...USER_ENV, ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+async function startReplica(app: string, port: number, env: Record<string, string>): Promise<Replica> {
   const output: string[] = [];
-  return new Promise((resolve, reject) => {
-    const collect = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      if (output.join('').includes('MCP endpoint: ')) resolve({ name, port, child, output });
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    child.once('exit', (code) => reject(new Error(`replica ${name} exited (${code}) before it was ready:\n${output.join('')}`)));
-  });
+  const { child } = await boot(app, output, { ...env, PORT: String(port) }, /MCP endpoint: (\S+)/);
+  return { port, child, output };
 }
 
 /** Audit rows in a stable order (rows of one transaction share their timestamp). */
@@ -268,7 +248,7 @@ describe(
         TASK_MAX_RUN_MS: String(TASK_MAX_RUN_MS),
       };
       const [portA, portB] = [await freePort(), await freePort()];
-      replicas.push(...(await Promise.all([startReplica(app, 'A', portA, env), startReplica(app, 'B', portB, env)])));
+      replicas.push(...(await Promise.all([startReplica(app, portA, env), startReplica(app, portB, env)])));
       lb.routeTo(portA);
 
       const mcpAudience = `${lb.url}/mcp`;

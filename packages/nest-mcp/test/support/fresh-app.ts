@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 
@@ -112,21 +113,35 @@ export function install(app: string, specs: string[]): void {
 }
 
 /**
- * Starts the compiled app (`dist/main.js`, which prints `READY <MCP URL>`) and resolves with its
- * MCP URL once it prints it; everything it printed is kept in `output`.
+ * Starts the compiled app (`dist/main.js`) and resolves with its MCP URL once it prints it: `ready`
+ * captures it (default: the scaffold's `READY <MCP URL>` line). Everything it printed is kept in `output`.
  */
-export function boot(cwd: string, output: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+export function boot(
+  cwd: string,
+  output: string[],
+  env: Record<string, string> = {},
+  ready: RegExp = /READY (\S+)/,
+): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['dist/main.js'], { cwd, env: { ...USER_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolveBoot, reject) => {
     const collect = (chunk: Buffer) => {
       output.push(chunk.toString());
-      const ready = /READY (\S+)/.exec(output.join(''));
-      if (ready) resolveBoot({ child, url: ready[1].replace('[::1]', '127.0.0.1') });
+      const printed = ready.exec(output.join(''));
+      if (printed) resolveBoot({ child, url: printed[1].replace('[::1]', '127.0.0.1') });
     };
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
     child.once('exit', (code) => reject(new Error(`the app exited (${code}) before it was ready:\n${output.join('')}`)));
   });
+}
+
+/** A loopback port free at this moment (for an app that listens on a port it is given, or a service that is down). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
 /** Stops a booted app (SIGTERM) and waits for it to exit. */
