@@ -18,6 +18,7 @@ CREATE TABLE "mcp_audit_events" (
     "error_code" TEXT,
     "duration_ms" INTEGER NOT NULL,
     "trace_id" TEXT,
+    "task_id" TEXT,
 
     CONSTRAINT "mcp_audit_events_pkey" PRIMARY KEY ("id")
 );
@@ -120,6 +121,9 @@ CREATE INDEX "mcp_audit_events_workspace_id_occurred_at_idx" ON "mcp_audit_event
 
 -- CreateIndex
 CREATE INDEX "mcp_audit_events_target_idx" ON "mcp_audit_events"("target");
+
+-- CreateIndex
+CREATE INDEX "mcp_audit_events_task_id_idx" ON "mcp_audit_events"("task_id");
 
 -- CreateIndex
 CREATE INDEX "mcp_idempotency_records_expires_at_idx" ON "mcp_idempotency_records"("expires_at");

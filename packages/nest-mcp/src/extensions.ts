@@ -36,7 +36,14 @@ export { MCP_ACCESS_POLICY, AllowAllAccessPolicy, type McpAccessPolicy, type Mcp
 // The headers an HTTP exception asks for (its own `headers`, or `headers` in its response): a guard or filter of an
 // adapter sets them on the answer as the layer's own filter does.
 export { exceptionHeaders } from './access/scope-challenge.js';
-export { MCP_CALL_HOOK, PassThroughCallHook, type McpCall, type McpCallHook, type McpCallOutcome } from './contracts/call-hook.js';
+export {
+  MCP_CALL_HOOK,
+  PassThroughCallHook,
+  type McpCall,
+  type McpCallHook,
+  type McpCallOutcome,
+  type McpTaskEnd,
+} from './contracts/call-hook.js';
 export { MCP_APPROVAL_LINKS, type ApprovalOutcome, type ApprovalRequest, type McpApprovalLinks } from './contracts/approval-links.js';
 export type { McpApprovedCall } from './confirmation/mcp-approved-call.js';
 export { McpDispatcher } from './server/mcp.dispatcher.js';
@@ -71,7 +78,9 @@ export {
   MCP_TASK_QUEUE,
   McpTaskRefused,
   type McpTaskCallers,
+  type McpTaskEnqueueOptions,
   type McpTaskQueue,
+  type McpTaskQueueLimits,
   type McpTaskRun,
   type McpTaskRunOutcome,
 } from './contracts/task-queue.js';

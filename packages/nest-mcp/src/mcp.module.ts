@@ -9,6 +9,7 @@ import { McpIdempotencyInterceptor } from './idempotency/idempotency.interceptor
 import { McpTaskInterceptor } from './tasks/task.interceptor.js';
 import { McpTasks } from './tasks/mcp-tasks.service.js';
 import { TaskAborts } from './tasks/task-aborts.js';
+import { TaskEnds } from './tasks/task-ends.js';
 import { TasksHandler } from './tasks/tasks.handler.js';
 import { McpTaskWorker } from './server/task-worker.js';
 import { McpHandlerFactory } from './discovery/mcp-handler.factory.js';
@@ -87,6 +88,7 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
     McpTaskInterceptor,
     McpTasks,
     TaskAborts,
+    TaskEnds,
     TasksHandler,
     McpTaskWorker,
     // Stream mode (`streams` option); idle when it is off.

@@ -53,7 +53,7 @@ describe('PgBossTaskQueue on the embedded PostgreSQL (PGlite)', { timeout: 120_0
         });
         return { kind: 'later', delayMs: 600 };
       },
-      { maxRunMs: 30_000 },
+      { maxRunMs: 30_000, maxRunningPerWorkspace: 4 },
     );
     const lost = newTask();
     await assert.rejects(

@@ -76,6 +76,8 @@ export class AdminTasks {
         arguments: { task_id: task.id, requested_by_id: callerUserId(task), arguments: redactArguments(task.arguments) },
         outcome: now.status === 'cancelled' ? 'success' : 'failed',
         durationMs: 0,
+        // Beside the task's own `cancelled` row (the call hook's), which carries the same id.
+        taskId: task.id,
       }),
     );
     return { kind: now.status === 'cancelled' ? 'cancelled' : 'already_finished', task: (await this.views([now], workspaces))[0] };

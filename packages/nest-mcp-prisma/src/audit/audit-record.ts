@@ -21,4 +21,6 @@ export interface AuditRecord extends McpAuditActor {
   errorCode?: string;
   durationMs: number;
   traceId?: string;
+  /** The MCP task or queued job the row is about: its `queued` row, its run's and its end's share it. */
+  taskId?: string;
 }

@@ -102,7 +102,7 @@ export class McpAuditLog {
     return sql`(${randomUUID()}::uuid, ${channel}, ${boundedText(event.workspaceId)}, ${boundedText(event.userId)},
       ${boundedText(event.tokenId)}, ${boundedText(event.clientName)}, ${boundedText(event.clientVersion)}, ${boundedText(event.method)},
       ${boundedText(event.target, MAX_TARGET_CHARS)}, ${boundedJson(event.arguments)}::jsonb, ${event.outcome}, ${boundedText(event.errorCode)},
-      ${event.durationMs}, ${boundedText(event.traceId)})`;
+      ${event.durationMs}, ${boundedText(event.traceId)}, ${boundedText(event.taskId)})`;
   }
 }
 
@@ -120,5 +120,5 @@ function databaseMessage(error: unknown): string {
 }
 
 const COLUMNS = raw(
-  '"id", "channel", "workspace_id", "user_id", "token_id", "client_name", "client_version", "method", "target", "arguments", "outcome", "error_code", "duration_ms", "trace_id"',
+  '"id", "channel", "workspace_id", "user_id", "token_id", "client_name", "client_version", "method", "target", "arguments", "outcome", "error_code", "duration_ms", "trace_id", "task_id"',
 );

@@ -1,6 +1,6 @@
 import { HttpException, Inject, Injectable, Logger } from '@nestjs/common';
 import { McpProtocolError } from '@nest-mcp/core';
-import { MCP_OPTIONS, type McpCall, type McpCallHook, type ResolvedMcpOptions } from '@nest-mcp/core/extensions';
+import { MCP_OPTIONS, type McpCall, type McpCallHook, type McpTaskEnd, type ResolvedMcpOptions } from '@nest-mcp/core/extensions';
 import { McpChannel } from '../channel/mcp-channel.js';
 import { McpDatabase } from '../database/mcp-database.js';
 import { MCP_PRISMA_OPTIONS, type ResolvedMcpPrismaOptions } from '../options/mcp-prisma.options.js';
@@ -27,7 +27,9 @@ const TASK_RUN_TRANSACTION_MARGIN_MS = 5_000;
  *
  * Tools declared with `task` pass here twice: when the call is accepted (the task and its job are
  * created in the transaction, audited `queued`) and when a worker runs it (the work, audited
- * `success` / `failed` / `cancelled`): one row says it was asked, one what was done.
+ * `success` / `failed` / `error`): one row says it was asked, one what was done. A task that ends
+ * otherwise (a cancel, its caller refused at run time, a run given up) has its row from
+ * `taskEnded`. Every row of a task carries its id (`task_id`).
  */
 @Injectable()
 export class McpAuditHook implements McpCallHook {
@@ -79,7 +81,10 @@ export class McpAuditHook implements McpCallHook {
         await this.audit.record(event('failed', call.outcome?.errorCode));
         return failure.result as T;
       }
-      const [outcome, code] = stoppedTask(call) ?? classifyFailure(failure);
+      const stopped = stoppedTask(call, failure);
+      // A cancel has its row already, written where it was asked (`taskEnded`): one row per outcome.
+      if (stopped?.[0] === 'cancelled') throw failure;
+      const [outcome, code] = stopped ?? classifyFailure(failure);
       await this.audit
         .record(event(outcome, code))
         .catch((error: Error) => this.logger.error(`Could not audit a failed ${call.method}: ${error.message}`));
@@ -99,6 +104,18 @@ export class McpAuditHook implements McpCallHook {
     return call.context.taskRun ? { limitMs: this.mcp.tasks.maxRunMs + TASK_RUN_TRANSACTION_MARGIN_MS } : {};
   }
 
+  /**
+   * A task that ended without a run reaching `around`: cancelled (by the client, a person), its
+   * caller refused when the run came (a revoked token, a removed member: `denied`), or given up.
+   * One row, with the task's id, in the channel of the request that ended it (a REST cancel is
+   * `api`), else `mcp`.
+   */
+  async taskEnded(call: McpCall, end: McpTaskEnd): Promise<void> {
+    const outcome: AuditOutcome = end.outcome === 'cancelled' ? 'cancelled' : end.outcome === 'refused' ? 'denied' : 'error';
+    const channel = McpChannel.current() ?? this.options.givenChannel?.() ?? 'mcp';
+    await this.audit.record({ ...this.event(call, outcome, end.code, performance.now()), channel, taskId: end.taskId });
+  }
+
   private event(call: McpCall, outcome: AuditOutcome, errorCode: string | undefined, started: number): AuditRecord {
     const traceparent = call.context.meta.traceparent;
     return {
@@ -112,6 +129,7 @@ export class McpAuditHook implements McpCallHook {
       errorCode,
       durationMs: Math.round(performance.now() - started),
       traceId: typeof traceparent === 'string' ? TRACEPARENT.exec(traceparent)?.[1] : undefined,
+      taskId: call.context.taskRun?.taskId ?? call.outcome?.taskId,
     };
   }
 }
@@ -126,10 +144,12 @@ function successOutcome(call: McpCall): AuditOutcome {
  * by the client or a person, past `maxRunMs`, or cut by a shutdown (it runs again). Nothing it did
  * was kept; the row says why rather than a bare internal error.
  */
-function stoppedTask(call: McpCall): [AuditOutcome, string] | undefined {
-  const signal = call.context.taskRun ? call.context.signal : undefined;
-  if (!signal?.aborted) return undefined;
-  const why = (signal.reason as { why?: unknown } | undefined)?.why;
+function stoppedTask(call: McpCall, failure: unknown): [AuditOutcome, string] | undefined {
+  if (!call.context.taskRun) return undefined;
+  const signal = call.context.signal;
+  // Stopped by its signal, or found cancelled when it came to record its completion.
+  const reason = signal?.aborted ? signal.reason : failure;
+  const why = (reason as { why?: unknown } | undefined)?.why;
   if (why === 'cancelled') return ['cancelled', 'task_cancelled'];
   if (why === 'timed-out') return ['error', 'task_timed_out'];
   if (why === 'shutdown') return ['error', 'task_interrupted'];

@@ -1,15 +1,21 @@
 import { Logger } from '@nestjs/common';
-import type { McpTaskQueue, McpTaskRun } from '@nest-mcp/core/extensions';
-import type { Db, Job, PgBoss, Queue } from 'pg-boss';
+import type { McpTaskEnqueueOptions, McpTaskQueue, McpTaskQueueLimits, McpTaskRun } from '@nest-mcp/core/extensions';
+import type { Db, Job, PgBoss, Queue, SendOptions } from 'pg-boss';
 import type { McpDatabase } from '../database/mcp-database.js';
 import { resolveTaskQueueOptions, type McpPrismaTaskOptions, type ResolvedTaskQueueOptions } from './task-queue.options.js';
 import { transactionBossDb } from './transaction-boss-db.js';
 
 const WARNING_EVERY_MS = 30_000;
 
+/** What a job carries: its task, and what its place in the fair order is made of (kept for a `later` re-queue). */
 interface TaskJob {
   taskId: string;
+  workspaceId?: string;
+  ahead?: number;
 }
+
+/** pg-boss priorities are integers; a workspace's backlog deeper than this shares the lowest. */
+const LOWEST_PRIORITY = -1_000_000;
 
 /**
  * The MCP layer's `taskQueue`: one pg-boss queue in the application's own PostgreSQL (no other
@@ -19,12 +25,23 @@ interface TaskJob {
  * What the layer relies on, and how pg-boss gives it:
  * - a job enqueued inside an open transaction exists iff it commits: `send` gets a `db` of its own
  *   (`transactionBossDb`) that runs its INSERT through `McpDatabase`, in that transaction;
- * - a job whose worker died is handed to another: every job carries `expireInSeconds` (the
- *   layer's `maxRunMs` plus a grace), and the supervisor of any replica with workers fails a job
- *   claimed longer than that, which puts it back for a retry (`retryLimit`: one crash, one retry);
+ * - a job whose worker died is handed to another: a running job's worker refreshes its heartbeat
+ *   (`heartbeatSeconds`), and the supervisor of any replica with workers fails a job whose
+ *   heartbeat stopped, which puts it back for a retry; a job claimed longer than the layer's
+ *   `maxRunMs` plus a grace is failed the same way (`expireInSeconds`);
  * - one worker at a time: a job is claimed with `FOR UPDATE SKIP LOCKED` and is `active` until it
  *   completes, fails or expires.
  * A run answered `later` is queued again (`startAfter`) and its job completed in one transaction.
+ *
+ * How fast and how fair:
+ * - an idle worker hears of a new job at once: the queue has `notify` on and pg-boss LISTENs
+ *   (`useListenNotify`); polling every `pollIntervalMs` stays as the floor (a pooler that drops
+ *   notifications, a missed one). A worker that just finished a job fetches again at once, so a
+ *   backlog drains at the speed of the work, not one job per poll;
+ * - fetches follow priority, then age: a task's priority is minus the unfinished tasks its
+ *   workspace had when it was created, so a workspace's first task goes before another's backlog,
+ *   and workspaces with backlogs take turns; `groupConcurrency` (a group per workspace) holds a
+ *   workspace at the layer's `maxRunningPerWorkspace` running tasks across replicas, at fetch time.
  *
  * pg-boss starts (and installs its schema) when the layer starts the queue at bootstrap, on every
  * replica, with or without workers (`workers: 0`: it only enqueues), or at the first enqueue.
@@ -37,8 +54,8 @@ export class PgBossTaskQueue implements McpTaskQueue {
   private workerIds: string[] = [];
   private lastWarningAt = 0;
   private warningsHeld = 0;
-  /** The layer's limit (known once `start` ran): each job's expiry. */
-  private maxRunMs?: number;
+  /** The layer's limits (known once `start` ran): each job's expiry, a workspace's running tasks. */
+  private limits?: McpTaskQueueLimits;
   private readonly config: ResolvedTaskQueueOptions;
 
   constructor(
@@ -54,8 +71,8 @@ export class PgBossTaskQueue implements McpTaskQueue {
     return { schema: this.config.schema, queue: this.config.queue };
   }
 
-  async start(run: McpTaskRun, limits: { maxRunMs: number }): Promise<void> {
-    this.maxRunMs = limits.maxRunMs;
+  async start(run: McpTaskRun, limits: McpTaskQueueLimits): Promise<void> {
+    this.limits = limits;
     const boss = await this.ready();
     // Jobs take the queue's settings unless sent with their own: keep them this deployment's (the layer's limit included).
     await boss.updateQueue(this.config.queue, this.queueOptions());
@@ -64,30 +81,51 @@ export class PgBossTaskQueue implements McpTaskQueue {
       return;
     }
     if (this.workerIds.length) return;
-    // One work() per worker, each fetching one job at a time: their ids let a local enqueue wake them all.
+    const polling = this.config.pollIntervalMs / 1000;
     for (let i = 0; i < this.config.workers; i++) {
+      let self = '';
       const id = await boss.work<TaskJob>(
         this.config.queue,
-        { pollingIntervalSeconds: this.config.pollIntervalMs / 1000, batchSize: 1 },
-        async ([job]) => this.runJob(boss, run, job),
+        {
+          // One job per fetch: a job fetched with others would wait for them, claimed but not started.
+          batchSize: 1,
+          pollingIntervalSeconds: polling,
+          // With LISTEN on, pg-boss would poll every 30 s; a notification lost (a pooler) must cost no more than a poll.
+          notifyPollingIntervalSeconds: polling,
+          groupConcurrency: limits.maxRunningPerWorkspace,
+        },
+        async ([job]) => {
+          await this.runJob(boss, run, job);
+          // More may be waiting: fetch again now rather than after a poll (a short fetch then waits).
+          boss.notifyWorker(self);
+        },
       );
+      self = id;
       this.workerIds.push(id);
     }
+    const wakeUp = this.config.listen ? 'LISTEN/NOTIFY, polling' : 'polling';
     this.logger.log(
-      `Task workers: ${this.config.workers} in this process, pg-boss queue "${this.config.queue}" in schema ${this.config.schema}`,
+      `Task workers: ${this.config.workers} in this process, pg-boss queue "${this.config.queue}" in schema ${this.config.schema} ` +
+        `(${wakeUp} every ${this.config.pollIntervalMs} ms)`,
     );
   }
 
-  async enqueue(taskId: string, options: { delayMs?: number; workspaceId?: string } = {}): Promise<void> {
+  async enqueue(taskId: string, options: McpTaskEnqueueOptions = {}): Promise<void> {
     const boss = await this.ready();
     const delaySeconds = options.delayMs && options.delayMs > 0 ? options.delayMs / 1000 : undefined;
-    await boss.send(this.config.queue, { taskId } satisfies TaskJob, {
+    const job: TaskJob = {
+      taskId,
+      ...(options.workspaceId !== undefined ? { workspaceId: options.workspaceId } : {}),
+      ...(options.ahead ? { ahead: options.ahead } : {}),
+    };
+    await boss.send(this.config.queue, job, {
+      ...this.jobOptions(job),
       ...(delaySeconds !== undefined ? { startAfter: delaySeconds } : {}),
-      ...(this.maxRunMs !== undefined ? { expireInSeconds: this.expireInSeconds() } : {}),
       // In the caller's transaction when one is open (the task row is in it too).
       ...(this.database.inTransaction ? { db: this.inTransaction } : {}),
     });
-    // A job due now: this replica's idle workers look at once instead of at their next poll (after the commit: before it they would not see it).
+    // A job due now: this replica's idle workers look at once (after the commit: before it they
+    // would not see it), also where notifications do not arrive.
     if (delaySeconds === undefined && this.workerIds.length) this.database.afterCommit(() => this.wakeWorkers(boss));
   }
 
@@ -118,9 +156,9 @@ export class PgBossTaskQueue implements McpTaskQueue {
     const outcome = await run(job.data.taskId);
     if (outcome.kind !== 'later') return;
     await this.database.transaction(async () => {
-      await boss.send(this.config.queue, { taskId: job.data.taskId } satisfies TaskJob, {
+      await boss.send(this.config.queue, job.data, {
+        ...this.jobOptions(job.data),
         startAfter: Math.max(outcome.delayMs, 1) / 1000,
-        ...(this.maxRunMs !== undefined ? { expireInSeconds: this.expireInSeconds() } : {}),
         db: this.inTransaction,
       });
       // Fenced to this attempt; pg-boss's own completion after the handler then finds it done.
@@ -140,8 +178,10 @@ export class PgBossTaskQueue implements McpTaskQueue {
     const supervise = this.config.workers > 0;
     const { PgBoss } = await loadPgBoss();
     const boss = new PgBoss({
-      // The application's database, the one McpDatabase uses.
-      connectionString: this.database.url,
+      // The application's database, the one McpDatabase uses, unless the queue is given its own connection.
+      connectionString: this.config.connectionString ?? this.database.url,
+      // One more connection, held for LISTEN: idle workers hear of a new job at once.
+      useListenNotify: this.config.listen,
       schema: this.config.schema,
       application_name: 'nest-mcp-task-queue',
       // Fetches, completions and supervision: one connection per worker and two more.
@@ -176,13 +216,25 @@ export class PgBossTaskQueue implements McpTaskQueue {
       retryDelayMax: 60,
       // The task row is the record; a finished job is kept an hour, for looking into the queue.
       deleteAfterSeconds: 3600,
-      ...(this.maxRunMs !== undefined ? { expireInSeconds: this.expireInSeconds() } : {}),
+      notify: this.config.listen,
+      // A running job's worker touches it this often / 2; one not touched for this long is dead.
+      ...(this.config.heartbeatSeconds ? { heartbeatSeconds: this.config.heartbeatSeconds } : {}),
+      ...(this.limits ? { expireInSeconds: this.expireInSeconds(this.limits.maxRunMs) } : {}),
+    };
+  }
+
+  /** A job's own options: its expiry, and its place in the fair order (its workspace's group, its priority). */
+  private jobOptions(job: TaskJob): SendOptions {
+    return {
+      ...(this.limits ? { expireInSeconds: this.expireInSeconds(this.limits.maxRunMs) } : {}),
+      ...(job.workspaceId !== undefined ? { group: { id: job.workspaceId } } : {}),
+      ...(job.ahead ? { priority: Math.max(-job.ahead, LOWEST_PRIORITY) } : {}),
     };
   }
 
   /** `maxRunMs` plus the grace in which the layer records an overrun, in whole seconds (pg-boss's unit). */
-  private expireInSeconds(): number {
-    return Math.max(1, Math.ceil(((this.maxRunMs ?? 0) + this.config.expiryGraceMs) / 1000));
+  private expireInSeconds(maxRunMs: number): number {
+    return Math.max(1, Math.ceil((maxRunMs + this.config.expiryGraceMs) / 1000));
   }
 
   /** pg-boss's errors and warnings, at most one line per 30 s: a database down would otherwise log every poll of every worker. */

@@ -32,7 +32,29 @@ export class PostgresTaskStore implements McpTaskStore {
 
   constructor(private readonly database: McpDatabase) {}
 
-  async create(task: McpTask): Promise<void> {
+  /**
+   * With `limit`, the count and the insert run under a transaction-scoped advisory lock on the
+   * task's workspace (its owner without one), held until the surrounding transaction ends: two
+   * replicas creating a task for one workspace at once take turns, and the second counts the
+   * first's row. Creates for other workspaces never wait on it.
+   */
+  async create(task: McpTask, limit?: { maxActive: number }): Promise<{ ahead: number } | undefined> {
+    if (!limit) {
+      await this.insert(task);
+      return { ahead: 0 };
+    }
+    return this.database.transaction(async () => {
+      const scope = { ...(task.workspaceId !== undefined ? { workspaceId: task.workspaceId } : {}), ownerKey: task.ownerKey };
+      const key = scope.workspaceId !== undefined ? `mcp_tasks:workspace:${scope.workspaceId}` : `mcp_tasks:owner:${scope.ownerKey}`;
+      await this.database.sql(sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+      const ahead = await this.countActive(scope);
+      if (ahead >= limit.maxActive) return undefined;
+      await this.insert(task);
+      return { ahead };
+    });
+  }
+
+  private async insert(task: McpTask): Promise<void> {
     await this.database.sql(sql`
       INSERT INTO mcp_tasks (id, owner_key, workspace_id, tool, arguments, caller, client, followed_as, status, status_message,
                              input_requests, input_responses, result, error, created_at, last_updated_at, started_at, expires_at, attempts)

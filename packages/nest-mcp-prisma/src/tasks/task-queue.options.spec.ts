@@ -3,11 +3,13 @@ import { describe, it } from 'node:test';
 import { resolveTaskQueueOptions } from './task-queue.options.js';
 
 describe('resolveTaskQueueOptions', () => {
-  it('fills every default: 2 workers, polling each second, pg-boss schema pgboss, queue mcp-tasks', () => {
+  it('fills every default: 2 workers, LISTEN with polling each second, 10 s heartbeats, pg-boss schema pgboss, queue mcp-tasks', () => {
     assert.deepEqual(resolveTaskQueueOptions(), {
       workers: 2,
       pollIntervalMs: 1000,
-      superviseIntervalSeconds: 15,
+      listen: true,
+      heartbeatSeconds: 10,
+      superviseIntervalSeconds: 10,
       retryLimit: 10,
       expiryGraceMs: 5000,
       stopTimeoutMs: 10_000,
@@ -22,6 +24,8 @@ describe('resolveTaskQueueOptions', () => {
     assert.equal(resolved.pollIntervalMs, 500);
     assert.equal(resolved.schema, 'jobs');
     assert.equal(resolved.queue, 'billing.tasks');
+    const pooled = resolveTaskQueueOptions({ listen: false, heartbeatSeconds: 0, connectionString: 'postgresql://db-direct/app' });
+    assert.deepEqual([pooled.listen, pooled.heartbeatSeconds, pooled.connectionString], [false, 0, 'postgresql://db-direct/app']);
   });
 
   it('refuses a wrong value at boot, naming the option and what it must be', () => {
@@ -30,5 +34,9 @@ describe('resolveTaskQueueOptions', () => {
     assert.throws(() => resolveTaskQueueOptions({ retryLimit: 1.5 }), /tasks\.retryLimit must be a whole number ≥ 1/);
     assert.throws(() => resolveTaskQueueOptions({ schema: 'Jobs; DROP' }), /tasks\.schema must be a lower-case identifier/);
     assert.throws(() => resolveTaskQueueOptions({ queue: 'a queue' }), /tasks\.queue must be letters, digits/);
+    assert.throws(
+      () => resolveTaskQueueOptions({ heartbeatSeconds: 5 }),
+      /tasks\.heartbeatSeconds must be 0 \(off\) or a whole number ≥ 10, got 5/,
+    );
   });
 });

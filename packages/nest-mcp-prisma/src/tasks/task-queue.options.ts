@@ -5,11 +5,36 @@ export interface McpPrismaTaskOptions {
    * workers run them. Default: 2.
    */
   workers?: number;
-  /** How often an idle worker looks for a job queued on another replica, in ms (at least 500). Default: 1000. */
+  /**
+   * How often an idle worker looks for a job, in ms (at least 500): the floor under LISTEN/NOTIFY,
+   * and the only way a job queued on another replica is found with `listen: false`. Default: 1000.
+   */
   pollIntervalMs?: number;
   /**
-   * How often a replica with workers looks for jobs whose worker died (their run outlived its
-   * limit), in seconds: a killed replica's job is retried at most this long after its limit. Default: 15.
+   * Wake idle workers the moment a job is queued on any replica (PostgreSQL LISTEN/NOTIFY, one
+   * extra connection per replica). LISTEN needs a session: through a transaction-mode pooler
+   * (PgBouncer and most managed poolers) notifications never arrive, so give the queue a direct
+   * connection (`connectionString`) or set this to false; pickup then falls back to
+   * `pollIntervalMs` (and to at once for a job queued on the worker's own replica). Default: true.
+   */
+  listen?: boolean;
+  /**
+   * The queue's own PostgreSQL connection (pg-boss's pool: one connection per worker, two more,
+   * one for LISTEN). Default: the application's (`McpDatabase`). Set it to a direct connection
+   * when the application's goes through a transaction-mode pooler. A task and its job are still
+   * created in the call's transaction, on the application's connection.
+   */
+  connectionString?: string;
+  /**
+   * How long a running job may go without its worker's heartbeat before it is taken back and
+   * retried, in seconds (at least 10; 0: no heartbeats, a dead worker's job waits for its claim to
+   * expire, `maxRunMs` plus `expiryGraceMs`). A killed replica's task runs again on another at
+   * most about this plus `superviseIntervalSeconds` later, whatever `maxRunMs` is. Default: 10.
+   */
+  heartbeatSeconds?: number;
+  /**
+   * How often a replica with workers looks for jobs whose worker died (heartbeat stopped, or claim
+   * expired), in seconds. Default: 10.
    */
   superviseIntervalSeconds?: number;
   /**
@@ -33,7 +58,8 @@ export interface McpPrismaTaskOptions {
   queue?: string;
 }
 
-export type ResolvedTaskQueueOptions = Required<McpPrismaTaskOptions>;
+export type ResolvedTaskQueueOptions = Required<Omit<McpPrismaTaskOptions, 'connectionString'>> &
+  Pick<McpPrismaTaskOptions, 'connectionString'>;
 
 /** The options with every default filled; a wrong value stops the boot, naming the option. */
 export function resolveTaskQueueOptions(options: McpPrismaTaskOptions = {}): ResolvedTaskQueueOptions {
@@ -46,10 +72,18 @@ export function resolveTaskQueueOptions(options: McpPrismaTaskOptions = {}): Res
     if (!pattern.test(value)) throw new Error(`McpPrismaModule: tasks.${option} must be ${what}, got ${JSON.stringify(value)}`);
     return value;
   };
+  // pg-boss refuses a heartbeat under 10 s; 0 turns them off.
+  const heartbeat = (value: number) => {
+    if (value === 0 || (Number.isInteger(value) && value >= 10)) return value;
+    throw new Error(`McpPrismaModule: tasks.heartbeatSeconds must be 0 (off) or a whole number ≥ 10, got ${value}`);
+  };
   return {
     workers: whole('workers', options.workers ?? 2, 0),
     pollIntervalMs: whole('pollIntervalMs', options.pollIntervalMs ?? 1000, 500),
-    superviseIntervalSeconds: whole('superviseIntervalSeconds', options.superviseIntervalSeconds ?? 15, 1),
+    listen: options.listen ?? true,
+    ...(options.connectionString ? { connectionString: options.connectionString } : {}),
+    heartbeatSeconds: heartbeat(options.heartbeatSeconds ?? 10),
+    superviseIntervalSeconds: whole('superviseIntervalSeconds', options.superviseIntervalSeconds ?? 10, 1),
     retryLimit: whole('retryLimit', options.retryLimit ?? 10, 1),
     expiryGraceMs: whole('expiryGraceMs', options.expiryGraceMs ?? 5000, 0),
     stopTimeoutMs: whole('stopTimeoutMs', options.stopTimeoutMs ?? 10_000, 0),

@@ -41,6 +41,19 @@ export interface McpCallOutcome {
    * `status` is the first answer's (`queued` for a task or a queued job, else `success`).
    */
   replayed?: true;
+  /** The task (or queued job) the call was accepted as, when it was (`queued`): its run's row and its end's carry the same id. */
+  taskId?: string;
+}
+
+/** How a task ended outside its run's call (which `around` sees): see `McpCallHook.taskEnded`. */
+export interface McpTaskEnd {
+  taskId: string;
+  /** `cancelled` by the client or a person; `refused`: its caller may no longer act when its run came; `failed`: given up. */
+  outcome: 'cancelled' | 'refused' | 'failed';
+  /** `task_cancelled`, `task_refused`, `task_gave_up` (its worker stopped too often) or `task_fault` (the run could not begin). */
+  code: string;
+  /** The task's status message: who cancelled, why it was refused. */
+  message: string;
 }
 
 /**
@@ -53,6 +66,14 @@ export interface McpCallOutcome {
  */
 export interface McpCallHook {
   around<T>(call: McpCall, proceed: () => Promise<T>): Promise<T>;
+  /**
+   * Optional: a task ended without a run of it passing through `around` (a cancel by the client or
+   * a person, its caller refused when the run came, a run given up after crashes), so that an audit
+   * trail has one row for every way a task ends. `call` is the task's tool call as its run would
+   * have made it (`context.taskRun` names the task), in the request that ended it when one did (a
+   * cancel). A throw is logged; the task's end stands.
+   */
+  taskEnded?(call: McpCall, end: McpTaskEnd): Promise<void>;
 }
 
 export const MCP_CALL_HOOK = Symbol('MCP_CALL_HOOK');

@@ -25,11 +25,28 @@ export type McpTaskRun = (taskId: string) => Promise<McpTaskRunOutcome>;
  */
 export interface McpTaskQueue {
   /** Starts taking jobs: `run` is called for each (at application bootstrap, on every replica that works). */
-  start(run: McpTaskRun, limits: { maxRunMs: number }): Promise<void>;
-  /** Queues a task's run. `delayMs`: not before then. */
-  enqueue(taskId: string, options?: { delayMs?: number; workspaceId?: string }): Promise<void>;
+  start(run: McpTaskRun, limits: McpTaskQueueLimits): Promise<void>;
+  /**
+   * Queues a task's run. `delayMs`: not before then. `workspaceId` and `ahead` (how many of that
+   * workspace's tasks were unfinished when it was created) let a queue be fair across workspaces:
+   * a workspace's first task is served before another's backlog.
+   */
+  enqueue(taskId: string, options?: McpTaskEnqueueOptions): Promise<void>;
   /** Stops taking jobs and waits (bounded) for the running ones (at shutdown). */
   stop(): Promise<void>;
+}
+
+/** The layer's task limits a queue applies (`tasks` options). */
+export interface McpTaskQueueLimits {
+  maxRunMs: number;
+  /** Tasks of one workspace running at once across replicas: a queue that can holds the others back at fetch time. */
+  maxRunningPerWorkspace: number;
+}
+
+export interface McpTaskEnqueueOptions {
+  delayMs?: number;
+  workspaceId?: string;
+  ahead?: number;
 }
 
 export const MCP_TASK_QUEUE = Symbol('MCP_TASK_QUEUE');

@@ -65,8 +65,15 @@ export type McpTaskPatch = Partial<
  * commits with that call, and a task's outcome commits with the work's own writes.
  */
 export interface McpTaskStore {
-  /** Stores a new task; once this resolves (and the surrounding transaction, if any, commits) `get` finds it. */
-  create(task: McpTask): Promise<void>;
+  /**
+   * Stores a new task; once this resolves (and the surrounding transaction, if any, commits) `get`
+   * finds it. With `limit`, only if fewer than `maxActive` tasks of its workspace (of its owner when
+   * it has none) are unfinished, decided atomically across replicas (two creates racing for the
+   * last place: one wins): returns how many were (`ahead`, its place in its workspace's line, which
+   * a fair queue uses), or undefined when the workspace is full and nothing was stored. Without
+   * `limit` it always stores, and `ahead` is 0.
+   */
+  create(task: McpTask, limit?: { maxActive: number }): Promise<{ ahead: number } | undefined>;
   /** The task, or undefined when unknown or expired. */
   get(id: string): Promise<McpTask | undefined>;
   /**

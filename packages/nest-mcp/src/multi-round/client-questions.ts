@@ -7,9 +7,10 @@ import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { inputRequired } from './input-required.js';
 import type { McpRequestState } from './request-state.js';
 
-/** What a multi round-trip state sealed by `invocation.elicit/sample/listRoots` carries: the answers so far. */
+/** What a multi round-trip state sealed by `invocation.elicit/sample/listRoots` carries: the answers so far, and the key of the question asked. */
 interface AnswersState {
   answers: Record<string, unknown>;
+  asked?: string;
 }
 
 /**
@@ -83,18 +84,21 @@ export async function inputRequiredFor(
 ): Promise<InputRequiredResult> {
   return inputRequired({
     inputRequests: { [signal.key]: signal.request },
-    requestState: await states.seal({ answers: signal.answers } satisfies AnswersState, invocation),
+    requestState: await states.seal({ answers: signal.answers, asked: signal.key } satisfies AnswersState, invocation),
   });
 }
 
 /**
- * Every answer the client gave in this call's rounds so far (earlier rounds' from the sealed
- * state, this round's `inputResponses`): what a task created on this round carries into its runs,
- * so the handler finds them under the same keys.
+ * Every answer the client gave in this call's rounds so far to a question the handler asked
+ * (earlier rounds' from the sealed state, this round's to the question the state names): what a
+ * task created on this round carries into its runs, so the handler finds them under the same keys.
+ * Anything else a client put in `inputResponses` answers nothing and is not kept.
  */
 export function answersSoFar(invocation: Pick<McpInvocation, 'state' | 'inputResponses'>): Record<string, unknown> {
-  const earlier = isAnswersState(invocation.state) ? invocation.state.answers : {};
-  return { ...earlier, ...invocation.inputResponses };
+  if (!isAnswersState(invocation.state)) return {};
+  const { answers, asked } = invocation.state;
+  const latest = asked !== undefined && invocation.inputResponses && Object.hasOwn(invocation.inputResponses, asked);
+  return { ...answers, ...(latest ? { [asked]: invocation.inputResponses![asked] } : {}) };
 }
 
 function isAnswersState(state: unknown): state is AnswersState {

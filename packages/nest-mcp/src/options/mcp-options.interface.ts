@@ -113,6 +113,11 @@ export interface McpTaskOptions {
   maxActivePerWorkspace?: number;
   /** Tasks of one workspace running at once, across replicas; the others wait in the queue. Default 4. */
   maxRunningPerWorkspace?: number;
+  /**
+   * Most a task may store of the call's arguments, and of the client's answers, each as JSON
+   * bytes; a bigger call gets `task_too_large` and nothing is stored. Default 262 144 (256 KiB).
+   */
+  maxStoredBytes?: number;
   /** How often a running task checks whether it was cancelled from another replica. Default 1000 ms. */
   cancelCheckMs?: number;
   /** How often expired tasks are purged. Default 60 000 ms. */

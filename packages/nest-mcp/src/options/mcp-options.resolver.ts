@@ -68,6 +68,7 @@ function taskOptions(options: McpTaskOptions): ResolvedTaskOptions {
     maxAttempts: positiveInteger('tasks.maxAttempts', options.maxAttempts ?? 2),
     maxActivePerWorkspace: positiveInteger('tasks.maxActivePerWorkspace', options.maxActivePerWorkspace ?? 20),
     maxRunningPerWorkspace: positiveInteger('tasks.maxRunningPerWorkspace', options.maxRunningPerWorkspace ?? 4),
+    maxStoredBytes: positiveInteger('tasks.maxStoredBytes', options.maxStoredBytes ?? 262_144),
     cancelCheckMs: positiveInteger('tasks.cancelCheckMs', options.cancelCheckMs ?? 1000),
     purgeEveryMs: positiveInteger('tasks.purgeEveryMs', options.purgeEveryMs ?? 60_000),
     ...(options.jobTool ? { jobTool: options.jobTool } : {}),

@@ -18,6 +18,7 @@ import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { StreamMethodsHandler } from '../streams/stream-methods.handler.js';
 import { TasksHandler } from '../tasks/tasks.handler.js';
+import { taskRunContext } from '../tasks/task-call.js';
 import type { ProtocolEra } from '../protocol/protocol-version.js';
 import type { McpApprovedCall } from '../confirmation/mcp-approved-call.js';
 import { MCP_CALL_HOOK, type McpCall, type McpCallHook, type McpCallOutcome } from '../contracts/call-hook.js';
@@ -172,19 +173,8 @@ export class McpDispatcher {
     request: Request,
     run: { signal: AbortSignal; progress: McpTaskRunContext['progress']; completed(result: CallToolResult): Promise<void> },
   ): Promise<CallToolResult | InputRequiredResult> {
-    const requestId = `task:${task.id}`;
-    const context: McpRequestContext = {
-      era: 'stateless',
-      protocolVersion: task.client.protocolVersion,
-      method: 'tools/call',
-      requestId,
-      clientCapabilities: task.client.capabilities,
-      ...(task.client.info ? { clientInfo: task.client.info } : {}),
-      meta: {},
-      httpRequest: request,
-      signal: run.signal,
-      taskRun: { taskId: task.id, progress: run.progress },
-    };
+    const context = taskRunContext(task, request, run);
+    const requestId = context.requestId!;
     const message = {
       id: requestId,
       method: 'tools/call',

@@ -16,6 +16,7 @@ import {
 } from '../contracts/task-queue.js';
 import { MCP_TASK_STORE, type McpTask, type McpTaskError, type McpTaskStore } from '../contracts/task-store.js';
 import { TaskAborts, TaskStopped } from '../tasks/task-aborts.js';
+import { TaskEnds } from '../tasks/task-ends.js';
 
 const DONE: McpTaskRunOutcome = { kind: 'done' };
 /** Progress is written at most this often: a handler reporting every row must not write every row. */
@@ -42,11 +43,13 @@ export class McpTaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly dispatcher: McpDispatcher,
     private readonly registry: McpRegistry,
     private readonly aborts: TaskAborts,
+    private readonly ends: TaskEnds,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.registry.hasTaskTools) return;
-    await this.queue.start((taskId) => this.run(taskId), { maxRunMs: this.options.tasks.maxRunMs });
+    const { maxRunMs, maxRunningPerWorkspace } = this.options.tasks;
+    await this.queue.start((taskId) => this.run(taskId), { maxRunMs, maxRunningPerWorkspace });
     this.purgeTimer = setInterval(() => void this.purge(), this.options.tasks.purgeEveryMs);
     this.purgeTimer.unref();
   }
@@ -68,19 +71,24 @@ export class McpTaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
     // Unknown (purged), finished, or waiting for the client's answers (`tasks/update` queues it again).
     if (!task || task.status !== 'working') return DONE;
     if (task.attempts >= limits.maxAttempts) {
-      await this.fail(task, {
-        code: McpErrorCode.InternalError,
-        message: `The task was started ${task.attempts} times and its worker stopped each time before it finished; nothing it did was kept.`,
-      });
+      const message = `The task was started ${task.attempts} times and its worker stopped each time before it finished; nothing it did was kept.`;
+      if (await this.fail(task, { code: McpErrorCode.InternalError, message })) {
+        await this.ends.record(task, { outcome: 'failed', code: 'task_gave_up', message });
+      }
       return DONE;
     }
     if (task.workspaceId !== undefined && (await this.store.countRunning(task.workspaceId)) >= limits.maxRunningPerWorkspace) {
       return { kind: 'later', delayMs: limits.pollIntervalMs };
     }
+    // A run that ended hands its task on without `startedAt` (done, waiting for answers, or back in
+    // the queue at a shutdown): one still set means the worker of the last run died mid-way.
+    const resumed = task.startedAt !== undefined;
     const started = await this.store.transition(task.id, ['working'], {
       attempts: task.attempts + 1,
       startedAt: new Date(),
-      statusMessage: 'Running',
+      statusMessage: resumed
+        ? `Running again (attempt ${task.attempts + 1}): the worker of the previous run stopped before it finished, and nothing it did was kept`
+        : 'Running',
     });
     if (!started) return DONE; // cancelled meanwhile
     return this.execute(started);
@@ -89,9 +97,12 @@ export class McpTaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private async execute(task: McpTask): Promise<McpTaskRunOutcome> {
     const run = this.aborts.track(task.id);
     const watch = this.watch(task, run.stop);
+    // Whether the run reached the call hook, which then records how it ended; before it, this does.
+    let dispatched = false;
     try {
-      const result = await this.callers.actAs(task.caller, (request) =>
-        this.dispatcher.runTaskCall(task, request, {
+      const result = await this.callers.actAs(task.caller, (request) => {
+        dispatched = true;
+        return this.dispatcher.runTaskCall(task, request, {
           signal: run.signal,
           progress: throttledProgress(this.store, task.id),
           // Inside the call hook's transaction: the outcome commits with the work.
@@ -103,8 +114,8 @@ export class McpTaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
             });
             if (!done) throw new TaskStopped('cancelled', 'The task was cancelled: nothing it did was kept');
           },
-        }),
-      );
+        });
+      });
       if (isInputRequiredResult(result)) await this.awaitInput(task, result.inputRequests ?? {});
       // An `isError` result rolled the work back; it is still the task's answer. (A success was recorded inside.)
       else if (result.isError)
@@ -114,11 +125,19 @@ export class McpTaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
       const reason = run.signal.reason;
       if (reason instanceof TaskStopped && reason.why === 'shutdown') {
         // Not the task's fault: the next worker runs it again, and this run does not count.
-        await this.store.transition(task.id, ['working'], { attempts: task.attempts - 1, statusMessage: 'Queued' });
+        await this.store.transition(task.id, ['working'], { attempts: task.attempts - 1, startedAt: undefined, statusMessage: 'Queued' });
         throw error;
       }
       if (reason instanceof TaskStopped && reason.why === 'cancelled') return DONE;
-      await this.fail(task, errorOf(reason instanceof TaskStopped ? reason : error, task));
+      const failure = errorOf(reason instanceof TaskStopped ? reason : error, task);
+      if ((await this.fail(task, failure)) && !dispatched) {
+        const refused = error instanceof McpTaskRefused;
+        await this.ends.record(task, {
+          outcome: refused ? 'refused' : 'failed',
+          code: refused ? 'task_refused' : 'task_fault',
+          message: failure.message,
+        });
+      }
       return DONE;
     } finally {
       clearInterval(watch);
@@ -176,12 +195,18 @@ export class McpTaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
     await this.store.transition(task.id, ['working'], {
       status: 'input_required',
       inputRequests: open,
+      startedAt: undefined,
       statusMessage: 'Waiting for input',
     });
   }
 
-  private async fail(task: McpTask, error: McpTaskError): Promise<void> {
-    await this.store.transition(task.id, ['working', 'input_required'], { status: 'failed', error, statusMessage: error.message });
+  /** Whether this failed it (not a cancel or another worker first). */
+  private async fail(task: McpTask, error: McpTaskError): Promise<boolean> {
+    return !!(await this.store.transition(task.id, ['working', 'input_required'], {
+      status: 'failed',
+      error,
+      statusMessage: error.message,
+    }));
   }
 
   private async purge(): Promise<void> {

@@ -10,14 +10,19 @@ import { MCP_TASK_CALLERS, MCP_TASK_QUEUE, type McpTaskCallers, type McpTaskQueu
 import { MCP_TASK_STORE, TERMINAL_TASK_STATUSES, type McpTask, type McpTaskStore } from '../contracts/task-store.js';
 import { createTaskResult } from './task-wire.js';
 import { TaskAborts } from './task-aborts.js';
+import { oversizedTask, taskClient } from './task-bounds.js';
+import { TaskEnds } from './task-ends.js';
 
 /** What accepting a call as a task reads of it: an MCP invocation, or a REST request's call (`submit`). */
 export type TaskCall = Pick<McpInvocation, 'name' | 'arguments' | 'httpRequest' | 'callerKey' | 'protocolVersion' | 'clientCapabilities'> &
   Partial<Pick<McpInvocation, 'clientInfo' | 'state' | 'inputResponses'>>;
 
-/** What a tool call answers when the layer accepted it as a task (see `McpTaskInterceptor`). */
+/** What a tool call answers when the layer accepted it as a task (see `McpTaskInterceptor`); `taskId` once one was created. */
 export class TaskAccepted {
-  constructor(readonly reply: Record<string, unknown> | ToolReply) {}
+  constructor(
+    readonly reply: Record<string, unknown> | ToolReply,
+    readonly taskId?: string,
+  ) {}
 }
 
 /** A job as the job tool and the REST job route show it (a task followed without the tasks extension). */
@@ -50,6 +55,7 @@ export class McpTasks {
     @Inject(MCP_TASK_QUEUE) private readonly queue: McpTaskQueue,
     @Inject(MCP_TASK_CALLERS) private readonly callers: McpTaskCallers,
     private readonly aborts: TaskAborts,
+    private readonly ends: TaskEnds,
   ) {}
 
   /**
@@ -59,24 +65,19 @@ export class McpTasks {
    */
   async accept(invocation: TaskCall, followedAs: McpTask['followedAs']): Promise<TaskAccepted> {
     const tasks = this.options.tasks;
-    const { caller, workspaceId } = await this.callers.capture(invocation.httpRequest);
-    const ownerKey = invocation.callerKey ?? '';
-    const active = await this.store.countActive({ ...(workspaceId !== undefined ? { workspaceId } : {}), ownerKey });
-    if (active >= tasks.maxActivePerWorkspace) return new TaskAccepted(tooManyTasks(invocation.name, tasks.maxActivePerWorkspace));
-    const now = new Date();
     const answers = answersSoFar(invocation);
+    const oversized = oversizedTask(invocation.name, { arguments: invocation.arguments, answers }, tasks.maxStoredBytes);
+    if (oversized) return new TaskAccepted(oversized);
+    const { caller, workspaceId } = await this.callers.capture(invocation.httpRequest);
+    const now = new Date();
     const task: McpTask = {
       id: randomUUID(),
-      ownerKey,
+      ownerKey: invocation.callerKey ?? '',
       ...(workspaceId !== undefined ? { workspaceId } : {}),
       tool: invocation.name,
       arguments: invocation.arguments ?? {},
       caller,
-      client: {
-        protocolVersion: invocation.protocolVersion,
-        capabilities: invocation.clientCapabilities,
-        ...(invocation.clientInfo ? { info: invocation.clientInfo } : {}),
-      },
+      client: taskClient(invocation.protocolVersion, invocation.clientCapabilities, invocation.clientInfo),
       followedAs,
       status: 'working',
       statusMessage: 'Queued',
@@ -86,10 +87,11 @@ export class McpTasks {
       expiresAt: new Date(now.getTime() + tasks.ttlMs),
       attempts: 0,
     };
-    await this.store.create(task);
-    await this.queue.enqueue(task.id, { ...(workspaceId !== undefined ? { workspaceId } : {}) });
-    if (followedAs === 'task') return new TaskAccepted(createTaskResult(task, tasks.pollIntervalMs));
-    return new TaskAccepted(ToolReply.queued({ jobId: task.id, queuedAt: now.toISOString() }, this.howToFollow(task.id)));
+    const created = await this.store.create(task, { maxActive: tasks.maxActivePerWorkspace });
+    if (!created) return new TaskAccepted(tooManyTasks(invocation.name, tasks.maxActivePerWorkspace));
+    await this.queue.enqueue(task.id, { ...(workspaceId !== undefined ? { workspaceId } : {}), ahead: created.ahead });
+    if (followedAs === 'task') return new TaskAccepted(createTaskResult(task, tasks.pollIntervalMs), task.id);
+    return new TaskAccepted(ToolReply.queued({ jobId: task.id, queuedAt: now.toISOString() }, this.howToFollow(task.id)), task.id);
   }
 
   /**
@@ -127,16 +129,23 @@ export class McpTasks {
   /** Answers open questions of the caller's task; the run resumes once none is open. */
   async answer(task: McpTask, responses: Record<string, unknown>): Promise<void> {
     const updated = await this.store.answer(task.id, responses);
+    // Its place in its workspace's line is kept: it was waiting for the client, not behind others.
     if (task.status === 'input_required' && updated?.status === 'working') {
-      await this.queue.enqueue(task.id, { ...(task.workspaceId !== undefined ? { workspaceId: task.workspaceId } : {}) });
+      await this.queue.enqueue(task.id, { ...(task.workspaceId !== undefined ? { workspaceId: task.workspaceId } : {}), ahead: 0 });
     }
   }
 
-  /** Cancels the caller's task unless it finished already (idempotent); a running one is stopped and rolled back. */
-  async cancel(task: McpTask, statusMessage = 'Cancelled by the client'): Promise<void> {
+  /**
+   * Cancels the caller's task unless it finished already (idempotent); a running one is stopped and
+   * rolled back. The call hook hears of it once (`taskEnded`), in `request` (the one that cancelled)
+   * when given: an audit trail's row of who cancelled.
+   */
+  async cancel(task: McpTask, statusMessage = 'Cancelled by the client', request?: Request): Promise<void> {
     if (TERMINAL_TASK_STATUSES.includes(task.status)) return;
     const cancelled = await this.store.transition(task.id, ['working', 'input_required'], { status: 'cancelled', statusMessage });
-    if (cancelled) this.aborts.cancelled(task.id);
+    if (!cancelled) return;
+    this.aborts.cancelled(task.id);
+    await this.ends.record(cancelled, { outcome: 'cancelled', code: 'task_cancelled', message: statusMessage }, request);
   }
 
   /** The job view of the caller's task (for a job tool or a REST job route), or undefined. */

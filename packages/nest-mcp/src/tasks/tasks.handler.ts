@@ -38,7 +38,7 @@ export class TasksHandler {
   /** An empty ack, also for a task that already finished (cancel is idempotent). */
   async cancel(params: Record<string, unknown>, context: McpRequestContext): Promise<Record<string, never>> {
     const task = await this.own(params, context, 'tasks/cancel');
-    await this.tasks.cancel(task);
+    await this.tasks.cancel(task, undefined, context.httpRequest);
     return {};
   }
 

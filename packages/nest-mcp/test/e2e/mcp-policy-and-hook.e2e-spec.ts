@@ -221,7 +221,7 @@ describe('access policy and call hook', () => {
       { target: 'outcome_success', taskRun: false, outcome: { status: 'success', isError: false } },
       { target: 'outcome_refused', taskRun: false, outcome: { status: 'failed', isError: true, errorCode: 'closed_period' } },
       { target: 'notes://status', taskRun: false, outcome: { status: 'success', isError: false } },
-      { target: 'outcome_task', taskRun: false, outcome: { status: 'queued', isError: false } },
+      { target: 'outcome_task', taskRun: false, outcome: { status: 'queued', isError: false, taskId: queued.body.result.taskId } },
       { target: 'outcome_task', taskRun: true, outcome: { status: 'success', isError: false } },
     ]);
   });

@@ -39,8 +39,10 @@ import {
   ledger,
   MAX_ACTIVE_TASKS,
   POLL_INTERVAL_MS,
+  MAX_STORED_BYTES,
   revokedUsers,
   StoredTaskTools,
+  taskEnds,
   TASK_TTL_MS,
   tasksApp,
   UnfollowableTools,
@@ -70,7 +72,13 @@ function call(
 }
 
 /** A call that must have created a task: its `CreateTaskResult`. */
-async function startTask(url: string, user: string, name: string, args: Record<string, unknown>, capabilities = TASKS) {
+async function startTask(
+  url: string,
+  user: string,
+  name: string,
+  args: Record<string, unknown>,
+  capabilities: Record<string, unknown> = TASKS,
+) {
   const answer = await call(url, user, name, args, { capabilities });
   assert.equal(answer.status, 200, answer.text);
   assert.equal(answer.body.result?.resultType, 'task', answer.text);
@@ -402,6 +410,17 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
 
       const again = (await carl.cancel(taskId)) as Record<string, unknown>;
       assert.deepEqual(Object.keys(again), ['_meta']);
+      // The hook heard of the cancel once (the second changed nothing), as the task's call, in the client's request.
+      assert.deepEqual(
+        taskEnds.filter((entry) => entry.end.taskId === taskId),
+        [
+          {
+            target: 'slow_export',
+            taskRun: taskId,
+            end: { taskId, outcome: 'cancelled', code: 'task_cancelled', message: 'Cancelled by the client' },
+          },
+        ],
+      );
       // Opening the gate now changes nothing: the run is over.
       gates.open('carl-export');
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -471,7 +490,12 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
         assert.deepEqual(sdkEnvelope(again), envelope, 'the stored answer: the same job');
         assert.equal(tasksOf('sue').length, 1);
         assert.deepEqual(hookOutcomes.filter((entry) => entry.target === 'statement_export' && entry.ranIn === 'request').slice(-2), [
-          { target: 'statement_export', ranIn: 'request', outcome: { status: 'queued', isError: false } },
+          // The first names the job it created (its audit row carries it); the replay created none.
+          {
+            target: 'statement_export',
+            ranIn: 'request',
+            outcome: { status: 'queued', isError: false, taskId: (envelope.data as { jobId: string }).jobId },
+          },
           { target: 'statement_export', ranIn: 'request', outcome: { status: 'queued', isError: false, replayed: true } },
         ]);
         gates.open('statement-2026-07');
@@ -588,6 +612,54 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
     });
   });
 
+  describe('what a task stores', () => {
+    it("keeps only the client's capability flags and info, and only answers to questions asked", async () => {
+      const huge = 'x'.repeat(200_000);
+      const created = await startTask(
+        t.mcpUrl,
+        'bea',
+        'slow_export',
+        { label: 'bea-export' },
+        {
+          ...TASKS,
+          elicitation: { form: {}, _meta: { filler: huge } },
+          sampling: { context: {}, tools: {} },
+          experimental: { filler: huge },
+        },
+      );
+      const task = (await store.get(created.taskId))!;
+      assert.deepEqual(task.client.capabilities, { elicitation: { form: {} }, sampling: {}, extensions: { [TASKS_EXTENSION]: {} } });
+      assert.ok(JSON.stringify(task.client).length < 500, `the client takes ${JSON.stringify(task.client).length} bytes`);
+      gates.open('bea-export');
+
+      // Answers to questions nobody asked (no request state) are not the task's to keep.
+      const unasked = await call(
+        t.mcpUrl,
+        'bea',
+        'slow_export',
+        { label: 'bea-export-2' },
+        { params: { inputResponses: { 'elicit-7': { huge } } } },
+      );
+      assert.equal(unasked.body.result.resultType, 'task', unasked.text);
+      assert.equal((await store.get(unasked.body.result.taskId))!.inputResponses, undefined);
+      gates.open('bea-export-2');
+    });
+
+    it(`arguments over tasks.maxStoredBytes (${MAX_STORED_BYTES}) get task_too_large, no task created`, async () => {
+      const before = tasksOf('bo').length;
+      const key = 'k'.repeat(MAX_STORED_BYTES);
+      const refused = await call(t.mcpUrl, 'bo', 'slow_export', { label: 'bo-export', idempotency_key: key });
+      assert.equal(refused.isError, true, refused.text);
+      assert.equal(refused.envelope.errors[0].code, 'task_too_large');
+      assert.match(
+        refused.envelope.errors[0].message,
+        new RegExp(`arguments of this slow_export call take \\d+ bytes as JSON, more than the ${MAX_STORED_BYTES} a task may store`),
+      );
+      assert.equal(tasksOf('bo').length, before);
+      assert.equal(handlerRuns.get('slow_export:bo-export'), undefined);
+    });
+  });
+
   describe('a caller who can no longer act', () => {
     it('makes the task `failed` with the refusal of taskCallers.actAs (McpTaskRefused), nothing done', async () => {
       const rex = await clientAs('rex');
@@ -606,6 +678,11 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
       assert.equal(failed.result, undefined);
       assert.equal(handlerRuns.get('customer_import:rex-import'), 1, 'the method did not run again');
       assert.equal(hookCalls.filter((record) => record.taskId === taskId).length, 1, 'no second run reached the hook');
+      // …so the hook hears of the refusal as the task's end, once.
+      assert.deepEqual(
+        taskEnds.filter((entry) => entry.end.taskId === taskId).map((entry) => entry.end),
+        [{ taskId, outcome: 'refused', code: 'task_refused', message }],
+      );
       assert.deepEqual(ledger.of('rex'), []);
     });
   });

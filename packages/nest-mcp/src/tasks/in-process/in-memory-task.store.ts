@@ -10,8 +10,14 @@ import {
 export class InMemoryTaskStore implements McpTaskStore {
   private readonly tasks = new Map<string, McpTask>();
 
-  async create(task: McpTask): Promise<void> {
+  /** Count and insert with no await between them: atomic in one process. */
+  async create(task: McpTask, limit?: { maxActive: number }): Promise<{ ahead: number } | undefined> {
+    const ahead = limit
+      ? this.unfinished({ ...(task.workspaceId !== undefined ? { workspaceId: task.workspaceId } : {}), ownerKey: task.ownerKey })
+      : 0;
+    if (limit && ahead >= limit.maxActive) return undefined;
     this.tasks.set(task.id, structuredClone(task));
+    return { ahead };
   }
 
   async get(id: string): Promise<McpTask | undefined> {
@@ -49,6 +55,10 @@ export class InMemoryTaskStore implements McpTaskStore {
   }
 
   async countActive(scope: { workspaceId?: string; ownerKey: string }): Promise<number> {
+    return this.unfinished(scope);
+  }
+
+  private unfinished(scope: { workspaceId?: string; ownerKey: string }): number {
     let count = 0;
     for (const task of this.tasks.values()) {
       const mine = scope.workspaceId !== undefined ? task.workspaceId === scope.workspaceId : task.ownerKey === scope.ownerKey;
