@@ -9,10 +9,16 @@
 //   servers: ["http://127.0.0.1:port", ...],  // requests of each client go round-robin over them
 //   tokens: ["…", ...],                         // client i uses tokens[i % tokens.length] (one per workspace)
 //   tool, arguments,                            // the tools/call
-//   mode: "task" | "inline",                    // with the tasks extension declared, or without it
-//   connections, warmupS, durationS,            // clients, then the two phases (one run, no pause)
+//   mode: "task" | "inline"                     // the load rows: with the tasks extension declared, or without it
+//       | "pickup" | "burst" | "fairness",      // the queue's figures (below)
+//   connections, warmupS, durationS,            // task / inline: clients, then the two phases (one run, no pause)
 //   pollMs,                                     // task mode: tasks/get of one task every pollMs
-//   drainS                                      // task mode: after the run, how long to wait for unfinished tasks
+//   drainS,                                     // task mode: after the run, how long to wait for unfinished tasks
+//   databaseUrl, watchMs, timeoutS,             // pickup / burst / fairness: where to watch mcp_tasks, how often, how long at most
+//   count, gapMs: [min, max],                   // pickup: tasks, one at a time; pause after each (uniform in [min, max])
+//   count,                                      // burst: tasks created at once
+//   flood: { token, arguments, count },         // fairness: workspace A's tasks, created at once
+//   fair: { token, arguments, count },          // fairness: then workspace B's, one at a time
 // }
 //
 // task mode: each client loops create (tools/call, must answer a CreateTaskResult) → tasks/get
@@ -24,8 +30,22 @@
 // tasks still unfinished are polled until they finish (drainS), so the database is quiet for the
 // next row and every task id the load got is accounted for.
 // inline mode: each client loops the same tools/call without the extension: answered in the request.
+//
+// The queue's modes create tasks (tokens[0] unless said) and learn that they finished from
+// mcp_tasks itself (one SELECT every watchMs on a connection of their own), not with tasks/get: no
+// client poll loads the servers, whose workers are what is measured. The runner reads the times of
+// every task from the database afterwards (server clocks); this process records when it sent each
+// create and got its answer (epoch ms, this machine's clock).
+// pickup: `count` tasks one after another, created alternately on each server; each waits for the
+//   previous to finish, then a pause of gapMs (so every task meets idle workers).
+// burst: `count` tasks created at once (all requests in flight together, round-robin over the
+//   servers), then waits until all finished.
+// fairness: flood.count tasks of workspace A created at once; once all are answered, fair.count
+//   tasks of workspace B one at a time (each created when the previous finished, alternately on
+//   each server); then waits for A's to finish.
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import pg from 'pg';
 import { ERA_2026, mcpBody, mcpHeaders, TASKS_CAPABILITIES } from './requests.mjs';
 
 const [configPath, resultPath] = process.argv.slice(2);
@@ -35,7 +55,13 @@ if (!configPath || !resultPath) {
 }
 const config = JSON.parse(readFileSync(configPath, 'utf8'));
 const taskMode = config.mode === 'task';
-const agents = config.servers.map(() => new http.Agent({ keepAlive: true, maxSockets: config.connections }));
+const queueMode = ['pickup', 'burst', 'fairness'].includes(config.mode);
+if (!taskMode && !queueMode && config.mode !== 'inline') {
+  console.error(`task-load: unknown mode ${config.mode}`);
+  process.exit(2);
+}
+// The queue's modes send every create of a burst at once: no socket limit there.
+const agents = config.servers.map(() => new http.Agent({ keepAlive: true, maxSockets: queueMode ? Infinity : config.connections }));
 
 /** One POST of a JSON-RPC body; resolves with status, parsed body (or undefined) and ms. */
 function post(serverIndex, headers, body) {
@@ -79,8 +105,10 @@ const start = performance.now();
 const t0 = start + config.warmupS * 1000;
 const t1 = t0 + config.durationS * 1000;
 const inWindow = (t) => t >= t0 && t < t1;
-setTimeout(() => process.stdout.write('PHASE measured\n'), t0 - performance.now());
-setTimeout(() => process.stdout.write('PHASE end\n'), t1 - performance.now());
+if (!queueMode) {
+  setTimeout(() => process.stdout.write('PHASE measured\n'), t0 - performance.now());
+  setTimeout(() => process.stdout.write('PHASE end\n'), t1 - performance.now());
+}
 
 const record = {
   createMs: [],
@@ -212,6 +240,113 @@ function percentiles(values) {
     max: sorted[sorted.length - 1],
     mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The queue's modes (pickup, burst, fairness)
+// ---------------------------------------------------------------------------------------------
+const epochNow = () => performance.timeOrigin + performance.now();
+
+/** One create with the tasks extension declared; resolves with the task id and this machine's times, or undefined (recorded as an error). */
+async function createTask(serverIndex, token, args, id) {
+  const sentAt = epochNow();
+  const created = await post(
+    serverIndex,
+    mcpHeaders(ERA_2026, 'tools/call', config.tool, { authorization: `Bearer ${token}` }),
+    mcpBody(ERA_2026, 'tools/call', { name: config.tool, arguments: args }, id, TASKS_CAPABILITIES),
+  );
+  const result = created.json?.result;
+  if (created.status !== 200 || result?.resultType !== 'task' || typeof result.taskId !== 'string') {
+    error('create', `${created.status} ${created.text}`);
+    return undefined;
+  }
+  return { id: result.taskId, server: serverIndex, sentAt, answeredAt: epochNow(), createMs: created.ms };
+}
+
+/** Resolves once none of `ids` is still `working` (or input_required) in mcp_tasks, or at `deadline` (epoch ms): the ids left. */
+async function finished(db, ids, deadline) {
+  let left = ids;
+  for (;;) {
+    const { rows } = await db.query(`SELECT id FROM mcp_tasks WHERE id = ANY($1::text[]) AND status IN ('working', 'input_required')`, [
+      left,
+    ]);
+    left = rows.map((row) => row.id);
+    if (!left.length || epochNow() > deadline) return left;
+    await sleep(config.watchMs);
+  }
+}
+
+async function queueRun() {
+  const db = new pg.Client({ connectionString: config.databaseUrl });
+  await db.connect();
+  const tasks = [];
+  let unfinished = [];
+  let id = 0;
+  const deadline = () => epochNow() + config.timeoutS * 1000;
+  const createAll = async (role, token, args, count) => {
+    const made = await Promise.all(Array.from({ length: count }, (_, i) => createTask(i % config.servers.length, token, args, ++id)));
+    const ok = made.filter(Boolean).map((task) => ({ ...task, role }));
+    tasks.push(...ok);
+    return ok;
+  };
+  try {
+    if (config.mode === 'pickup') {
+      const [least, most] = config.gapMs;
+      for (let i = 0; i < config.count; i++) {
+        const task = await createTask(i % config.servers.length, config.tokens[0], config.arguments, ++id);
+        if (task) {
+          tasks.push({ ...task, role: 'pickup' });
+          unfinished.push(...(await finished(db, [task.id], deadline())));
+        }
+        await sleep(least + Math.random() * (most - least));
+      }
+    } else if (config.mode === 'burst') {
+      const made = await createAll('burst', config.tokens[0], config.arguments, config.count);
+      unfinished = await finished(
+        db,
+        made.map((task) => task.id),
+        deadline(),
+      );
+    } else {
+      const flood = await createAll('flood', config.flood.token, config.flood.arguments, config.flood.count);
+      const until = deadline();
+      for (let i = 0; i < config.fair.count && epochNow() < until; i++) {
+        const task = await createTask(i % config.servers.length, config.fair.token, config.fair.arguments, ++id);
+        if (!task) continue;
+        tasks.push({ ...task, role: 'fair' });
+        unfinished.push(...(await finished(db, [task.id], until)));
+      }
+      unfinished.push(
+        ...(await finished(
+          db,
+          flood.map((task) => task.id),
+          until,
+        )),
+      );
+    }
+  } finally {
+    await db.end();
+  }
+  const first = Math.min(...tasks.map((task) => task.sentAt));
+  const last = Math.max(...tasks.map((task) => task.answeredAt));
+  return {
+    tasks,
+    unfinished,
+    // From the first create sent to the last answered (this machine's clock): how long creating them took.
+    createSpanMs: tasks.length ? last - first : null,
+    create: percentiles(tasks.map((task) => task.createMs)),
+  };
+}
+
+if (queueMode) {
+  const outcome = await queueRun();
+  for (const agent of agents) agent.destroy();
+  const errors = Object.values(record.errors).reduce((a, b) => a + b, 0);
+  writeFileSync(
+    resultPath,
+    JSON.stringify({ mode: config.mode, errors, errorsByKind: record.errors, errorSamples: record.errorSamples, ...outcome }, null, 2),
+  );
+  process.exit(0);
 }
 
 const clients = Array.from({ length: config.connections }, (_, i) => (taskMode ? taskClient(i) : inlineClient(i)));

@@ -36,6 +36,17 @@ function positive(name, fallback) {
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
   return value;
 }
+/** `min-max` (or one number) of milliseconds, min ≥ 0. */
+function msRange(name, fallback) {
+  const raw = process.env[name] || fallback;
+  const [least, most = least] = raw.split('-').map(Number);
+  if (!Number.isFinite(least) || !Number.isFinite(most) || least < 0 || most < least)
+    throw new Error(`${name} must be "<min>-<max>" milliseconds, e.g. "200-300", got "${raw}"`);
+  return [least, most];
+}
+function positiveOrZero(name, fallback) {
+  return process.env[name] === '0' ? 0 : positive(name, fallback);
+}
 const config = {
   mode: smoke ? 'smoke' : 'full',
   durationS: positive('BENCH_DURATION', smoke ? 1 : 10),
@@ -67,6 +78,18 @@ const config = {
   taskTool: process.env.BENCH_TASK_TOOL || 'bench_customer_summary',
   taskWorkers: process.env.BENCH_TASK_WORKERS || undefined,
   taskPollMs: process.env.BENCH_TASK_POLL_MS || undefined,
+  // Case 8, the queue's figures (bench_sleep tasks, bench/README.md): idle pickups (one at a time),
+  // tasks of each burst, the short task's run, and the fairness run's flood (workspace A) and
+  // workspace B's calls. 0 pickups skips the queue's figures altogether.
+  taskPickups: Math.round(positiveOrZero('BENCH_TASK_PICKUPS', smoke ? 12 : 80)),
+  // The pause after each idle pickup, uniform in [min, max] ms. Against a worker that polls every
+  // TASK_POLL_MS, a range narrower than that poll samples one phase of it (see bench/README.md).
+  taskPickupGapMs: msRange('BENCH_TASK_PICKUP_GAP_MS', '200-300'),
+  taskBurst: Math.round(positive('BENCH_TASK_BURST', smoke ? 12 : 50)),
+  taskShortMs: Math.round(positive('BENCH_TASK_SHORT_MS', 100)),
+  taskFlood: Math.round(positive('BENCH_TASK_FLOOD', smoke ? 16 : 50)),
+  taskFloodMs: Math.round(positive('BENCH_TASK_FLOOD_MS', 400)),
+  taskFairCalls: Math.round(positive('BENCH_TASK_FAIR_CALLS', smoke ? 8 : 25)),
   databaseServer: process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres',
 };
 if (config.toolCounts.length < 2 || config.toolCounts.some((n) => !Number.isInteger(n) || n < 1)) {
@@ -985,7 +1008,7 @@ async function taskPreflight(servers, token, tool, args) {
  *    two rows: the create's latency, and completed tasks/s with their latency end to end;
  * 2. inline: the same tools/call without the extension (the work in the request), same processes,
  *    same number of clients.
- * Figures only: the issue sets no target for it.
+ * Figures only: the issue sets no target for them. Then the queue's own figures, with targets (case8Queue).
  */
 async function case8(db) {
   await releaseKept();
@@ -995,7 +1018,10 @@ async function case8(db) {
   const workspaces = Math.max(1, Math.ceil(config.connections / 8));
   const env = {
     DATABASE_URL: db.url,
-    BENCH_TASK_WORKSPACES: String(workspaces),
+    // The load rows use the first `workspaces`; the queue's fairness run needs two (A and B).
+    BENCH_TASK_WORKSPACES: String(Math.max(2, workspaces)),
+    // The burst and the flood put up to 50 unfinished tasks in one workspace: the server raises the layer's cap of 20 (billing-tasks.ts).
+    BENCH_TASK_MAX_ACTIVE: String(Math.max(20, config.taskBurst, config.taskFlood) + 10),
     ...(config.taskWorkers ? { TASK_WORKERS: config.taskWorkers } : {}),
     ...(config.taskPollMs ? { TASK_POLL_MS: config.taskPollMs } : {}),
   };
@@ -1020,12 +1046,13 @@ async function case8(db) {
     era,
   };
   const servers = [];
+  let loadRowsRan = false;
   say(`case8: MCP tasks, 2 server processes × ${workers} task workers, ${workspaces} workspace(s), ${config.connections} clients`);
   try {
     create.quietBefore = await waitQuiet();
     // One after the other: each seeds the bench workspaces on boot (the second finds them seeded).
     for (const name of ['a', 'b']) servers.push(await startServer('billing-tasks', `case8-server-${name}`, env));
-    const tokens = servers[0].tokens;
+    const tokens = servers[0].tokens.slice(0, workspaces);
     const iso = (date) => date.toISOString().slice(0, 10);
     const args =
       tool === 'bench_statement_export'
@@ -1156,15 +1183,368 @@ async function case8(db) {
         `${fmt(complete.serverCpuUsPerRequest / inline.serverCpuUsPerRequest, 2)}× ` +
         `(${fmt(complete.serverCpuUsPerRequest, 0)} vs ${fmt(inline.serverCpuUsPerRequest, 0)} µs, both processes).`,
     );
+    loadRowsRan = true;
   } catch (error) {
     ownFailures++;
     for (const row of [create, complete, inline]) if (row.rps === undefined) row.failed = error.message;
     say(`  FAILED: ${error.message.split('\n')[0]}`);
     console.error(error.message);
-  } finally {
-    for (const server of servers) await server.stop();
   }
   rows.push(create, complete, inline);
+  // The queue's figures: the pair of 2 + 2 workers is this one when it runs 2 workers per process.
+  const reused = loadRowsRan && Number(workers) === 2 ? servers.splice(0) : undefined;
+  for (const server of servers) await server.stop();
+  if (config.taskPickups) await case8Queue(db, env, reused);
+  else for (const server of reused ?? []) await server.stop();
+}
+
+/** One run of bench/task-load.mjs in one of the queue's modes (pickup, burst, fairness); resolves with its result. */
+async function queueLoad(label, spec) {
+  const configPath = join(tmpDir, `${label}.json`);
+  const resultPath = join(tmpDir, `${label}.result.json`);
+  writeFileSync(configPath, JSON.stringify({ tool: 'bench_sleep', watchMs: 10, ...spec }));
+  const [command, ...argv] = pinning.others([process.execPath, join(root, 'bench', 'task-load.mjs'), configPath, resultPath]);
+  const child = spawn(command, argv, { stdio: ['ignore', 'inherit', 'inherit'] });
+  children.add(child);
+  const code = await new Promise((done) => child.once('exit', (c) => done(c)));
+  children.delete(child);
+  if (code !== 0) throw new Error(`${label}: task load generator exited with code ${code}`);
+  return JSON.parse(readFileSync(resultPath, 'utf8'));
+}
+
+/** Nearest-rank percentile (as the load generators compute theirs); null for no values. */
+function percentile(values, p) {
+  if (!values.length) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+const spread = (values) => ({ n: values.length, p50: percentile(values, 50), p99: percentile(values, 99), max: percentile(values, 100) });
+
+/**
+ * The server's own times of tasks (epoch ms), from mcp_tasks (the layer's clock: `createdAt` taken
+ * before the create's INSERT, `startedAt` by the worker that took it, `lastUpdatedAt` of a
+ * completed task set by the completion inside the work's transaction) and from pgboss.job (the
+ * database's clock: `created_on`, the `now()` of the create's transaction; `started_on`, the fetch),
+ * with the process that ran each (`pid` in bench_sleep's result).
+ */
+async function taskTimes(db, ids) {
+  return admin(db.url, async (client) => {
+    const { rows: found } = await client.query(
+      `SELECT t.id, t.status, t.attempts, t.result->'content'->0->>'text' AS text,
+              (extract(epoch FROM t.created_at) * 1000)::float8 AS created,
+              (extract(epoch FROM t.started_at) * 1000)::float8 AS started,
+              (extract(epoch FROM t.last_updated_at) * 1000)::float8 AS done,
+              (extract(epoch FROM j.sent) * 1000)::float8 AS job_sent,
+              (extract(epoch FROM j.fetched) * 1000)::float8 AS job_fetched, j.jobs
+       FROM mcp_tasks t LEFT JOIN (
+         SELECT data->>'taskId' AS id, count(*)::int AS jobs, min(created_on) AS sent, max(started_on) AS fetched
+         FROM pgboss.job WHERE name = 'mcp-tasks' AND data->>'taskId' = ANY($1::text[]) GROUP BY 1) j ON j.id = t.id
+       WHERE t.id = ANY($1::text[])`,
+      [ids],
+    );
+    return new Map(
+      found.map((row) => {
+        let pid;
+        try {
+          pid = JSON.parse(row.text).data?.pid;
+        } catch {
+          pid = undefined;
+        }
+        return [row.id, { ...row, pid, completed: row.status === 'completed' && pid !== undefined }];
+      }),
+    );
+  });
+}
+
+/** A queue run's tasks joined with their server times; throws when a task is missing from mcp_tasks. */
+async function timedTasks(db, result) {
+  const times = await taskTimes(
+    db,
+    result.tasks.map((task) => task.id),
+  );
+  return result.tasks.map((task) => {
+    const time = times.get(task.id);
+    if (!time) throw new Error(`task ${task.id} answered with a CreateTaskResult has no mcp_tasks row`);
+    return { ...task, ...time };
+  });
+}
+
+/**
+ * Case 8, the queue's own figures, with `bench_sleep` (a run of a known length spent waiting in
+ * the database) created through the real path (tools/call with the tasks extension, a write's
+ * transaction) on two processes of bench/servers/billing-tasks.ts, TASK_WORKERS per process as the
+ * app reads it (TASK_POLL_MS as the load rows have it):
+ * - idle pickup, on 1 worker (process a: 1, b: 0): one task at a time, created alternately on a
+ *   (its own workers are woken) and on b (the worker is in the other process), each after the
+ *   previous finished and a pause; created → started (mcp_tasks), and the short task end to end;
+ * - burst drain: `taskBurst` tasks created at once, on 1 (1 + 0), 2 (1 + 1) and 4 (2 + 2) workers,
+ *   a fresh pair of processes each (the 2 + 2 pair is the load rows' when it runs 2 per process);
+ *   tasks/s from the first created to the last completed;
+ * - fairness, on 4 workers (2 + 2): workspace A floods `taskFlood` longer tasks at once, then
+ *   workspace B sends short ones one at a time; B's wait (created → started) while A's are queued.
+ */
+async function case8Queue(db, env, reused) {
+  const short = { ms: config.taskShortMs };
+  const era = ERA_2026;
+  const pickupSame = {
+    case: 8,
+    key: 'pickup-same',
+    variant: `queue: idle pickup, created on the process with the worker (its local wake-up), created → started; 1 worker (a 1 + b 0), bench_sleep ${short.ms} ms`,
+    era,
+  };
+  const pickupOther = {
+    case: 8,
+    key: 'pickup-other',
+    variant: `queue: idle pickup, created on the other process (no workers: the wake-up crosses processes), created → started; same run`,
+    era,
+  };
+  const shortSame = {
+    case: 8,
+    key: 'short-e2e-same',
+    variant: `queue: the same short tasks end to end (created → completed), created on the process with the worker`,
+    era,
+  };
+  const shortOther = {
+    case: 8,
+    key: 'short-e2e-other',
+    variant: `queue: the same short tasks end to end (created → completed), created on the other process`,
+    era,
+  };
+  const burst = Object.fromEntries(
+    [
+      [1, [1, 0]],
+      [2, [1, 1]],
+      [4, [2, 2]],
+    ].map(([total, split]) => [
+      total,
+      {
+        case: 8,
+        key: `burst-${total}`,
+        variant: `queue: burst of ${config.taskBurst} × bench_sleep ${short.ms} ms created at once, ${total} worker(s) (a ${split[0]} + b ${split[1]}); tasks/s from the first created to the last completed, p50/p99 created → completed`,
+        era,
+        split,
+      },
+    ]),
+  );
+  const fair = {
+    case: 8,
+    key: 'fair-b',
+    variant: `queue: fairness, workspace B's bench_sleep ${short.ms} ms one at a time while workspace A's ${config.taskFlood} × ${config.taskFloodMs} ms are queued: B's created → started, 4 workers (a 2 + b 2)`,
+    era,
+  };
+  const base = (servers) => ({ servers: servers.map((server) => server.base), databaseUrl: db.url, tool: 'bench_sleep' });
+  const failure = (error, ...list) => {
+    ownFailures++;
+    for (const row of list) if (row.p50 === undefined) row.failed = error.message;
+    say(`  FAILED: ${error.message.split('\n')[0]}`);
+    console.error(error.message);
+  };
+  const unfinishedNote = (result) => (result.unfinished.length ? `; ${result.unfinished.length} UNFINISHED at the time limit` : '');
+
+  for (const total of [4, 1, 2]) {
+    const split = burst[total].split;
+    const own = total === 4 && reused ? reused : undefined;
+    const servers = own ?? [];
+    const scenarioRows = [
+      burst[total],
+      ...(total === 1 ? [pickupSame, pickupOther, shortSame, shortOther] : []),
+      ...(total === 4 ? [fair] : []),
+    ];
+    try {
+      if (!own) {
+        for (const [i, count] of split.entries()) {
+          servers.push(await startServer('billing-tasks', `case8-queue-${total}-${'ab'[i]}`, { ...env, TASK_WORKERS: String(count) }));
+        }
+      }
+      say(`case8-queue: ${total} worker(s), a ${split[0]} + b ${split[1]}${own ? " (the load rows' processes)" : ''}`);
+      const [tokenA, tokenB] = servers[0].tokens;
+      // A task created on each process first (cold code paths), not measured.
+      const warm = await queueLoad(`case8-queue-${total}-warmup`, {
+        ...base(servers),
+        mode: 'pickup',
+        tokens: [tokenA],
+        arguments: short,
+        count: 2,
+        gapMs: [50, 50],
+        timeoutS: 30,
+      });
+      if (warm.errors || warm.unfinished.length)
+        throw new Error(`warm-up: ${JSON.stringify(warm.errorSamples)} ${warm.unfinished.length} unfinished`);
+
+      if (total === 1) {
+        await waitQuiet();
+        say(
+          `case8-queue-pickup: ${config.taskPickups} tasks one at a time, alternately on a and b, ${config.taskPickupGapMs.join('–')} ms apart`,
+        );
+        const result = await queueLoad('case8-queue-pickup', {
+          ...base(servers),
+          mode: 'pickup',
+          tokens: [tokenA],
+          arguments: short,
+          count: config.taskPickups,
+          gapMs: config.taskPickupGapMs,
+          timeoutS: 20,
+        });
+        const tasks = (await timedTasks(db, result)).filter((task) => task.completed);
+        const errors = result.errors + result.unfinished.length + (result.tasks.length - tasks.length);
+        // Same process: created on the process whose worker ran it (pid from bench_sleep's answer).
+        const isSame = (task) => task.pid === servers[task.server].pid;
+        const halves = [
+          [pickupSame, shortSame, tasks.filter(isSame)],
+          [pickupOther, shortOther, tasks.filter((task) => !isSame(task))],
+        ];
+        for (const [row, e2eRow, list] of halves) {
+          const e2e = spread(list.map((task) => task.done - task.created));
+          // The run itself (started → completed, inside the work's transaction): what end to end is compared with.
+          const run = spread(list.map((task) => task.done - task.started));
+          Object.assign(e2eRow, { rps: null, p50: e2e.p50, p99: e2e.p99, errors, count: list.length, e2e, run });
+          const wait = spread(list.map((task) => task.started - task.created));
+          Object.assign(row, {
+            rps: null,
+            p50: wait.p50,
+            p99: wait.p99,
+            errors,
+            count: list.length,
+            wait,
+            // pg-boss's view: job sent (the create's transaction began) → fetched by a worker.
+            jobWait: spread(list.map((task) => task.job_fetched - task.job_sent)),
+            // The client's CreateTaskResult (this machine's clock) → started: negative when the run began before the answer arrived.
+            afterAnswer: spread(list.map((task) => task.started - task.answeredAt)),
+            // Fetched → started: the worker's reads before it marks the task started.
+            fetchToStart: spread(list.map((task) => task.started - task.job_fetched)),
+          });
+        }
+        say(
+          `  created → started: same process p50 ${fmt(pickupSame.p50, 1)} ms, p99 ${fmt(pickupSame.p99, 1)} ms (${pickupSame.count}); ` +
+            `other process p50 ${fmt(pickupOther.p50, 1)} ms, p99 ${fmt(pickupOther.p99, 1)} ms (${pickupOther.count}); ` +
+            `created → completed p50 ${fmt(shortSame.p50, 1)} / ${fmt(shortOther.p50, 1)} ms (run p50 ${fmt(shortSame.run.p50, 1)} ms)${unfinishedNote(result)}`,
+        );
+        if (result.errors)
+          notes.push(`Case 8 idle pickup errors: ${JSON.stringify(result.errorsByKind)}; e.g. ${result.errorSamples.join(' | ')}`);
+        const line = (label, row, e2eRow) =>
+          `${label} (${row.count}): created → started p50 ${fmt(row.wait.p50, 1)} / p99 ${fmt(row.wait.p99, 1)} / max ${fmt(row.wait.max, 1)} ms; ` +
+          `pg-boss sent → fetched p50 ${fmt(row.jobWait.p50, 1)} / p99 ${fmt(row.jobWait.p99, 1)} ms; ` +
+          `fetched → started p50 ${fmt(row.fetchToStart.p50, 1)} ms; the client's CreateTaskResult → started p50 ${fmt(row.afterAnswer.p50, 1)} / p99 ${fmt(row.afterAnswer.p99, 1)} ms; ` +
+          `created → completed p50 ${fmt(e2eRow.e2e.p50, 1)} / p99 ${fmt(e2eRow.e2e.p99, 1)} ms, the run (started → completed) p50 ${fmt(e2eRow.run.p50, 1)} ms`;
+        notes.push(
+          `Case 8 idle pickup (${tasks.length} bench_sleep ${short.ms} ms tasks, one at a time, ${config.taskPickupGapMs.join('–')} ms after the previous finished, ` +
+            `created alternately on process a (1 worker) and b (0 workers); TASK_POLL_MS ${config.taskPollMs ?? '1000 (default)'}): ` +
+            `${line('created on the process that ran it', pickupSame, shortSame)}. ${line('Created on the other', pickupOther, shortOther)}.`,
+        );
+      }
+
+      await waitQuiet();
+      say(`case8-queue-burst: ${config.taskBurst} tasks at once on ${total} worker(s)`);
+      const result = await queueLoad(`case8-queue-burst-${total}`, {
+        ...base(servers),
+        mode: 'burst',
+        tokens: [tokenA],
+        arguments: short,
+        count: config.taskBurst,
+        watchMs: 50,
+        timeoutS: 30 + 2 * config.taskBurst,
+      });
+      const tasks = (await timedTasks(db, result)).filter((task) => task.completed);
+      const first = Math.min(...tasks.map((task) => task.created));
+      const drainMs = Math.max(...tasks.map((task) => task.done)) - first;
+      const e2e = spread(tasks.map((task) => task.done - task.created));
+      const busyMs = tasks.reduce((sum, task) => sum + (task.done - task.started), 0);
+      Object.assign(burst[total], {
+        rps: tasks.length ? (tasks.length * 1000) / drainMs : null,
+        p50: e2e.p50,
+        p99: e2e.p99,
+        errors: result.errors + result.unfinished.length + (result.tasks.length - tasks.length),
+        drainMs,
+        completed: tasks.length,
+        createSpanMs: result.createSpanMs,
+        wait: spread(tasks.map((task) => task.started - task.created)),
+        busy: busyMs / (drainMs * total),
+        perProcess: servers.map((server) => tasks.filter((task) => task.pid === server.pid).length),
+        maxAttempts: Math.max(...tasks.map((task) => task.attempts)),
+        maxJobs: Math.max(...tasks.map((task) => task.jobs ?? 0)),
+      });
+      const b = burst[total];
+      say(
+        `  ${b.completed} completed in ${fmt(drainMs / 1000, 2)} s: ${fmt(b.rps, 1)} tasks/s; created → completed p50 ${fmt(e2e.p50, 0)} ms, ` +
+          `p99 ${fmt(e2e.p99, 0)} ms; creates took ${fmt(result.createSpanMs, 0)} ms${unfinishedNote(result)}`,
+      );
+      if (result.errors)
+        notes.push(
+          `Case 8 burst (${total} workers) errors: ${JSON.stringify(result.errorsByKind)}; e.g. ${result.errorSamples.join(' | ')}`,
+        );
+
+      if (total === 4) {
+        await waitQuiet();
+        say(
+          `case8-queue-fairness: workspace A ${config.taskFlood} × ${config.taskFloodMs} ms at once, B ${config.taskFairCalls} × ${short.ms} ms one at a time`,
+        );
+        const outcome = await queueLoad('case8-queue-fairness', {
+          ...base(servers),
+          mode: 'fairness',
+          tokens: [tokenA],
+          arguments: short,
+          flood: { token: tokenA, arguments: { ms: config.taskFloodMs }, count: config.taskFlood },
+          fair: { token: tokenB, arguments: short, count: config.taskFairCalls },
+          timeoutS: 60 + 2 * config.taskFlood,
+        });
+        const all = await timedTasks(db, outcome);
+        const flood = all.filter((task) => task.role === 'flood');
+        const mine = all.filter((task) => task.role === 'fair');
+        // A is queued until its last task started: B's tasks created before then met A's backlog.
+        const floodQueuedUntil = Math.max(...flood.map((task) => task.started ?? Infinity));
+        const during = mine.filter((task) => task.completed && task.created < floodQueuedUntil);
+        const wait = spread(during.map((task) => task.started - task.created));
+        const incomplete = all.filter((task) => !task.completed).length;
+        Object.assign(fair, {
+          rps: null,
+          p50: wait.p50,
+          p99: wait.p99,
+          errors: outcome.errors + outcome.unfinished.length + incomplete,
+          wait,
+          during: during.length,
+          calls: mine.length,
+          allB: spread(mine.filter((task) => task.completed).map((task) => task.started - task.created)),
+          floodWait: spread(flood.filter((task) => task.completed).map((task) => task.started - task.created)),
+          floodDrainMs: Math.max(...flood.map((task) => task.done)) - Math.min(...flood.map((task) => task.created)),
+          floodRun: spread(flood.filter((task) => task.completed).map((task) => task.done - task.started)),
+        });
+        say(
+          `  B's created → started while A was queued: p50 ${fmt(wait.p50, 0)} ms, p99 ${fmt(wait.p99, 0)} ms (${during.length} of ${mine.length} calls); ` +
+            `A's ${flood.length} drained in ${fmt(fair.floodDrainMs / 1000, 1)} s${unfinishedNote(outcome)}`,
+        );
+        if (outcome.errors)
+          notes.push(`Case 8 fairness errors: ${JSON.stringify(outcome.errorsByKind)}; e.g. ${outcome.errorSamples.join(' | ')}`);
+        notes.push(
+          `Case 8 fairness (4 workers, a 2 + b 2; the layer's tasks.maxRunningPerWorkspace, 4 by default, lets A take all 4): workspace A created ` +
+            `${flood.length} bench_sleep ${config.taskFloodMs} ms tasks at once (run p50 ${fmt(fair.floodRun.p50, 0)} ms), drained ${fmt(fair.floodDrainMs / 1000, 2)} s ` +
+            `after the first was created (A's created → started p50 ${fmt(fair.floodWait.p50, 0)}, max ${fmt(fair.floodWait.max, 0)} ms); workspace B then sent ` +
+            `${mine.length} bench_sleep ${short.ms} ms tasks, each when the previous completed, ${during.length} of them created while A still had tasks queued: ` +
+            `their created → started p50 ${fmt(wait.p50, 0)}, p99 ${fmt(wait.p99, 0)}, max ${fmt(wait.max, 0)} ms (all of B's: p50 ${fmt(fair.allB.p50, 0)}, ` +
+            `p99 ${fmt(fair.allB.p99, 0)} ms).`,
+        );
+      }
+    } catch (error) {
+      failure(error, ...scenarioRows);
+    } finally {
+      for (const server of servers) await server.stop();
+    }
+  }
+  const bursts = [1, 2, 4].map((total) => burst[total]).filter((row) => !row.failed && row.rps);
+  if (bursts.length)
+    notes.push(
+      `Case 8 burst drain (${config.taskBurst} × bench_sleep ${short.ms} ms created at once, round-robin on both processes, a fresh pair of processes per worker count` +
+        `${reused ? " but 4, the load rows' pair" : ''}; drain = first created → last completed, server clocks): ` +
+        bursts
+          .map(
+            (row) =>
+              `${row.split[0] + row.split[1]} worker(s): ${row.completed} in ${fmt(row.drainMs / 1000, 2)} s, ${fmt(row.rps, 1)} tasks/s, workers busy ` +
+              `${fmt(row.busy * 100, 0)}%, created → started p50 ${fmt(row.wait.p50, 0)} / p99 ${fmt(row.wait.p99, 0)} ms, creates took ${fmt(row.createSpanMs, 0)} ms, ` +
+              `run by a/b ${row.perProcess.join('/')}, at most ${row.maxJobs} job(s) per task`,
+          )
+          .join('; ') +
+        '.',
+    );
+  rows.push(pickupSame, pickupOther, shortSame, shortOther, burst[1], burst[2], burst[4], fair);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1333,6 +1713,73 @@ function targets(writeCheck) {
       );
     }
   }
+  if (config.cases.has('8') && config.taskPickups) {
+    // The queue's figures (case8Queue); the load rows of case 8 have no target.
+    const pairs = [
+      ['idle pickup', 'created → started (mcp_tasks)', find(8, 'pickup-same'), find(8, 'pickup-other')],
+      [
+        `short task (bench_sleep ${config.taskShortMs} ms) on idle workers`,
+        'created → completed',
+        find(8, 'short-e2e-same'),
+        find(8, 'short-e2e-other'),
+      ],
+    ];
+    const goals = [
+      [0, 'p50', 20, '≤ 20 ms'],
+      [0, 'p99', 100, '≤ 100 ms'],
+      [1, 'p50', config.taskShortMs + 50, `≤ run + 50 ms (${config.taskShortMs + 50} ms)`],
+    ];
+    for (const [which, p, goal, goalText] of goals) {
+      const [what, span, same, other] = pairs[which];
+      const name = `Case 8: ${what} ${p}, ${span}, created on the worker's process / on the other`;
+      if (measured(same, other) && same.count && other.count) {
+        add(
+          name,
+          goalText,
+          `${fmt(same[p], 1)} / ${fmt(other[p], 1)} ms${which === 1 ? ` (runs p50 ${fmt(same.run.p50, 1)} / ${fmt(other.run.p50, 1)} ms)` : ''}`,
+          verdict(same[p] <= goal && other[p] <= goal, same, other),
+          clean(same, other) ? '' : 'errors or unfinished tasks',
+        );
+      } else add(name, goalText, '–', null, same?.failed ?? '');
+    }
+    const one = find(8, 'burst-1');
+    for (const total of [2, 4]) {
+      const row = find(8, `burst-${total}`);
+      const goal = 0.8 * total;
+      const name = `Case 8: burst of ${config.taskBurst}, tasks/s on ${total} workers / on 1`;
+      if (measured(one, row) && one.rps && row.rps) {
+        const ratio = row.rps / one.rps;
+        add(
+          name,
+          `≥ ${fmt(goal, 1)}× (0.8 × ${total})`,
+          `${fmt(ratio, 2)}× (${fmt(row.rps, 1)} vs ${fmt(one.rps, 1)} tasks/s)`,
+          verdict(ratio >= goal, one, row),
+          clean(one, row) ? '' : 'errors or unfinished tasks',
+        );
+      } else add(name, `≥ ${fmt(goal, 1)}×`, '–', null, row?.failed ?? one?.failed ?? '');
+    }
+    if (measured(one) && one.rps)
+      // Information, not a target: the scaling ratios above say nothing of how busy one worker was.
+      out.push({
+        name: `Case 8 (info): burst tasks/s on 1 worker / its ideal (1000 / ${config.taskShortMs} ms run)`,
+        goal: '≈ 1× (the worker always busy)',
+        value: `${fmt(one.rps / (1000 / config.taskShortMs), 2)}× (${fmt(one.rps, 1)} vs ${fmt(1000 / config.taskShortMs, 1)} tasks/s)`,
+        result: 'INFO',
+        detail: '',
+      });
+    const fair = find(8, 'fair-b');
+    const fairGoal = config.taskFloodMs + 100;
+    const fairName = `Case 8: fairness, workspace B's wait p99 (created → started) while A's flood is queued, 4 workers`;
+    if (measured(fair) && fair.during) {
+      add(
+        fairName,
+        `≤ a flood task's run + 100 ms (${fairGoal} ms)`,
+        `${fmt(fair.p99, 0)} ms (${fair.during} of B's ${fair.calls} calls met A's backlog)`,
+        verdict(fair.p99 <= fairGoal, fair),
+        clean(fair) ? '' : 'errors or unfinished tasks',
+      );
+    } else add(fairName, `≤ ${fairGoal} ms`, '–', null, fair?.failed ?? (fair ? "no call of B met A's backlog" : ''));
+  }
   return out;
 }
 
@@ -1375,7 +1822,7 @@ function report(targetList) {
         'those figures (and the ratios that use them) are not reliable; rerun on a quiet machine (BENCH_WAIT_QUIET=600 waits for one).',
     );
   }
-  // Case 8 has no target: a run of it alone has no target table.
+  // The load rows of case 8 have no target (its queue figures do): a run of it with BENCH_TASK_PICKUPS=0 has no target table.
   if (targetList.length) {
     lines.push('');
     lines.push('| target | goal | measured | result |');

@@ -8,6 +8,7 @@ import { IDENTITY_SETTINGS } from './identity/identity.config.js';
 import { TOKEN_CACHE_OPTIONS } from './identity/token-cache.js';
 import { OBSERVABILITY_CONFIG } from './observability/observability.config.js';
 import { RATE_LIMIT_CONFIG } from './rate-limit/rate-limit.config.js';
+import { STATEMENTS_CONFIG } from './billing/statements/statements.config.js';
 import { STREAMS_CONFIG } from './streams/streams.config.js';
 import { TASK_QUEUE_CONFIG } from './tasks/task-queue.config.js';
 
@@ -33,6 +34,7 @@ export class AppConfigModule {
       { provide: APPROVALS_CONFIG, useValue: config.approvals },
       { provide: STREAMS_CONFIG, useValue: config.streams },
       { provide: TASK_QUEUE_CONFIG, useValue: config.taskQueue },
+      { provide: STATEMENTS_CONFIG, useValue: config.statements },
       { provide: OBSERVABILITY_CONFIG, useValue: config.observability },
     ];
     return { module: AppConfigModule, global: true, providers: sections, exports: sections.map((section) => section.provide) };

@@ -7,6 +7,7 @@ import { identitySettingsFromEnv, type IdentitySettings } from './identity/ident
 import { tokenCacheOptionsFromEnv, type TokenCacheOptions } from './identity/token-cache.js';
 import { observabilityConfigFromEnv, type ObservabilityConfig } from './observability/observability.config.js';
 import { rateLimitConfigFromEnv, type RateLimitConfig } from './rate-limit/rate-limit.config.js';
+import { statementsConfigFromEnv, type StatementsConfig } from './billing/statements/statements.config.js';
 import { streamsConfigFromEnv, type StreamsConfig } from './streams/streams.config.js';
 import { taskQueueConfigFromEnv, type TaskQueueConfig } from './tasks/task-queue.config.js';
 
@@ -26,6 +27,7 @@ export interface AppConfig extends CoreConfig {
   readonly approvals: ApprovalsConfig;
   readonly streams: StreamsConfig;
   readonly taskQueue: TaskQueueConfig;
+  readonly statements: StatementsConfig;
   readonly demo: DemoConfig;
   readonly observability: ObservabilityConfig;
 }
@@ -57,6 +59,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     approvals: section(() => approvalsConfigFromEnv(env)),
     streams: section(() => streamsConfigFromEnv(env)),
     taskQueue: section(() => taskQueueConfigFromEnv(env)),
+    statements: section(() => statementsConfigFromEnv(env)),
     demo: section(() => demoConfigFromEnv(env)),
     observability: section(() => observabilityConfigFromEnv(env)),
   };

@@ -55,8 +55,13 @@ import { TasksModule } from './tasks/tasks.module.js';
         streams: config.mcp.streams,
         // Long work (docs/tasks.md): a client without the MCP tasks extension follows a `task: 'background'` tool's queued
         // job (billing_statement_export) with this tool (src/billing/jobs/jobs.controller.ts).
-        // MCP_TASK_MAX_RUN_MS: the run limit, also how long a killed replica's task waits before another runs it.
-        tasks: { jobTool: 'billing_job_get', maxRunMs: config.mcp.taskMaxRunMs },
+        // MCP_TASK_MAX_RUN_MS: the run limit; MCP_TASK_MAX_ACTIVE / MCP_TASK_MAX_RUNNING: a workspace's unfinished / running tasks.
+        tasks: {
+          jobTool: 'billing_job_get',
+          maxRunMs: config.mcp.taskMaxRunMs,
+          maxActivePerWorkspace: config.mcp.taskMaxActive,
+          maxRunningPerWorkspace: config.mcp.taskMaxRunning,
+        },
         maxBodyBytes: BODY_LIMIT_BYTES,
         // Shared by every replica; see requestStateSecret for the default.
         requestState: { secret: requestStateSecret(config) },

@@ -17,6 +17,7 @@ export type { IdempotentOperation, IdempotentRequest } from './idempotency/idemp
 export { PrismaRequestStateStore } from './stores/prisma-request-state.store.js';
 export { PrismaClientInfoStore } from './stores/prisma-client-info.store.js';
 export { ExpiredRowsCleanup } from './cleanup/expired-rows.cleanup.js';
+export { PeriodicCleanup, type PeriodicCleanupOptions } from './cleanup/periodic-cleanup.js';
 export { PostgresSessionStore } from './streams/postgres-session.store.js';
 export { PostgresEventStore } from './streams/postgres-event.store.js';
 export { PostgresMessageBus } from './streams/postgres-message.bus.js';

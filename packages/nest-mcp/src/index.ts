@@ -34,6 +34,7 @@ export type { McpCompletionRequest } from './handlers/completion.handler.js';
 export { MCP_CONTEXT_TYPE, McpExecutionContext } from './invocation/mcp-execution-context.js';
 export type { McpInvocation } from './invocation/mcp-invocation.js';
 export { ToolReply } from './tool-results/tool-reply.js';
+export type { McpResourceLink } from './tool-results/resource-links.js';
 export type { ToolApproval, ToolEnvelope, ToolError, ToolSafety, ToolStatus } from './tool-results/tool-result.envelope.js';
 export { McpErrorCode } from './protocol/mcp-error-codes.js';
 export { McpProtocolError } from './protocol/mcp-protocol.error.js';

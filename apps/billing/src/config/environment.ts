@@ -61,6 +61,10 @@ export interface McpConfig {
    * another replica runs it. Unset: the layer's default (10 minutes).
    */
   readonly taskMaxRunMs?: number;
+  /** `MCP_TASK_MAX_ACTIVE`: the layer's `tasks.maxActivePerWorkspace` when set (default 20 unfinished tasks per workspace). */
+  readonly taskMaxActive?: number;
+  /** `MCP_TASK_MAX_RUNNING`: the layer's `tasks.maxRunningPerWorkspace` when set (default 4 running at once per workspace). */
+  readonly taskMaxRunning?: number;
 }
 
 /** What `EnvironmentVariables` declares, validated, with its defaults applied. */
@@ -101,6 +105,8 @@ const NAMES: readonly string[] = [
   'MCP_DESTRUCTIVE_CONFIRMATION',
   'MCP_STREAMS',
   'MCP_TASK_MAX_RUN_MS',
+  'MCP_TASK_MAX_ACTIVE',
+  'MCP_TASK_MAX_RUNNING',
   'API_DOCS',
 ];
 
@@ -148,6 +154,8 @@ export function coreConfigFromEnv(env: NodeJS.ProcessEnv): CoreConfig {
       destructiveConfirmation: variables.MCP_DESTRUCTIVE_CONFIRMATION,
       streams: variables.MCP_STREAMS ?? false,
       taskMaxRunMs: variables.MCP_TASK_MAX_RUN_MS,
+      taskMaxActive: variables.MCP_TASK_MAX_ACTIVE,
+      taskMaxRunning: variables.MCP_TASK_MAX_RUNNING,
     },
   };
 }

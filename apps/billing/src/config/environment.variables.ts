@@ -105,6 +105,20 @@ export class EnvironmentVariables {
   @Min(1000, { message: 'MCP_TASK_MAX_RUN_MS must be an integer ≥ 1000 (milliseconds)' })
   MCP_TASK_MAX_RUN_MS?: number;
 
+  /** The layer's `tasks.maxActivePerWorkspace`: unfinished tasks one workspace may have. */
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'MCP_TASK_MAX_ACTIVE must be an integer ≥ 1' })
+  @Min(1, { message: 'MCP_TASK_MAX_ACTIVE must be an integer ≥ 1' })
+  MCP_TASK_MAX_ACTIVE?: number;
+
+  /** The layer's `tasks.maxRunningPerWorkspace`: tasks of one workspace running at once, across replicas. */
+  @IsOptional()
+  @toNumber()
+  @IsInt({ message: 'MCP_TASK_MAX_RUNNING must be an integer ≥ 1' })
+  @Min(1, { message: 'MCP_TASK_MAX_RUNNING must be an integer ≥ 1' })
+  MCP_TASK_MAX_RUNNING?: number;
+
   /** Who may read the REST API documentation (/docs, /docs-json). */
   @IsOptional()
   @blankIsUnset()

@@ -31,6 +31,7 @@ export type ExtendedPrismaClient = ReturnType<typeof createClient>;
 @Injectable()
 export class PrismaService extends McpDatabase {
   readonly client: ExtendedPrismaClient;
+  private embedded?: Promise<boolean>;
 
   constructor(connection: DatabaseConnection) {
     super(connection);
@@ -48,6 +49,35 @@ export class PrismaService extends McpDatabase {
     options: { savepoint?: boolean; limitMs?: number } = {},
   ): Promise<T> {
     return super.transaction(() => work(this.db), options);
+  }
+
+  /**
+   * Writes of long work that must not wait for the call's transaction (an export's parts, stored
+   * as they are made: a pending file the call marks ready at its end, src/billing/attachments).
+   * Placed as `readBeforeWrites` places reads: outside the call's transaction while it has sent
+   * nothing, each committing on its own (on the embedded database, other requests run between
+   * them); inside it once it has started (a write outside would then wait for it: for itself),
+   * going with its commit or rollback. `work` must await its queries itself.
+   */
+  writeBeforeWrites<T>(work: () => Promise<T>): Promise<T> {
+    return this.readBeforeWrites(work);
+  }
+
+  /**
+   * Whether the database is the embedded PGlite: one backend in this process for every connection,
+   * serving one unit of work at a time, each query holding the event loop while it runs. Long work
+   * paces itself there. Asked once (placed as a read of long work: it must not start the caller's
+   * transaction), then remembered.
+   */
+  isEmbedded(): Promise<boolean> {
+    this.embedded ??= this.readBeforeWrites(() => this.sql<{ version: string }>(Prisma.sql`SELECT version()`)).then(
+      ({ rows }) => !!rows[0]?.version.includes('PGlite'),
+      (error: unknown) => {
+        this.embedded = undefined;
+        throw error;
+      },
+    );
+    return this.embedded;
   }
 
   /** The client first, then the pool it runs on (`McpDatabase`). */

@@ -182,12 +182,16 @@ describe('tasks page in Chromium: an admin watches and cancels an agent’s stat
       assert.deepEqual([seen.status, seen.statusMessage], ['cancelled', 'Cancelled by Demo Admin on the admin pages']);
       await locker.query('COMMIT');
       locked = false;
-      for (const started = Date.now(); ; await sleep(50)) {
-        const runs = await t.prisma.client.mcpAuditEvent.count({ where: { target: TOOL, channel: 'mcp', outcome: 'cancelled' } });
-        if (runs === 1) break;
-        assert.ok(Date.now() - started < 30_000, 'the run was audited as cancelled');
+      // The run stops at its next check and deletes what it had begun to store: nothing is left.
+      for (const started = Date.now(); (await t.prisma.client.attachment.count()) !== stored; await sleep(50)) {
+        assert.ok(Date.now() - started < 30_000, 'no file stored by the cancelled export');
       }
-      assert.equal(await t.prisma.client.attachment.count(), stored, 'no file stored by the cancelled export');
+      // The task's end: one `cancelled` row, with its id, in the channel of the page that cancelled it.
+      const ends = await t.prisma.client.mcpAuditEvent.findMany({ where: { target: TOOL, outcome: 'cancelled', taskId: jobId } });
+      assert.deepEqual(
+        ends.map((row) => [row.channel, row.errorCode]),
+        [['panel', 'task_cancelled']],
+      );
       const decision = await t.prisma.client.mcpAuditEvent.findMany({
         where: { method: 'task/cancel', arguments: { path: ['task_id'], equals: jobId } },
       });

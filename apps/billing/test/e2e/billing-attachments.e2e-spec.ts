@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { MAX_ATTACHMENT_BYTES } from '../../src/billing/attachments/attachment-files.js';
+import { PendingAttachmentsCleanup } from '../../src/billing/attachments/pending-attachments.cleanup.js';
 import { RequestContext } from '../../src/context/request-context.js';
-import type { Prisma } from '../../src/generated/prisma/client.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
 import { restCall } from '../support/rest-http.js';
-import { callTool, toolsByName } from '@nest-mcp/core/testing';
+import { storedBytes } from '../support/stored-files.js';
+import { callStateless, callTool, toolsByName } from '@nest-mcp/core/testing';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -137,7 +139,10 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
     const row = await t.prisma.client.attachment.findUniqueOrThrow({ where: { id: data.id } });
     assert.equal(row.workspaceId, demoId);
     assert.equal(row.createdVia, 'mcp');
-    assert.equal(sha256(row.content), sha256(PDF));
+    assert.equal(row.content, null, 'new files keep their bytes in parts');
+    assert.equal(sha256(await storedBytes(t.prisma, data.id)), sha256(PDF));
+    assert.equal(data.parts, 1);
+    assert.equal(data.resource_uri, `billing://attachments/${data.id}`);
     const audit = await t.prisma.client.mcpAuditEvent.findFirstOrThrow({
       where: { target: 'billing_attachment_upload', outcome: 'success' },
     });
@@ -195,6 +200,141 @@ describe('billing attachments: upload, metadata, bytes (real database)', () => {
     );
     assert.equal(fetched.headers.get('x-content-type-options'), 'nosniff');
     assert.match(fetched.headers.get('content-security-policy') ?? '', /sandbox/);
+  });
+
+  describe('MCP resources: the bytes for a client without a REST token', () => {
+    const read = (token: string, uri: string) => callStateless(t.mcpUrl, 'resources/read', { uri }, { token });
+
+    it('reads an upload as billing://attachments/{id}: a binary file as a base64 blob, UTF-8 text as text, other text as a blob', async () => {
+      const mcpOnly = await t.token({ email: 'viewer@demo.test', scopes: ['billing:read'], surfaces: ['mcp'] });
+      const files = [
+        { filename: 'receipt.pdf', content_type: 'application/pdf', bytes: PDF, as: 'blob' },
+        { filename: 'notes.txt', content_type: 'text/plain', bytes: Buffer.from('Pagó ✓\r\n=1+1;2\n'), as: 'text' },
+        { filename: 'latin1.csv', content_type: 'text/csv', bytes: Buffer.from([0x4d, 0xe9, 0x78, 0x0d, 0x0a]), as: 'blob' },
+      ];
+      for (const file of files) {
+        const { filename, content_type } = file;
+        const uploaded = await upload(accountant, { filename, content_type, content_base64: file.bytes.toString('base64') });
+        assert.equal(uploaded.envelope.ok, true, JSON.stringify(uploaded.envelope.errors));
+        const { id, resource_uri } = uploaded.envelope.data;
+        // The agent's token is for MCP only: REST refuses it, the resource is how it gets the bytes.
+        const refused = await fetchBytes(mcpOnly, `/v1/attachments/${id}/content`);
+        assert.equal(refused.status, 403);
+        assert.match(refused.bytes.toString(), /wrong_channel/);
+        const { body } = await read(mcpOnly, resource_uri);
+        assert.equal(body.error, undefined, JSON.stringify(body.error));
+        const [content] = body.result.contents;
+        assert.equal(content.uri, resource_uri);
+        assert.equal(content.mimeType, file.content_type);
+        const bytes = file.as === 'text' ? Buffer.from(content.text, 'utf8') : Buffer.from(content.blob, 'base64');
+        assert.equal(content[file.as === 'text' ? 'blob' : 'text'], undefined, `${file.filename} is read as ${file.as}`);
+        assert.ok(bytes.equals(file.bytes), file.filename);
+        // Its one part is the same bytes.
+        const part = await read(mcpOnly, `${resource_uri}/parts/1`);
+        assert.deepEqual(part.body.result.contents[0], { ...content, uri: `${resource_uri}/parts/1` });
+      }
+    });
+
+    it('lists both templates for a reader, and keeps other workspaces, unknown ids and bad part numbers out (-32602)', async () => {
+      const { body } = await callStateless(t.mcpUrl, 'resources/templates/list', {}, { token: viewer });
+      const templates = body.result.resourceTemplates.map((template: { uriTemplate: string }) => template.uriTemplate);
+      assert.ok(templates.includes('billing://attachments/{attachment_id}'));
+      assert.ok(templates.includes('billing://attachments/{attachment_id}/parts/{part}'));
+
+      const theirs = await upload(other, {
+        filename: 'other-only.txt',
+        content_type: 'text/plain',
+        content_base64: Buffer.from('other secret').toString('base64'),
+      });
+      const uri = theirs.envelope.data.resource_uri;
+      for (const [token, target] of [
+        [viewer, uri],
+        [viewer, `${uri}/parts/1`],
+        [viewer, `billing://attachments/${randomUUID()}`],
+        [viewer, 'billing://attachments/not-a-uuid'],
+        [readOnlyOther, `${uri}/parts/0`],
+        [readOnlyOther, `${uri}/parts/2`],
+        [readOnlyOther, `${uri}/parts/01`],
+      ] as const) {
+        const answer = await read(token, target);
+        assert.equal(answer.body.error?.code, -32602, `${target}: ${JSON.stringify(answer.body)}`);
+        assert.match(answer.body.error.message, /was not found in this workspace/);
+        assert.ok(!JSON.stringify(answer.body).includes('other secret'));
+      }
+      assert.equal((await read(readOnlyOther, uri)).body.result.contents[0].text, 'other secret');
+    });
+  });
+
+  describe('pending files and files stored before parts', () => {
+    /** A file as an export leaves it while it writes: pending, with a part. */
+    async function pendingFile(createdAt = new Date()): Promise<string> {
+      return RequestContext.run({ channel: 'system' }, async () => {
+        const row = await t.prisma.client.attachment.create({
+          data: {
+            workspaceId: demoId,
+            filename: 'statement-in-progress.csv',
+            contentType: 'text/csv',
+            sizeBytes: 0,
+            sha256: '',
+            status: 'pending',
+            createdAt,
+            parts: { create: { seq: 1, bytes: Buffer.from('record_type\r\n') } },
+          },
+        });
+        return row.id;
+      });
+    }
+
+    it('a pending file is seen by no read: metadata (MCP, REST), bytes (REST) and its resources are not found', async () => {
+      const id = await pendingFile();
+      assert.equal((await download(viewer, id)).envelope.errors[0].code, 'not_found');
+      assert.equal((await rest(viewer, 'GET', `/v1/attachments/${id}`)).status, 404);
+      assert.equal((await fetchBytes(viewer, `/v1/attachments/${id}/content`)).status, 404);
+      for (const uri of [`billing://attachments/${id}`, `billing://attachments/${id}/parts/1`]) {
+        const { body } = await callStateless(t.mcpUrl, 'resources/read', { uri }, { token: viewer });
+        assert.equal(body.error?.code, -32602, uri);
+      }
+    });
+
+    it('a file stored before parts existed (its bytes in attachments.content) is read as its one part everywhere', async () => {
+      const bytes = Buffer.concat([Buffer.from('legacy receipt '), randomBytes(64)]);
+      const id = randomUUID();
+      // As the table held files before the parts migration: `content` set, no part.
+      await t.prisma.sql(Prisma.sql`
+        INSERT INTO attachments (id, workspace_id, filename, content_type, size_bytes, sha256, content, created_via, updated_via)
+        VALUES (${id}::uuid, ${demoId}::uuid, 'legacy.bin', 'application/octet-stream', ${bytes.length}::int, ${sha256(bytes)}, ${bytes},
+                'api', 'api')`);
+      const described = await download(viewer, id);
+      assert.equal(described.envelope.data.parts, 1);
+      assert.equal(described.envelope.data.size_bytes, bytes.length);
+      const fetched = await fetchBytes(viewer, described.envelope.data.download_path);
+      assert.equal(fetched.status, 200);
+      assert.ok(fetched.bytes.equals(bytes));
+      for (const uri of [`billing://attachments/${id}`, `billing://attachments/${id}/parts/1`]) {
+        const { body } = await callStateless(t.mcpUrl, 'resources/read', { uri }, { token: viewer });
+        assert.ok(Buffer.from(body.result.contents[0].blob, 'base64').equals(bytes), uri);
+      }
+    });
+
+    it('the periodic cleanup deletes pending files older than the task run limit, with their parts; newer and ready ones stay', async () => {
+      const stale = await pendingFile(new Date(Date.now() - 24 * 3600_000));
+      const fresh = await pendingFile();
+      const ready = (
+        await upload(accountant, {
+          filename: 'kept.txt',
+          content_type: 'text/plain',
+          content_base64: Buffer.from('kept').toString('base64'),
+        })
+      ).envelope.data.id;
+      const deleted = await t.app.get(PendingAttachmentsCleanup).run();
+      assert.ok(deleted >= 1, `${deleted} deleted`);
+      const left = await t.prisma.client.attachment.findMany({ where: { id: { in: [stale, fresh, ready] } }, select: { id: true } });
+      assert.deepEqual(left.map((row) => row.id).sort(), [fresh, ready].sort());
+      const parts = await t.prisma.sql<{ n: number }>(
+        Prisma.sql`SELECT count(*)::int AS n FROM attachment_parts WHERE attachment_id = ${stale}::uuid`,
+      );
+      assert.equal(parts.rows[0].n, 0);
+    });
   });
 
   describe('size cap', () => {

@@ -9,74 +9,23 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { MCP_TASK_STORE, type McpTask, type McpTaskStore, TASKS_EXTENSION } from '@nest-mcp/core/extensions';
-import { callTool, envelope, type Envelope } from '@nest-mcp/core/testing';
+import { MCP_TASK_STORE, type McpTask, type McpTaskStore } from '@nest-mcp/core/extensions';
+import { callTool, type Envelope } from '@nest-mcp/core/testing';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { STATEMENT_COLUMNS } from '../../src/billing/statements/statement-csv.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
+import { withEnv } from '../support/apps-on-one-database.js';
 import { restCall } from '../support/rest-http.js';
+import { storedBytes } from '../support/stored-files.js';
+import { TasksClient } from '../support/tasks-client.js';
 
 const TOOL = 'billing_statement_export';
 /** The seeded year: every test period lies in it. */
 const YEAR = { from: '2025-01-01', to: '2025-12-31' };
 /** Enough rows that a whole-year export takes many pages (and a cancel lands in the middle of one). */
 const SEEDED = { customers: 40, invoices: 24_000 };
-const TASKS_CAPABILITIES = { extensions: { [TASKS_EXTENSION]: {} } };
-
-type JsonRpcAnswer = { id?: number; result?: any; error?: { code: number; message: string; data?: unknown } };
-
-/**
- * A 2026-07-28 client on the official 2.x client's Streamable HTTP transport. Its `Client` cannot
- * follow a task (it refuses `resultType: "task"` and has no `tasks/*` for this era), so requests go
- * through the transport as that client would send them: the `_meta` envelope declaring the tasks
- * extension, and the headers the transport derives from it (`MCP-Protocol-Version`, `Mcp-Method`,
- * `Mcp-Name`, which must equal `taskId` on `tasks/*`).
- */
-class TasksClient {
-  private readonly transport: StreamableHTTPClientTransport;
-  private readonly waiting = new Map<number, (answer: JsonRpcAnswer) => void>();
-  private nextId = 1;
-
-  constructor(url: string, token: string) {
-    this.transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: bearer(token) } });
-    this.transport.onmessage = (message) => {
-      const answer = message as JsonRpcAnswer;
-      if (typeof answer.id === 'number') this.waiting.get(answer.id)?.(answer);
-    };
-  }
-
-  start(): Promise<void> {
-    return this.transport.start();
-  }
-
-  close(): Promise<void> {
-    return this.transport.close();
-  }
-
-  async request(method: string, params: Record<string, unknown>): Promise<JsonRpcAnswer> {
-    const id = this.nextId++;
-    const answered = new Promise<JsonRpcAnswer>((resolve) => this.waiting.set(id, resolve));
-    const _meta = envelope(TASKS_CAPABILITIES, { name: 'statement-e2e-2026', version: '2.0.0' });
-    await this.transport.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta } });
-    const answer = await answered;
-    this.waiting.delete(id);
-    return answer;
-  }
-
-  /** `tasks/get` until the task is finished (or `until` says stop); the last `DetailedTask`. */
-  async poll(taskId: string, until: (task: any) => boolean = (task) => task.status !== 'working'): Promise<any> {
-    for (const started = Date.now(); Date.now() - started < 60_000; await sleep(50)) {
-      const { result, error } = await this.request('tasks/get', { taskId });
-      assert.equal(error, undefined, JSON.stringify(error));
-      if (until(result)) return result;
-    }
-    assert.fail(`task ${taskId} did not get there in 60 s`);
-  }
-}
-
 /** Minimal RFC 4180 reader: the rows of a CSV (CRLF line ends), fields unquoted. */
 function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
@@ -146,7 +95,9 @@ describe('billing_statement_export: a background task (real database)', () => {
     assert.equal(attachment.contentType, 'text/csv');
     assert.equal(attachment.createdVia, createdVia);
     assert.equal(attachment.sizeBytes, data.size_bytes);
-    const bytes = Buffer.from(attachment.content);
+    assert.equal(attachment.status, 'ready');
+    const bytes = await storedBytes(t.prisma, data.attachment_id);
+    assert.equal(bytes.length, data.size_bytes);
     assert.equal(createHash('sha256').update(bytes).digest('hex'), data.sha256);
     const [header, ...rows] = parseCsv(bytes.toString('utf8'));
     assert.deepEqual(header, [...STATEMENT_COLUMNS]);
@@ -164,7 +115,7 @@ describe('billing_statement_export: a background task (real database)', () => {
   }
 
   it('2026-07-28 with the tasks extension: tools/call answers a task, tasks/get follows it to completed, the CSV matches the database', async () => {
-    const client = new TasksClient(t.mcpUrl, token);
+    const client = new TasksClient(t.mcpUrl, token, 'statement-e2e-2026');
     await client.start();
     try {
       const period = { from: '2025-03-01', to: '2025-05-31' };
@@ -186,12 +137,11 @@ describe('billing_statement_export: a background task (real database)', () => {
       assert.equal(answer.data.content_base64, undefined, 'never the bytes');
       await assertStatement(answer.data, period, 'mcp');
       // RFC 4180 quoting, and third-party text that starts like a formula written behind an apostrophe.
-      const csv = Buffer.from(
-        (await t.prisma.client.attachment.findUniqueOrThrow({ where: { id: answer.data.attachment_id } })).content,
-      ).toString();
+      const csv = (await storedBytes(t.prisma, answer.data.attachment_id)).toString();
       assert.ok(csv.startsWith(`${STATEMENT_COLUMNS.join(',')}\r\n`));
       assert.ok(csv.includes(',"Comma, ""Quoted"" & Co",'));
       assert.ok(csv.includes(`,"'=HYPERLINK(""http://evil.test"")",`));
+      assert.ok(csv.includes(`,"Semi;'=2+5",`), 'a formula after a separator inside the field is guarded too');
       assert.match(csv, /,"'-TRK,\d+"\r\n/);
 
       // One audit row for the call that was accepted, one for the work, both on the MCP channel.
@@ -212,7 +162,7 @@ describe('billing_statement_export: a background task (real database)', () => {
   });
 
   it('an idempotency_key: the same call again answers the same task, and the export runs once', async () => {
-    const client = new TasksClient(t.mcpUrl, token);
+    const client = new TasksClient(t.mcpUrl, token, 'statement-e2e-2026');
     await client.start();
     try {
       const period = { from: '2025-06-01', to: '2025-06-30' };
@@ -236,7 +186,7 @@ describe('billing_statement_export: a background task (real database)', () => {
   });
 
   it('2026-07-28 with the tasks extension, one customer: only their invoices and the payments of those invoices', async () => {
-    const client = new TasksClient(t.mcpUrl, token);
+    const client = new TasksClient(t.mcpUrl, token, 'statement-e2e-2026');
     await client.start();
     try {
       const period = { ...YEAR, customer_id: customerId };
@@ -276,6 +226,13 @@ describe('billing_statement_export: a background task (real database)', () => {
       assert.equal(job.statusMessage, 'Completed');
       assert.equal(job.result.ok, true);
       await assertStatement(job.result.data, period, 'mcp');
+      // The job tool's answer, completed, links to the file as the export's own answer does.
+      const answer = (await client.callTool({ name: 'billing_job_get', arguments: { job_id: queued.data.jobId } })) as {
+        content: Array<{ type: string; uri?: string }>;
+      };
+      const links = answer.content.filter((block) => block.type === 'resource_link').map((block) => block.uri);
+      assert.equal(links.length, job.result.data.parts);
+      assert.ok(links[0]!.startsWith(job.result.data.resource_uri), links[0]);
     } finally {
       await client.close();
     }
@@ -286,6 +243,8 @@ describe('billing_statement_export: a background task (real database)', () => {
     const accepted = await restCall(t, token, 'POST', '/v1/statements/exports', period);
     assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
     assert.equal(accepted.headers.get('location'), `/v1/jobs/${accepted.body.jobId}`);
+    // When to ask the job: the layer's polling interval (1 s), in whole seconds.
+    assert.equal(accepted.headers.get('retry-after'), '1');
     assert.equal(accepted.body.tool, TOOL);
     assert.equal(accepted.body.status, 'working');
 
@@ -294,11 +253,71 @@ describe('billing_statement_export: a background task (real database)', () => {
       const answer = await restCall(t, token, 'GET', accepted.headers.get('location')!);
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       job = answer.body;
+      // An unfinished job says when to ask again; a finished one does not.
+      assert.equal(answer.headers.get('retry-after'), job.status === 'working' ? '1' : null, JSON.stringify(job));
       if (job.status !== 'working') break;
     }
     assert.equal(job.status, 'completed', JSON.stringify(job));
     assert.equal(job.result.ok, true);
     await assertStatement(job.result.data, period, 'api');
+  });
+
+  it('a file of several parts: one resource_link per part in the result, each read over MCP, joined = the stored file = the REST download', async () => {
+    const client = new TasksClient(t.mcpUrl, token, 'statement-e2e-2026');
+    await client.start();
+    try {
+      // A year but its first day: the audit rows of the cancel test below are those of YEAR.
+      const period = { from: '2025-01-02', to: YEAR.to };
+      const created = await client.request('tools/call', { name: TOOL, arguments: period });
+      const done = await client.poll(created.result.taskId);
+      assert.equal(done.status, 'completed', JSON.stringify(done));
+      const [text, ...links] = done.result.content;
+      const { data } = JSON.parse(text.text) as Envelope;
+      await assertStatement(data, period, 'mcp');
+      const stored = await storedBytes(t.prisma, data.attachment_id);
+      assert.ok(data.parts > 1, `a year is several parts (${data.parts})`);
+      assert.equal(data.resource_uri, `billing://attachments/${data.attachment_id}`);
+      assert.deepEqual(
+        links.map((link: any) => [link.type, link.uri, link.mimeType]),
+        Array.from({ length: data.parts }, (_, i) => ['resource_link', `${data.resource_uri}/parts/${i + 1}`, 'text/csv']),
+      );
+      assert.equal(
+        links.reduce((sum: number, link: any) => sum + link.size, 0),
+        data.size_bytes,
+      );
+
+      // Each part is text (whole CSV lines, the header in the first); joined in order, they are the file.
+      const parts: string[] = [];
+      for (const link of links) {
+        const read = await client.request('resources/read', { uri: link.uri });
+        assert.equal(read.error, undefined, JSON.stringify(read.error));
+        const [content] = read.result.contents;
+        assert.equal(content.uri, link.uri);
+        assert.equal(content.mimeType, 'text/csv');
+        assert.equal(Buffer.byteLength(content.text), link.size);
+        assert.ok(content.text.endsWith('\r\n'), 'a part ends with a whole line');
+        parts.push(content.text);
+      }
+      assert.ok(parts[0].startsWith(`${STATEMENT_COLUMNS.join(',')}\r\n`));
+      assert.ok(Buffer.from(parts.join('')).equals(stored), 'the parts joined are the stored file');
+
+      // The whole file at once is refused, naming the parts; a part past the last is not found.
+      const whole = await client.request('resources/read', { uri: data.resource_uri });
+      assert.equal(whole.error?.code, -32602);
+      assert.match(whole.error.message, new RegExp(`stored in ${data.parts} parts .*/parts/1 to .*/parts/${data.parts}`));
+      const past = await client.request('resources/read', { uri: `${data.resource_uri}/parts/${data.parts + 1}` });
+      assert.equal(past.error?.code, -32602);
+      assert.match(past.error.message, new RegExp(`its parts are 1 to ${data.parts}`));
+
+      // REST streams the same bytes, part after part.
+      const response = await fetch(`${t.baseUrl}${data.download_path}`, { headers: bearer(token) });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('content-length'), String(data.size_bytes));
+      assert.equal(response.headers.get('content-type'), 'text/csv');
+      assert.ok(Buffer.from(await response.arrayBuffer()).equals(stored));
+    } finally {
+      await client.close();
+    }
   });
 
   it('REST: arguments are checked before anything is queued (400, no job)', async () => {
@@ -341,7 +360,7 @@ describe('billing_statement_export: a background task (real database)', () => {
       assert.equal(tool.envelope.errors[0].code, 'not_found');
       assert.match(tool.envelope.errors[0].message, new RegExp(jobId));
 
-      const client = new TasksClient(t.mcpUrl, other);
+      const client = new TasksClient(t.mcpUrl, other, 'statement-e2e-2026');
       await client.start();
       try {
         const answer = await client.request('tasks/get', { taskId: jobId });
@@ -358,7 +377,7 @@ describe('billing_statement_export: a background task (real database)', () => {
   });
 
   it('tasks/cancel in the middle of a run: cancelled, no file stored, the audit row says so', async () => {
-    const client = new TasksClient(t.mcpUrl, token);
+    const client = new TasksClient(t.mcpUrl, token, 'statement-e2e-2026');
     await client.start();
     try {
       const attachments = await t.prisma.client.attachment.count({ where: { workspaceId } });
@@ -378,6 +397,11 @@ describe('billing_statement_export: a background task (real database)', () => {
       const audited = { target: TOOL, channel: 'mcp', arguments: { equals: YEAR } } as const;
       await until(async () => (await t.prisma.client.mcpAuditEvent.count({ where: { ...audited, outcome: 'cancelled' } })) === 1);
       assert.equal(await t.prisma.client.attachment.count({ where: { workspaceId } }), attachments, 'no file was stored');
+      assert.equal(await t.prisma.client.attachment.count({ where: { status: 'pending' } }), 0, 'not even a pending one');
+      const orphans = await t.prisma.sql<{ n: number }>(
+        Prisma.sql`SELECT count(*)::int AS n FROM attachment_parts p WHERE NOT EXISTS (SELECT 1 FROM attachments a WHERE a.id = p.attachment_id)`,
+      );
+      assert.equal(orphans.rows[0].n, 0);
       const rows = await t.prisma.client.mcpAuditEvent.findMany({ where: audited, orderBy: { occurredAt: 'asc' } });
       assert.deepEqual(
         rows.map((row) => [row.channel, row.outcome, row.errorCode]),
@@ -401,18 +425,19 @@ describe('billing_statement_export: a background task (real database)', () => {
     assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
     assert.equal(cancelled.body.status, 'cancelled');
     assert.equal(cancelled.body.statusMessage, 'Cancelled by the caller');
+    assert.equal(cancelled.headers.get('retry-after'), null, 'a cancelled job has nothing to wait for');
     assert.equal((await restCall(t, token, 'GET', `/v1/jobs/${accepted.body.jobId}`)).body.status, 'cancelled');
   });
 
   it('a customer of another workspace: the job completes with not_found, nothing stored', async () => {
-    const client = new TasksClient(t.mcpUrl, token);
+    const client = new TasksClient(t.mcpUrl, token, 'statement-e2e-2026');
     await client.start();
     try {
       const stranger = '00000000-0000-4000-8000-0000000000aa';
       const created = await client.request('tools/call', { name: TOOL, arguments: { ...YEAR, customer_id: stranger } });
       const done = await client.poll(created.result.taskId);
       assert.equal(done.status, 'completed');
-      assert.equal(done.result.isError, true);
+      assert.equal(done.result.isError, true, JSON.stringify(done.result).slice(0, 600));
       const answer = JSON.parse(done.result.content[0].text) as Envelope;
       assert.equal(answer.errors[0].code, 'not_found');
       assert.match(answer.errors[0].message, new RegExp(`Customer ${stranger} was not found`));
@@ -433,14 +458,53 @@ describe('billing_statement_export: a background task (real database)', () => {
   }
 });
 
+describe('billing_statement_export past STATEMENT_EXPORT_MAX_BYTES (real database)', () => {
+  let t: BillingTestApp;
+
+  before(async () => {
+    t = await withEnv({ STATEMENT_EXPORT_MAX_BYTES: '100000' }, () => startBillingApp());
+    await seed(t, (await t.prisma.client.workspace.findUniqueOrThrow({ where: { slug: 'demo' } })).id);
+  });
+  after(() => t?.close());
+
+  it('stops at the limit: statement_too_large states it, nothing is stored (no file, no pending part)', async () => {
+    const token = await t.token();
+    const client = new TasksClient(t.mcpUrl, token, 'statement-e2e-2026');
+    await client.start();
+    try {
+      // Thousands of rows: megabytes, far more than 100000 bytes.
+      const created = await client.request('tools/call', { name: TOOL, arguments: YEAR });
+      const done = await client.poll(created.result.taskId);
+      assert.equal(done.status, 'completed');
+      assert.equal(done.result.isError, true, JSON.stringify(done.result).slice(0, 600));
+      const [error] = (JSON.parse(done.result.content[0].text) as Envelope).errors;
+      assert.equal(error.code, 'statement_too_large');
+      assert.match(error.message, /^The statement would be larger than 97\.66 KiB \(100000 bytes\), the most a statement export may store/);
+      assert.match(error.message, /Nothing was stored\. Export a shorter period, or one customer at a time \(customer_id\)\.$/);
+      assert.equal(error.field, 'from');
+      assert.match(error.message_es, /No se guardó nada/);
+      assert.equal(await t.prisma.client.attachment.count(), 0);
+      const parts = await t.prisma.sql<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM attachment_parts`);
+      assert.equal(parts.rows[0].n, 0);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 /**
- * A database value as the statement writes it: empty for NULL, and third-party text that starts
- * like a spreadsheet formula behind an apostrophe (CSV injection).
+ * A database value as the statement writes it: empty for NULL, and third-party text whose start,
+ * or any segment after a separator (, ; tab CR LF), starts like a spreadsheet formula behind an
+ * apostrophe (CSV injection).
  */
 function asWritten(column: string, value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
   const text = String(value);
-  return (column === 'customer_name' || column === 'reference') && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  if (column !== 'customer_name' && column !== 'reference') return text;
+  return text
+    .split(/(?<=[,;\t\r\n])/)
+    .map((segment) => (/^[=+\-@\t\r]/.test(segment) ? `'${segment}` : segment))
+    .join('');
 }
 
 /** An export needs more than one page for these tests to mean anything. */
@@ -492,7 +556,8 @@ async function seed(t: BillingTestApp, workspaceId: string): Promise<string> {
   await t.prisma.sql(Prisma.sql`
     INSERT INTO customers (id, workspace_id, name, email, created_via, updated_via, updated_at)
     SELECT gen_random_uuid(), ${workspaceId}::uuid,
-           CASE g WHEN 1 THEN 'Comma, "Quoted" & Co' WHEN 2 THEN '=HYPERLINK("http://evil.test")' ELSE 'Customer ' || g END,
+           CASE g WHEN 1 THEN 'Comma, "Quoted" & Co' WHEN 2 THEN '=HYPERLINK("http://evil.test")' WHEN 3 THEN 'Semi;=2+5'
+                  ELSE 'Customer ' || g END,
            'export-' || g || '@customers.test', 'system', 'system', now()
     FROM generate_series(1, ${SEEDED.customers}::int) g`);
   await t.prisma.sql(Prisma.sql`

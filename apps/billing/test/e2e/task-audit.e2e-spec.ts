@@ -2,7 +2,8 @@
  * Every way a task ends has one audit row, and every row of a task carries its id: the `queued`
  * row of the call that created it, then the run's (`success`), or a cancel (by the MCP client, by
  * the REST caller, by a person on the admin pages) or a refusal at run time (the caller's token
- * revoked while the task waited). On the real application and database.
+ * revoked while the task waited). On the real application and database. (And an unfinished REST
+ * job's `Retry-After`.)
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -116,6 +117,8 @@ describe('task outcomes in the audit trail (real database)', () => {
     const accepted = await restCall(t, token, 'POST', '/v1/statements/exports', PERIOD);
     assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
     const jobId = await waitingCopy(accepted.body.jobId, 'job');
+    // Unfinished, the job tells a REST client when to ask again.
+    assert.equal((await restCall(t, token, 'GET', `/v1/jobs/${jobId}`)).headers.get('retry-after'), '1');
     const cancelled = await restCall(t, token, 'DELETE', `/v1/jobs/${jobId}`);
     assert.equal(cancelled.body.status, 'cancelled', JSON.stringify(cancelled.body));
     assert.deepEqual(

@@ -7,7 +7,7 @@ import { seedDemo } from '../../src/demo/demo-seed.js';
 import { PrismaService } from '../../src/database/prisma.service.js';
 import { PersonalTokenService, type MintRequest } from '../../src/identity/personal-token.service.js';
 import { declaredScopes, ROLE_SCOPES, type RoleScopes } from '../../src/identity/role-scopes.js';
-import { createTestDatabase } from './test-database.js';
+import { createEmbeddedTestDatabase, createTestDatabase, type TestDatabase } from './test-database.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
 export interface BillingTestApp extends TestApp {
@@ -27,7 +27,15 @@ export async function startBillingApp(...extra: Type<unknown>[]): Promise<Billin
 
 /** {@link startBillingApp} on a given port: for a test whose PUBLIC_URL must be known before the app starts. */
 export async function startBillingAppOn(port: number, ...extra: Type<unknown>[]): Promise<BillingTestApp> {
-  const database = await createTestDatabase();
+  return startBillingAppWith(await createTestDatabase(), port, ...extra);
+}
+
+/** {@link startBillingApp} on the embedded database (PGlite), even when DATABASE_URL names a server. */
+export async function startEmbeddedBillingApp(...extra: Type<unknown>[]): Promise<BillingTestApp> {
+  return startBillingAppWith(await createEmbeddedTestDatabase(), 0, ...extra);
+}
+
+async function startBillingAppWith(database: TestDatabase, port: number, ...extra: Type<unknown>[]): Promise<BillingTestApp> {
   // For the test's own queries (process.env.DATABASE_URL); the application is given it explicitly.
   process.env.DATABASE_URL = database.url;
 

@@ -39,6 +39,14 @@ export function prismaOn(url: string): PrismaService {
   return new PrismaService({ ...coreConfigFromEnv(process.env).database, url });
 }
 
+/**
+ * A fresh, migrated embedded database (PGlite, what `npm start` runs with no DATABASE_URL), whatever
+ * DATABASE_URL says: for a test about the embedded database itself (one backend for every connection).
+ */
+export function createEmbeddedTestDatabase(): Promise<TestDatabase> {
+  return createEmbedded();
+}
+
 async function createEmbedded(): Promise<TestDatabase> {
   const snapshot = process.env.TEST_PGLITE_SNAPSHOT;
   const embedded = await EmbeddedPostgres.start(snapshot ? { loadDataDir: await openAsBlob(snapshot) } : {});

@@ -14,7 +14,7 @@ function slowDatabase() {
   return { audit: new McpAuditLog(database, { channel: () => 'api' } as ResolvedMcpPrismaOptions), inserts };
 }
 
-const COLUMNS_PER_ROW = 14;
+const COLUMNS_PER_ROW = 15;
 const event = (target: string) => ({ method: 'tools/call', target, outcome: 'success' as const, durationMs: 1, channel: 'mcp' as const });
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -1,20 +1,20 @@
 import { Logger } from '@nestjs/common';
 import type { McpTaskEnqueueOptions, McpTaskQueue, McpTaskQueueLimits, McpTaskRun } from '@nest-mcp/core/extensions';
 import type { Db, Job, PgBoss, Queue, SendOptions } from 'pg-boss';
+import { raw, sqltag as sql } from '@prisma/client/runtime/client';
 import type { McpDatabase } from '../database/mcp-database.js';
 import { resolveTaskQueueOptions, type McpPrismaTaskOptions, type ResolvedTaskQueueOptions } from './task-queue.options.js';
 import { transactionBossDb } from './transaction-boss-db.js';
 
 const WARNING_EVERY_MS = 30_000;
 
-/** What a job carries: its task, and what its place in the fair order is made of (kept for a `later` re-queue). */
+/** What a job carries: its task, and its workspace (its group, kept for a `later` re-queue). */
 interface TaskJob {
   taskId: string;
   workspaceId?: string;
-  ahead?: number;
 }
 
-/** pg-boss priorities are integers; a workspace's backlog deeper than this shares the lowest. */
+/** pg-boss priorities are integers; a workspace's backlog deeper than this shares the lowest, in order of age. */
 const LOWEST_PRIORITY = -1_000_000;
 
 /**
@@ -38,10 +38,11 @@ const LOWEST_PRIORITY = -1_000_000;
  *   (`useListenNotify`); polling every `pollIntervalMs` stays as the floor (a pooler that drops
  *   notifications, a missed one). A worker that just finished a job fetches again at once, so a
  *   backlog drains at the speed of the work, not one job per poll;
- * - fetches follow priority, then age: a task's priority is minus the unfinished tasks its
- *   workspace had when it was created, so a workspace's first task goes before another's backlog,
- *   and workspaces with backlogs take turns; `groupConcurrency` (a group per workspace) holds a
- *   workspace at the layer's `maxRunningPerWorkspace` running tasks across replicas, at fetch time.
+ * - fetches follow priority, then age: a job goes right behind its workspace's waiting jobs (one
+ *   below the lowest priority among them, 0 when none waits), so a workspace's first task goes
+ *   before another's backlog, a workspace's own tasks keep their order, and workspaces with
+ *   backlogs take turns; `groupConcurrency` (a group per workspace) holds a workspace at the
+ *   layer's `maxRunningPerWorkspace` running tasks across replicas, at fetch time.
  *
  * pg-boss starts (and installs its schema) when the layer starts the queue at bootstrap, on every
  * replica, with or without workers (`workers: 0`: it only enqueues), or at the first enqueue.
@@ -113,13 +114,9 @@ export class PgBossTaskQueue implements McpTaskQueue {
   async enqueue(taskId: string, options: McpTaskEnqueueOptions = {}): Promise<void> {
     const boss = await this.ready();
     const delaySeconds = options.delayMs && options.delayMs > 0 ? options.delayMs / 1000 : undefined;
-    const job: TaskJob = {
-      taskId,
-      ...(options.workspaceId !== undefined ? { workspaceId: options.workspaceId } : {}),
-      ...(options.ahead ? { ahead: options.ahead } : {}),
-    };
+    const job: TaskJob = { taskId, ...(options.workspaceId !== undefined ? { workspaceId: options.workspaceId } : {}) };
     await boss.send(this.config.queue, job, {
-      ...this.jobOptions(job),
+      ...(await this.jobOptions(job)),
       ...(delaySeconds !== undefined ? { startAfter: delaySeconds } : {}),
       // In the caller's transaction when one is open (the task row is in it too).
       ...(this.database.inTransaction ? { db: this.inTransaction } : {}),
@@ -157,7 +154,7 @@ export class PgBossTaskQueue implements McpTaskQueue {
     if (outcome.kind !== 'later') return;
     await this.database.transaction(async () => {
       await boss.send(this.config.queue, job.data, {
-        ...this.jobOptions(job.data),
+        ...(await this.jobOptions(job.data)),
         startAfter: Math.max(outcome.delayMs, 1) / 1000,
         db: this.inTransaction,
       });
@@ -224,12 +221,26 @@ export class PgBossTaskQueue implements McpTaskQueue {
   }
 
   /** A job's own options: its expiry, and its place in the fair order (its workspace's group, its priority). */
-  private jobOptions(job: TaskJob): SendOptions {
+  private async jobOptions(job: TaskJob): Promise<SendOptions> {
+    const priority = job.workspaceId !== undefined ? await this.placeInLine(job.workspaceId) : 0;
     return {
       ...(this.limits ? { expireInSeconds: this.expireInSeconds(this.limits.maxRunMs) } : {}),
       ...(job.workspaceId !== undefined ? { group: { id: job.workspaceId } } : {}),
-      ...(job.ahead ? { priority: Math.max(-job.ahead, LOWEST_PRIORITY) } : {}),
+      ...(priority ? { priority } : {}),
     };
+  }
+
+  /**
+   * Right behind the workspace's jobs still waiting (in the caller's transaction, where the task
+   * store's per-workspace lock orders the creates): 0 when none waits. A priority fixed from a count
+   * would let a later task overtake an earlier one once those before it finished.
+   */
+  private async placeInLine(workspaceId: string): Promise<number> {
+    const { rows } = await this.database.sql<{ lowest: number | null }>(sql`
+      SELECT min(priority) AS lowest FROM ${raw(`${this.config.schema}.job`)}
+      WHERE name = ${this.config.queue} AND group_id = ${workspaceId} AND state < 'active'`);
+    const lowest = rows[0]?.lowest;
+    return lowest === null || lowest === undefined ? 0 : Math.max(Math.min(lowest, 1) - 1, LOWEST_PRIORITY);
   }
 
   /** `maxRunMs` plus the grace in which the layer records an overrun, in whole seconds (pg-boss's unit). */

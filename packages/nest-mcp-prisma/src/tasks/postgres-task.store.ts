@@ -1,5 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { join, sqltag as sql, type Sql } from '@prisma/client/runtime/client';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { empty, join, sqltag as sql, type Sql } from '@prisma/client/runtime/client';
 import type { McpTask, McpTaskPatch, McpTaskStatus, McpTaskStore } from '@nest-mcp/core/extensions';
 import { McpDatabase } from '../database/mcp-database.js';
 import { json, TASK_COLUMNS, taskOfRow, utc, type TaskRow } from './task-row.js';
@@ -25,7 +25,7 @@ const ACTIVE: readonly McpTaskStatus[] = ['working', 'input_required'];
  * replica's clock, as the layer's own store has them.
  */
 @Injectable()
-export class PostgresTaskStore implements McpTaskStore {
+export class PostgresTaskStore implements McpTaskStore, OnApplicationBootstrap {
   private readonly logger = new Logger('McpTasks');
   /** Whether the database is the embedded one (see `report`), asked once. */
   private embedded?: Promise<boolean>;
@@ -33,36 +33,52 @@ export class PostgresTaskStore implements McpTaskStore {
   constructor(private readonly database: McpDatabase) {}
 
   /**
+   * Asks which database this is once, at boot, outside any transaction: asked first from inside a
+   * run's transaction (`report`), the question would be that transaction's first statement and
+   * open it, for the whole run (on the embedded database, every other request would wait for it).
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.isEmbedded().catch(() => undefined);
+  }
+
+  /**
    * With `limit`, the count and the insert run under a transaction-scoped advisory lock on the
    * task's workspace (its owner without one), held until the surrounding transaction ends: two
    * replicas creating a task for one workspace at once take turns, and the second counts the
    * first's row. Creates for other workspaces never wait on it.
    */
-  async create(task: McpTask, limit?: { maxActive: number }): Promise<{ ahead: number } | undefined> {
+  async create(task: McpTask, limit?: { maxActive: number }): Promise<boolean> {
     if (!limit) {
-      await this.insert(task);
-      return { ahead: 0 };
+      await this.database.sql(this.insertStatement(task, empty));
+      return true;
     }
     return this.database.transaction(async () => {
-      const scope = { ...(task.workspaceId !== undefined ? { workspaceId: task.workspaceId } : {}), ownerKey: task.ownerKey };
-      const key = scope.workspaceId !== undefined ? `mcp_tasks:workspace:${scope.workspaceId}` : `mcp_tasks:owner:${scope.ownerKey}`;
+      const whose = task.workspaceId !== undefined ? sql`workspace_id = ${task.workspaceId}` : sql`owner_key = ${task.ownerKey}`;
+      const key = task.workspaceId !== undefined ? `mcp_tasks:workspace:${task.workspaceId}` : `mcp_tasks:owner:${task.ownerKey}`;
       await this.database.sql(sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
-      const ahead = await this.countActive(scope);
-      if (ahead >= limit.maxActive) return undefined;
-      await this.insert(task);
-      return { ahead };
+      // A statement of its own, after the lock: its snapshot sees the rows of the create that held it.
+      const { rowCount } = await this.database.sql(
+        this.insertStatement(
+          task,
+          sql`WHERE (SELECT count(*) FROM mcp_tasks WHERE ${whose} AND status = ANY(${[...ACTIVE]}::text[])
+                       AND expires_at > ${utc(new Date())}::timestamp) < ${limit.maxActive}::int`,
+        ),
+      );
+      return rowCount === 1;
     });
   }
 
-  private async insert(task: McpTask): Promise<void> {
-    await this.database.sql(sql`
+  /** `INSERT … SELECT <the task's values> <condition>`: unconditional with an empty one. */
+  private insertStatement(task: McpTask, condition: Sql): Sql {
+    return sql`
       INSERT INTO mcp_tasks (id, owner_key, workspace_id, tool, arguments, caller, client, followed_as, status, status_message,
                              input_requests, input_responses, result, error, created_at, last_updated_at, started_at, expires_at, attempts)
-      VALUES (${task.id}, ${task.ownerKey}, ${task.workspaceId ?? null}, ${task.tool}, ${json(task.arguments)}::jsonb,
-              ${json(task.caller)}::jsonb, ${json(task.client)}::jsonb, ${task.followedAs}, ${task.status}, ${task.statusMessage ?? null},
-              ${json(task.inputRequests)}::jsonb, ${json(task.inputResponses)}::jsonb, ${json(task.result)}::jsonb,
-              ${json(task.error)}::jsonb, ${utc(task.createdAt)}::timestamp, ${utc(task.lastUpdatedAt)}::timestamp,
-              ${task.startedAt ? utc(task.startedAt) : null}::timestamp, ${utc(task.expiresAt)}::timestamp, ${task.attempts}::int)`);
+      SELECT ${task.id}, ${task.ownerKey}, ${task.workspaceId ?? null}, ${task.tool}, ${json(task.arguments)}::jsonb,
+             ${json(task.caller)}::jsonb, ${json(task.client)}::jsonb, ${task.followedAs}, ${task.status}, ${task.statusMessage ?? null},
+             ${json(task.inputRequests)}::jsonb, ${json(task.inputResponses)}::jsonb, ${json(task.result)}::jsonb,
+             ${json(task.error)}::jsonb, ${utc(task.createdAt)}::timestamp, ${utc(task.lastUpdatedAt)}::timestamp,
+             ${task.startedAt ? utc(task.startedAt) : null}::timestamp, ${utc(task.expiresAt)}::timestamp, ${task.attempts}::int
+      ${condition}`;
   }
 
   async get(id: string): Promise<McpTask | undefined> {

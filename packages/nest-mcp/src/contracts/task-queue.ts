@@ -27,9 +27,9 @@ export interface McpTaskQueue {
   /** Starts taking jobs: `run` is called for each (at application bootstrap, on every replica that works). */
   start(run: McpTaskRun, limits: McpTaskQueueLimits): Promise<void>;
   /**
-   * Queues a task's run. `delayMs`: not before then. `workspaceId` and `ahead` (how many of that
-   * workspace's tasks were unfinished when it was created) let a queue be fair across workspaces:
-   * a workspace's first task is served before another's backlog.
+   * Queues a task's run. `delayMs`: not before then. `workspaceId` lets a queue be fair across
+   * workspaces (a workspace's first task served before another's backlog) and hold each at
+   * `maxRunningPerWorkspace`.
    */
   enqueue(taskId: string, options?: McpTaskEnqueueOptions): Promise<void>;
   /** Stops taking jobs and waits (bounded) for the running ones (at shutdown). */
@@ -46,7 +46,6 @@ export interface McpTaskQueueLimits {
 export interface McpTaskEnqueueOptions {
   delayMs?: number;
   workspaceId?: string;
-  ahead?: number;
 }
 
 export const MCP_TASK_QUEUE = Symbol('MCP_TASK_QUEUE');

@@ -69,11 +69,9 @@ export interface McpTaskStore {
    * Stores a new task; once this resolves (and the surrounding transaction, if any, commits) `get`
    * finds it. With `limit`, only if fewer than `maxActive` tasks of its workspace (of its owner when
    * it has none) are unfinished, decided atomically across replicas (two creates racing for the
-   * last place: one wins): returns how many were (`ahead`, its place in its workspace's line, which
-   * a fair queue uses), or undefined when the workspace is full and nothing was stored. Without
-   * `limit` it always stores, and `ahead` is 0.
+   * last place: one wins). Returns whether it stored the task (false: the workspace is full).
    */
-  create(task: McpTask, limit?: { maxActive: number }): Promise<{ ahead: number } | undefined>;
+  create(task: McpTask, limit?: { maxActive: number }): Promise<boolean>;
   /** The task, or undefined when unknown or expired. */
   get(id: string): Promise<McpTask | undefined>;
   /**

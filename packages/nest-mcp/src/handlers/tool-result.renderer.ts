@@ -8,6 +8,7 @@ import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { asInputRequired, assertAnswerable } from '../multi-round/input-required.js';
 import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import { ToolReply } from '../tool-results/tool-reply.js';
+import { withResourceLinks } from '../tool-results/resource-links.js';
 import { envelopeResult, safetyOf, type ToolEnvelope, type ToolError } from '../tool-results/tool-result.envelope.js';
 import { TaskAccepted } from '../tasks/mcp-tasks.service.js';
 import { nextQuestionOf, toolErrorsFromException } from './tool-error.mapper.js';
@@ -61,15 +62,29 @@ export class ToolResultRenderer {
     if (output instanceof ToolAnswer) return output;
     if (output instanceof TaskAccepted) {
       // Accepted as a task: its `CreateTaskResult` as it is; as a queued job (or refused), its envelope.
-      if (!(output.reply instanceof ToolReply)) return new ToolAnswer(output.reply as CallToolResult, outcomeOf(output.reply));
-      output = output.reply;
+      const { reply, taskId } = output;
+      const answer = reply instanceof ToolReply ? this.answer(reply, run) : new ToolAnswer(reply as CallToolResult, outcomeOf(reply));
+      return taskId ? new ToolAnswer(answer.result, { ...answer.outcome, taskId }) : answer;
     }
     const inputRequired = asInputRequired(output);
     if (inputRequired) return new ToolAnswer(assertAnswerable(inputRequired, run.invocation), INPUT_REQUIRED);
     if (isCallToolResult(output)) return new ToolAnswer(output, outcomeOf(output));
     if (output instanceof ToolReply) {
-      const { ok, status, data, errors, nextQuestion, approval } = output;
-      return this.envelope(run, { ok, status, data, errors, ...(nextQuestion ? { nextQuestion } : {}), ...(approval ? { approval } : {}) });
+      const { ok, status, data, errors, nextQuestion, approval, resourceLinks } = output;
+      const answer = this.envelope(run, {
+        ok,
+        status,
+        data,
+        errors,
+        ...(nextQuestion ? { nextQuestion } : {}),
+        ...(approval ? { approval } : {}),
+      });
+      if (!resourceLinks.length) return answer;
+      // After the envelope, which stays `content[0]` (where clients, replays and job views read it).
+      return new ToolAnswer(
+        withResourceLinks(answer.result as CallToolResult, resourceLinks, run.invocation.protocolVersion),
+        answer.outcome,
+      );
     }
     return this.envelope(run, { ok: true, status: 'success', data: output, errors: [] });
   }

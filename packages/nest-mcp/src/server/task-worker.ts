@@ -86,15 +86,13 @@ export class McpTaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const started = await this.store.transition(task.id, ['working'], {
       attempts: task.attempts + 1,
       startedAt: new Date(),
-      statusMessage: resumed
-        ? `Running again (attempt ${task.attempts + 1}): the worker of the previous run stopped before it finished, and nothing it did was kept`
-        : 'Running',
+      statusMessage: resumed ? `Running again (${resumedNote(task.attempts + 1)})` : 'Running',
     });
     if (!started) return DONE; // cancelled meanwhile
-    return this.execute(started);
+    return this.execute(started, resumed);
   }
 
-  private async execute(task: McpTask): Promise<McpTaskRunOutcome> {
+  private async execute(task: McpTask, resumed: boolean): Promise<McpTaskRunOutcome> {
     const run = this.aborts.track(task.id);
     const watch = this.watch(task, run.stop);
     // Whether the run reached the call hook, which then records how it ended; before it, this does.
@@ -104,7 +102,8 @@ export class McpTaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
         dispatched = true;
         return this.dispatcher.runTaskCall(task, request, {
           signal: run.signal,
-          progress: throttledProgress(this.store, task.id),
+          // The resumed run's progress keeps saying so: the client polling it sees why it started over.
+          progress: throttledProgress(this.store, task.id, resumed ? resumedNote(task.attempts) : undefined),
           // Inside the call hook's transaction: the outcome commits with the work.
           completed: async (outcome) => {
             const done = await this.store.transition(task.id, ['working'], {
@@ -232,7 +231,12 @@ function errorOf(error: unknown, task: McpTask): McpTaskError {
   return { code: McpErrorCode.InternalError, message: 'Internal error' };
 }
 
-function throttledProgress(store: McpTaskStore, taskId: string) {
+/** What a run started again after its worker died says, beside its progress. */
+function resumedNote(attempt: number): string {
+  return `attempt ${attempt}: the worker of the previous run stopped before it finished, and nothing it did was kept`;
+}
+
+function throttledProgress(store: McpTaskStore, taskId: string, note?: string) {
   let last = 0;
   return async (done: number, total?: number, message?: string): Promise<void> => {
     const now = Date.now();
@@ -240,6 +244,7 @@ function throttledProgress(store: McpTaskStore, taskId: string) {
     if (now - last < PROGRESS_EVERY_MS && !(total !== undefined && done >= total)) return;
     last = now;
     const counted = total ? `${done}/${total}` : `${done}`;
-    await store.report(taskId, message ? `${message} (${counted})` : `In progress (${counted})`);
+    const text = message ? `${message} (${counted})` : `In progress (${counted})`;
+    await store.report(taskId, note ? `${text}; ${note}` : text);
   };
 }

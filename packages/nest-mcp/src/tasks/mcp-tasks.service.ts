@@ -87,9 +87,10 @@ export class McpTasks {
       expiresAt: new Date(now.getTime() + tasks.ttlMs),
       attempts: 0,
     };
-    const created = await this.store.create(task, { maxActive: tasks.maxActivePerWorkspace });
-    if (!created) return new TaskAccepted(tooManyTasks(invocation.name, tasks.maxActivePerWorkspace));
-    await this.queue.enqueue(task.id, { ...(workspaceId !== undefined ? { workspaceId } : {}), ahead: created.ahead });
+    if (!(await this.store.create(task, { maxActive: tasks.maxActivePerWorkspace }))) {
+      return new TaskAccepted(tooManyTasks(invocation.name, tasks.maxActivePerWorkspace));
+    }
+    await this.queue.enqueue(task.id, { ...(workspaceId !== undefined ? { workspaceId } : {}) });
     if (followedAs === 'task') return new TaskAccepted(createTaskResult(task, tasks.pollIntervalMs), task.id);
     return new TaskAccepted(ToolReply.queued({ jobId: task.id, queuedAt: now.toISOString() }, this.howToFollow(task.id)), task.id);
   }
@@ -129,9 +130,8 @@ export class McpTasks {
   /** Answers open questions of the caller's task; the run resumes once none is open. */
   async answer(task: McpTask, responses: Record<string, unknown>): Promise<void> {
     const updated = await this.store.answer(task.id, responses);
-    // Its place in its workspace's line is kept: it was waiting for the client, not behind others.
     if (task.status === 'input_required' && updated?.status === 'working') {
-      await this.queue.enqueue(task.id, { ...(task.workspaceId !== undefined ? { workspaceId: task.workspaceId } : {}), ahead: 0 });
+      await this.queue.enqueue(task.id, { ...(task.workspaceId !== undefined ? { workspaceId: task.workspaceId } : {}) });
     }
   }
 
@@ -157,8 +157,12 @@ export class McpTasks {
   /** What the model is told to do next with a queued job. */
   howToFollow(jobId: string): string {
     const tool = this.options.tasks.jobTool;
-    const seconds = Math.max(1, Math.round(this.options.tasks.pollIntervalMs / 1000));
-    return `The work runs in the background. Call ${tool} with job_id "${jobId}" in about ${seconds} s to get its status and, once done, its result; tell the user it is in progress, not finished.`;
+    return `The work runs in the background. Call ${tool} with job_id "${jobId}" in about ${this.retryAfterSeconds()} s to get its status and, once done, its result; tell the user it is in progress, not finished.`;
+  }
+
+  /** How long a client following an unfinished job should wait before asking again, in whole seconds (a REST `Retry-After`). */
+  retryAfterSeconds(): number {
+    return Math.max(1, Math.round(this.options.tasks.pollIntervalMs / 1000));
   }
 }
 

@@ -35,7 +35,7 @@ function capabilityFlags(capabilities: ClientCapabilities): ClientCapabilities {
     const declared = Object.keys(extensions).filter((id) => id.length <= MAX_NAME_CHARS && extensions[id] !== undefined);
     flags.extensions = Object.fromEntries(declared.slice(0, MAX_EXTENSIONS).map((id) => [id, {}]));
   }
-  return flags as ClientCapabilities;
+  return flags;
 }
 
 function cut(text: unknown): string {

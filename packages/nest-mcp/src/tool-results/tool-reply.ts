@@ -1,18 +1,31 @@
+import type { McpResourceLink } from './resource-links.js';
 import type { ToolApproval, ToolError, ToolStatus } from './tool-result.envelope.js';
 
 /**
- * What a tool returns when the answer is not plain success: the layer puts it in the JSON
+ * What a tool returns when the answer is more than plain success: the layer puts it in the JSON
  * envelope (docs/contract.md §3.3). Plain data returned by a handler is `success`.
  */
 export class ToolReply {
   private constructor(
-    readonly status: Exclude<ToolStatus, 'success'>,
+    readonly status: ToolStatus,
     readonly ok: boolean,
     readonly data: unknown,
     readonly errors: ToolError[],
     readonly nextQuestion?: string,
     readonly approval?: ToolApproval,
+    /** `resource_link` blocks after the envelope (see {@link ToolReply.success}). */
+    readonly resourceLinks: readonly McpResourceLink[] = [],
   ) {}
+
+  /**
+   * Success whose answer also points at resources (`resource_link` content after the envelope's
+   * text, for clients of 2025-06-18 and later): e.g. a file the work stored, which the client
+   * reads with `resources/read` instead of getting its bytes in the answer. `data` is the
+   * envelope's, as if the handler had returned it.
+   */
+  static success(data: unknown, options: { resourceLinks?: readonly McpResourceLink[] } = {}): ToolReply {
+    return new ToolReply('success', true, data, [], undefined, undefined, options.resourceLinks ?? []);
+  }
 
   /** The user must supply something first: `ok: false`, `isError: true`, and the question to ask. */
   static needsMoreInfo(nextQuestion: string, errors: ToolError[], data?: unknown): ToolReply {

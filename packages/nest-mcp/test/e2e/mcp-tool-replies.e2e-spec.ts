@@ -5,7 +5,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean } from 'class-validator';
 import { McpModule, McpTool, ToolReply } from '@nest-mcp/core';
 import { resolveMcpOptions } from '../../src/options/mcp-options.resolver.js';
-import { callStateless, envelopeOf, startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
+import { callHandshake, callStateless, envelopeOf, startMcpTestApp, type McpTestApp } from '@nest-mcp/core/testing';
 
 let destroyed = 0;
 
@@ -52,6 +52,14 @@ class ReplyTools {
   @McpTool({ description: 'Queues work.' })
   enqueue() {
     return ToolReply.queued({ job_id: 'job_1' });
+  }
+
+  @McpTool({ description: 'Stores a report and links to it.', output: DoneDto })
+  report() {
+    return ToolReply.success(
+      { done: true },
+      { resourceLinks: [{ uri: 'files://reports/7', name: 'report.csv', mimeType: 'text/csv', size: 12 }] },
+    );
   }
 
   @McpTool({ description: 'Deletes everything.', annotations: { destructiveHint: true } })
@@ -130,6 +138,24 @@ describe('tool replies beyond success', () => {
         safety: 'mutation',
         durationMs: 0,
       },
+    );
+  });
+
+  it('answers success with resource links: resource_link blocks after the envelope, which stays content[0] and structuredContent', async () => {
+    const { body } = await callStateless(t.mcpUrl, 'tools/call', { name: 'report', arguments: {} });
+    assert.equal(body.result.isError, undefined);
+    const [text, link, ...rest] = body.result.content;
+    assert.equal(text.type, 'text');
+    assert.deepEqual(envelopeOf(body).data, { done: true });
+    assert.equal(envelopeOf(body).status, 'success');
+    assert.deepEqual(body.result.structuredContent.data, { done: true });
+    assert.deepEqual(link, { type: 'resource_link', uri: 'files://reports/7', name: 'report.csv', mimeType: 'text/csv', size: 12 });
+    assert.deepEqual(rest, []);
+    // 2025-03-26 has no resource_link content: the envelope alone.
+    const old = await callHandshake(t.mcpUrl, 'tools/call', { name: 'report', arguments: {} }, '2025-03-26');
+    assert.deepEqual(
+      old.body.result.content.map((block: { type: string }) => block.type),
+      ['text'],
     );
   });
 

@@ -1,11 +1,32 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { contentDisposition, FILENAME_PATTERN, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_LABEL } from './attachment-files.js';
+import {
+  attachmentPartUri,
+  attachmentUri,
+  contentDisposition,
+  FILENAME_PATTERN,
+  MAX_ATTACHMENT_BYTES,
+  MAX_ATTACHMENT_LABEL,
+  sizeLabel,
+} from './attachment-files.js';
 
 describe('attachment files', () => {
   it('caps files at 10 MiB and says so', () => {
     assert.equal(MAX_ATTACHMENT_BYTES, 10_485_760);
     assert.equal(MAX_ATTACHMENT_LABEL, '10 MiB (10485760 bytes)');
+  });
+
+  it('states limits in the largest whole unit, with the exact byte count', () => {
+    assert.equal(sizeLabel(1024 ** 3), '1 GiB (1073741824 bytes)');
+    assert.equal(sizeLabel(3 * 1024 ** 2), '3 MiB (3145728 bytes)');
+    assert.equal(sizeLabel(1536 * 1024), '1.50 MiB (1572864 bytes)');
+    assert.equal(sizeLabel(500), '500 bytes');
+  });
+
+  it('names the MCP resources of a file and of its parts', () => {
+    const id = '3f2b0c9e-2d4a-4f8e-9c1b-7a5d3e2f1a0b';
+    assert.equal(attachmentUri(id), `billing://attachments/${id}`);
+    assert.equal(attachmentPartUri(id, 2), `billing://attachments/${id}/parts/2`);
   });
 
   it('accepts bare file names only', () => {

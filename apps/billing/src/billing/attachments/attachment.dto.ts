@@ -88,6 +88,20 @@ export class AttachmentDto {
   })
   download_path: string;
 
+  @ApiProperty({
+    description:
+      'The file as an MCP resource (billing://attachments/{id}): read it with resources/read when parts is 1; a file of ' +
+      'several parts is read as <resource_uri>/parts/1 to <resource_uri>/parts/<parts>, joined in order.',
+    example: 'billing://attachments/3f2b…',
+  })
+  resource_uri: string;
+
+  @ApiProperty({
+    description: 'How many parts hold the bytes (an upload: one; an export: about 1 MiB each), each one MCP resource read.',
+    type: 'integer',
+  })
+  parts: number;
+
   @ApiProperty({ description: 'How to fetch the bytes.' })
   download_instructions: string;
 

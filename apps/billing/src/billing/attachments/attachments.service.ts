@@ -4,10 +4,18 @@ import { PrismaService } from '../../database/prisma.service.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { BillingError } from '../common/billing.errors.js';
 import { currentWorkspaceId } from '../../identity/current-workspace.js';
-import { downloadPath, formatBytes, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENT_LABEL } from './attachment-files.js';
+import {
+  attachmentPartUri,
+  attachmentUri,
+  downloadPath,
+  formatBytes,
+  MAX_ATTACHMENT_BYTES,
+  MAX_ATTACHMENT_LABEL,
+} from './attachment-files.js';
+import { AttachmentStorage, type StoredFile } from './attachment-storage.js';
 import type { AttachmentDto, UploadAttachmentDto } from './attachment.dto.js';
 
-/** Every column but the bytes: metadata reads never load a file. */
+/** Every column but the bytes, and how many parts hold them: metadata reads never load a file. */
 const METADATA = {
   id: true,
   filename: true,
@@ -18,23 +26,23 @@ const METADATA = {
   paymentId: true,
   createdVia: true,
   createdAt: true,
+  _count: { select: { parts: true } },
 } as const satisfies Prisma.AttachmentSelect;
 
 type AttachmentMetadata = Prisma.AttachmentGetPayload<{ select: typeof METADATA }>;
 
-export interface AttachmentContent {
-  filename: string;
-  contentType: string;
-  sha256: string;
-  bytes: Buffer;
-}
+/** Only ready files: a pending one (an export still writing, or one that failed) is visible to no read. */
+const READY = { status: 'ready' } as const satisfies Prisma.AttachmentWhereInput;
 
-const NOT_FOUND_HINT = 'check the attachment id (a UUID) returned by the upload; files of other workspaces are not visible';
+export const NOT_FOUND_HINT = 'check the attachment id (a UUID) returned by the upload; files of other workspaces are not visible';
 
 /** Files of the current workspace: stored in the database, handed to tools as metadata only. */
 @Injectable()
 export class AttachmentsService {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly storage: AttachmentStorage,
+  ) {}
 
   async upload(dto: UploadAttachmentDto): Promise<AttachmentDto> {
     const workspaceId = currentWorkspaceId();
@@ -74,7 +82,8 @@ export class AttachmentsService {
           contentType: dto.content_type.toLowerCase(),
           sizeBytes: bytes.length,
           sha256: createHash('sha256').update(bytes).digest('hex'),
-          content: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+          // One part: an upload is at most MAX_ATTACHMENT_BYTES, and arrived whole in the request anyway.
+          parts: { create: { seq: 1, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) } },
           invoiceId: dto.invoice_id ?? null,
           paymentId: dto.payment_id ?? null,
         },
@@ -85,28 +94,26 @@ export class AttachmentsService {
   }
 
   async metadata(id: string): Promise<AttachmentDto> {
-    const attachment = await this.prisma.db.attachment.findFirst({ where: { id, workspaceId: currentWorkspaceId() }, select: METADATA });
+    const attachment = await this.prisma.db.attachment.findFirst({
+      where: { id, workspaceId: currentWorkspaceId(), ...READY },
+      select: METADATA,
+    });
     if (!attachment) throw BillingError.notFound('Attachment', id, NOT_FOUND_HINT);
     return toAttachmentDto(attachment);
   }
 
-  async content(id: string): Promise<AttachmentContent> {
-    const attachment = await this.prisma.db.attachment.findFirst({
-      where: { id, workspaceId: currentWorkspaceId() },
-      select: { filename: true, contentType: true, sha256: true, content: true },
-    });
-    if (!attachment) throw BillingError.notFound('Attachment', id, NOT_FOUND_HINT);
-    const { content } = attachment;
-    return {
-      filename: attachment.filename,
-      contentType: attachment.contentType,
-      sha256: attachment.sha256,
-      bytes: Buffer.from(content.buffer, content.byteOffset, content.byteLength),
-    };
+  /** A ready file of the current workspace (its description; `AttachmentStorage` reads its bytes), or not_found. */
+  async file(id: string): Promise<StoredFile> {
+    const file = await this.storage.find(currentWorkspaceId(), id);
+    if (!file) throw BillingError.notFound('Attachment', id, NOT_FOUND_HINT);
+    return file;
   }
 }
 
 function toAttachmentDto(attachment: AttachmentMetadata): AttachmentDto {
+  // A file stored before parts existed has none: its bytes are its one part.
+  const parts = Math.max(1, attachment._count.parts);
+  const uri = attachmentUri(attachment.id);
   return {
     id: attachment.id,
     filename: attachment.filename,
@@ -116,9 +123,16 @@ function toAttachmentDto(attachment: AttachmentMetadata): AttachmentDto {
     invoice_id: attachment.invoiceId,
     payment_id: attachment.paymentId,
     download_path: downloadPath(attachment.id),
+    resource_uri: uri,
+    parts,
     download_instructions:
-      `The bytes are not part of this answer. Fetch them with GET ${downloadPath(attachment.id)} on this server, sending ` +
-      'an API token with the billing:read scope (Authorization: Bearer <token>); compare the SHA-256 of what you get with sha256.',
+      'The bytes are not part of this answer. ' +
+      (parts === 1
+        ? `Over MCP, read the resource ${uri} (resources/read); `
+        : `Over MCP, read the resources ${attachmentPartUri(attachment.id, 1)} to ${attachmentPartUri(attachment.id, parts)} ` +
+          '(resources/read) and join them in order; ') +
+      `over REST, GET ${downloadPath(attachment.id)} on this server with an API token with the billing:read scope ` +
+      '(Authorization: Bearer <token>). Compare the SHA-256 of the bytes with sha256.',
     created_via: attachment.createdVia,
     created_at: attachment.createdAt.toISOString(),
   };

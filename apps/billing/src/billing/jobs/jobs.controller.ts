@@ -1,7 +1,17 @@
-import { Controller, Delete, Get, NotFoundException, Param, ParseUUIDPipe, Req } from '@nestjs/common';
+import { Controller, Delete, Get, NotFoundException, Param, ParseUUIDPipe, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
-import { type McpJobView, McpTasks, McpTool, namedArgumentPipe, RequiredScopes } from '@nest-mcp/core';
+import type { Request, Response } from 'express';
+import {
+  McpCtx,
+  type McpInvocation,
+  type McpJobView,
+  type McpResourceLink,
+  McpTasks,
+  McpTool,
+  namedArgumentPipe,
+  RequiredScopes,
+  ToolReply,
+} from '@nest-mcp/core';
 import { SCOPES } from '../../app.scopes.js';
 import { JobIdDto, JobViewDto } from './job.dto.js';
 
@@ -19,7 +29,12 @@ export class JobsController {
 
   @Get(':job_id')
   @RequiredScopes(SCOPES.billingRead)
-  @ApiOkResponse({ type: JobViewDto })
+  @ApiOkResponse({
+    type: JobViewDto,
+    headers: {
+      'Retry-After': { description: 'While the job is not finished: seconds to wait before asking again.', schema: { type: 'integer' } },
+    },
+  })
   @ApiNotFoundResponse({
     description: 'No job with this id was queued by this caller (unknown, expired after a day, or another caller’s).',
   })
@@ -33,14 +48,28 @@ export class JobsController {
       'Side effects: none. ' +
       'Success criteria: ok is true; data.status is "working" (not finished: tell the user it is in progress and call again ' +
       'in a few seconds, data.statusMessage says how far it got), "completed" (data.result is the tool\'s answer: read its ' +
-      'ok, data and errors), "failed" (data.error says why) or "cancelled". ' +
+      'ok, data and errors; the resources it linked to, such as an exported file, are linked from this answer too), ' +
+      '"failed" (data.error says why) or "cancelled". ' +
       'Fallback: not_found means the id is wrong or the job expired (jobs are kept a day): start the work again if needed.',
     annotations: { readOnlyHint: true, idempotentHint: true },
     input: JobIdDto,
     output: JobViewDto,
   })
-  async get(@Param('job_id', namedArgumentPipe(ParseUUIDPipe)) jobId: string, @Req() request: Request): Promise<McpJobView> {
-    return (await this.tasks.job(jobId, request)) ?? notFound(jobId);
+  async get(
+    @Param('job_id', namedArgumentPipe(ParseUUIDPipe)) jobId: string,
+    @Req() request: Request,
+    @McpCtx() invocation: McpInvocation | undefined,
+    @Res({ passthrough: true }) response: Response | undefined,
+  ): Promise<McpJobView | ToolReply> {
+    const job = (await this.tasks.job(jobId, request)) ?? notFound(jobId);
+    // Not finished: when to ask again, for a REST client (the MCP answer's nextQuestion says it in words).
+    if (job.status === 'working' || job.status === 'input_required')
+      response?.setHeader('Retry-After', String(this.tasks.retryAfterSeconds()));
+    if (!invocation || job.status !== 'completed') return job;
+    // Over MCP, a finished job answers with the links its tool's answer had (a stored file to read as
+    // resources): a client that follows a job gets them as one that followed a task would.
+    const resourceLinks = resourceLinksOf((await this.tasks.find(jobId, request))?.result);
+    return resourceLinks.length ? ToolReply.success(job, { resourceLinks }) : job;
   }
 
   @Delete(':job_id')
@@ -68,6 +97,12 @@ export class JobsController {
     await this.tasks.cancel(task, 'Cancelled by the caller');
     return (await this.tasks.job(jobId, request)) ?? notFound(jobId);
   }
+}
+
+/** The `resource_link` blocks of a stored tool result, without their `type` (the layer adds it back for the client's revision). */
+function resourceLinksOf(result: Record<string, unknown> | undefined): McpResourceLink[] {
+  const content = Array.isArray(result?.content) ? (result.content as Array<Record<string, unknown>>) : [];
+  return content.filter((block) => block.type === 'resource_link').map(({ type: _type, ...link }) => link as McpResourceLink);
 }
 
 function notFound(jobId: string): never {

@@ -54,6 +54,22 @@ export class StatementExportResultDto {
   @ApiProperty({ description: 'SHA-256 of the bytes, lowercase hex.' })
   sha256: string;
 
+  @ApiProperty({
+    description:
+      'How many parts (about 1 MiB each, 128 KiB on the embedded database; whole CSV lines, the header in part 1) hold the file; the file is the parts joined in order.',
+    type: 'integer',
+  })
+  parts: number;
+
+  @ApiProperty({
+    description:
+      'The file as an MCP resource (billing://attachments/{id}), for a client without a REST token: read it with resources/read ' +
+      'when parts is 1, else read <resource_uri>/parts/1 to <resource_uri>/parts/<parts> and join them in order. The tool ' +
+      'result links to what to read (resource_link content).',
+    example: 'billing://attachments/3f2b…',
+  })
+  resource_uri: string;
+
   @ApiProperty({ description: 'First day of the period (YYYY-MM-DD).', format: 'date' })
   from: string;
 
@@ -82,6 +98,8 @@ export class StatementExportResultDto {
   })
   as_of: string;
 
-  @ApiProperty({ description: 'Path of the bytes on this server: GET it over REST with an API token (billing:read).' })
+  @ApiProperty({
+    description: 'Path of the bytes on this server: GET it over REST with an API token (billing:read); an MCP client reads resource_uri.',
+  })
   download_path: string;
 }

@@ -1,12 +1,12 @@
 import { Body, Controller, HttpCode, HttpStatus, Post, Req, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { McpCtx, type McpInvocation, type McpJobView, McpTasks, McpTool, RequiredScopes } from '@nest-mcp/core';
+import { McpCtx, type McpInvocation, type McpJobView, McpTasks, McpTool, RequiredScopes, ToolReply } from '@nest-mcp/core';
 import { SCOPES } from '../../app.scopes.js';
 import { WorkspaceScoped } from '../../identity/workspace-scoped.decorator.js';
 import { BillingError } from '../common/billing.errors.js';
 import { JobViewDto } from '../jobs/job.dto.js';
-import { StatementExportDto, type StatementExportResultDto } from './statement-export.dto.js';
+import { StatementExportDto } from './statement-export.dto.js';
 import { StatementsService } from './statements.service.js';
 
 export const STATEMENT_EXPORT_TOOL = 'billing_statement_export';
@@ -35,7 +35,10 @@ export class StatementsController {
     description:
       'The export is queued: follow it at Location (GET /v1/jobs/{jobId}) until status is completed; then result.data.attachment_id ' +
       'is the stored CSV (GET /v1/attachments/{id}/content for its bytes).',
-    headers: { Location: { description: 'The job: /v1/jobs/{jobId}.', schema: { type: 'string', example: '/v1/jobs/3f2b…' } } },
+    headers: {
+      Location: { description: 'The job: /v1/jobs/{jobId}.', schema: { type: 'string', example: '/v1/jobs/3f2b…' } },
+      'Retry-After': { description: 'Seconds to wait before asking the job.', schema: { type: 'integer', example: 1 } },
+    },
   })
   @ApiTooManyRequestsResponse({
     description: 'too_many_tasks: the workspace already has as many unfinished jobs as it may; wait for one to finish.',
@@ -47,15 +50,16 @@ export class StatementsController {
       'When to use: the user asks for a statement, an export or a spreadsheet of what was invoiced and paid over a period ' +
       '(a month, a quarter, a year), for the whole workspace or for one customer (customer_id). ' +
       'Never use for: answering a question you can answer with billing_invoices_search or billing_customer_summary (an ' +
-      'export reads every row of the period and takes a while); reading the rows yourself (you get the file id, never its ' +
-      'contents). ' +
+      'export reads every row of the period and takes a while). ' +
       'Side effects: stores one CSV file (an attachment of the workspace) with a row per invoice issued and per payment ' +
       'received in the period; changes no invoice or payment. It runs in the background: the answer is status "queued" ' +
       'with data.jobId (or a task, for clients that support MCP tasks); nothing is stored until it completes. ' +
       'Success criteria: once the job (billing_job_get) is completed, its result has ok true and data.attachment_id, ' +
-      'data.size_bytes, data.invoice_rows and data.payment_rows; give the user the file name and the row counts, and ' +
-      'data.download_path for fetching it over REST. ' +
-      'Fallback: statement_too_large means the file would exceed the attachment cap: export a shorter period or one customer; ' +
+      'data.size_bytes, data.invoice_rows and data.payment_rows; give the user the file name and the row counts. The ' +
+      'result also links to the file (resource_link content: billing://attachments/{id}, or its parts in order for a large ' +
+      'file): read those resources (resources/read) if you need the rows, and join the parts in order; data.download_path ' +
+      'is for fetching it over REST with an API token. ' +
+      'Fallback: statement_too_large means the file would exceed the export size limit: export a shorter period or one customer; ' +
       'not_found means the customer_id is wrong; too_many_tasks means other exports are still running: wait and call again.',
     task: 'background',
     input: StatementExportDto,
@@ -65,9 +69,13 @@ export class StatementsController {
     @McpCtx() invocation: McpInvocation | undefined,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response | undefined,
-  ): Promise<StatementExportResultDto | McpJobView> {
-    // Over MCP this runs on a worker, as the task's run (the layer queued the call before it got here).
-    if (invocation) return this.statements.export(dto, invocation);
+  ): Promise<ToolReply | McpJobView> {
+    // Over MCP this runs on a worker, as the task's run (the layer queued the call before it got here); a
+    // job REST submitted too. Its result links to the file's resources, for a client with no REST token.
+    if (invocation) {
+      const { result, resourceLinks } = await this.statements.export(dto, invocation);
+      return ToolReply.success(result, { resourceLinks });
+    }
     const job = await this.tasks.submit(STATEMENT_EXPORT_TOOL, toolArguments(dto), request);
     if (!job) {
       throw new BillingError(
@@ -82,6 +90,7 @@ export class StatementsController {
       );
     }
     response?.location(`/v1/jobs/${job.jobId}`);
+    response?.setHeader('Retry-After', String(this.tasks.retryAfterSeconds()));
     return job;
   }
 }

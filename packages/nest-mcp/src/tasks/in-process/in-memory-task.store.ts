@@ -11,13 +11,11 @@ export class InMemoryTaskStore implements McpTaskStore {
   private readonly tasks = new Map<string, McpTask>();
 
   /** Count and insert with no await between them: atomic in one process. */
-  async create(task: McpTask, limit?: { maxActive: number }): Promise<{ ahead: number } | undefined> {
-    const ahead = limit
-      ? this.unfinished({ ...(task.workspaceId !== undefined ? { workspaceId: task.workspaceId } : {}), ownerKey: task.ownerKey })
-      : 0;
-    if (limit && ahead >= limit.maxActive) return undefined;
+  async create(task: McpTask, limit?: { maxActive: number }): Promise<boolean> {
+    const scope = { ...(task.workspaceId !== undefined ? { workspaceId: task.workspaceId } : {}), ownerKey: task.ownerKey };
+    if (limit && this.unfinished(scope) >= limit.maxActive) return false;
     this.tasks.set(task.id, structuredClone(task));
-    return { ahead };
+    return true;
   }
 
   async get(id: string): Promise<McpTask | undefined> {
