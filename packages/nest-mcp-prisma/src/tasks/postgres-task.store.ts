@@ -53,15 +53,13 @@ export class PostgresTaskStore implements McpTaskStore, OnApplicationBootstrap {
       return true;
     }
     return this.database.transaction(async () => {
-      const whose = task.workspaceId !== undefined ? sql`workspace_id = ${task.workspaceId}` : sql`owner_key = ${task.ownerKey}`;
       const key = task.workspaceId !== undefined ? `mcp_tasks:workspace:${task.workspaceId}` : `mcp_tasks:owner:${task.ownerKey}`;
       await this.database.sql(sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
       // A statement of its own, after the lock: its snapshot sees the rows of the create that held it.
       const { rowCount } = await this.database.sql(
         this.insertStatement(
           task,
-          sql`WHERE (SELECT count(*) FROM mcp_tasks WHERE ${whose} AND status = ANY(${[...ACTIVE]}::text[])
-                       AND expires_at > ${utc(new Date())}::timestamp) < ${limit.maxActive}::int`,
+          sql`WHERE (${unfinishedCount({ ...(task.workspaceId !== undefined ? { workspaceId: task.workspaceId } : {}), ownerKey: task.ownerKey })}) < ${limit.maxActive}::int`,
         ),
       );
       return rowCount === 1;
@@ -147,10 +145,7 @@ export class PostgresTaskStore implements McpTaskStore, OnApplicationBootstrap {
   }
 
   async countActive(scope: { workspaceId?: string; ownerKey: string }): Promise<number> {
-    const whose = scope.workspaceId !== undefined ? sql`workspace_id = ${scope.workspaceId}` : sql`owner_key = ${scope.ownerKey}`;
-    const { rows } = await this.database.sql<{ n: number }>(sql`
-      SELECT count(*)::int AS n FROM mcp_tasks
-      WHERE ${whose} AND status = ANY(${[...ACTIVE]}::text[]) AND expires_at > ${utc(new Date())}::timestamp`);
+    const { rows } = await this.database.sql<{ n: number }>(sql`SELECT (${unfinishedCount(scope)}) AS n`);
     return rows[0]?.n ?? 0;
   }
 
@@ -201,6 +196,13 @@ export class PostgresTaskStore implements McpTaskStore, OnApplicationBootstrap {
       });
     return this.embedded;
   }
+}
+
+/** How many unfinished, unexpired tasks a workspace has (an owner, without one): one scalar subquery. */
+function unfinishedCount(scope: { workspaceId?: string; ownerKey: string }): Sql {
+  const whose = scope.workspaceId !== undefined ? sql`workspace_id = ${scope.workspaceId}` : sql`owner_key = ${scope.ownerKey}`;
+  return sql`SELECT count(*)::int FROM mcp_tasks
+    WHERE ${whose} AND status = ANY(${[...ACTIVE]}::text[]) AND expires_at > ${utc(new Date())}::timestamp`;
 }
 
 /** The SET list of a transition: `last_updated_at`, then each field the patch names. */
