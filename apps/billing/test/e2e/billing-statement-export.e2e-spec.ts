@@ -393,9 +393,16 @@ describe('billing_statement_export: a background task (real database)', () => {
       assert.equal(cancel.error, undefined, JSON.stringify(cancel.error));
       const ended = await client.poll(taskId, (task) => task.status !== 'working');
       assert.equal(ended.status, 'cancelled');
-      // The run stops at its next page and rolls back: give it the time to, then look.
+      // The cancel writes its audit row at once; the run stops at its next page and discards its file
+      // then. Its end is its pg-boss job leaving `active` (@nest-mcp/prisma's default schema and queue).
       const audited = { target: TOOL, channel: 'mcp', arguments: { equals: YEAR } } as const;
       await until(async () => (await t.prisma.client.mcpAuditEvent.count({ where: { ...audited, outcome: 'cancelled' } })) === 1);
+      await until(async () => {
+        const { rows } = await t.prisma.sql<{ state: string }>(
+          Prisma.sql`SELECT state::text AS state FROM pgboss.job WHERE name = 'mcp-tasks' AND data->>'taskId' = ${taskId}`,
+        );
+        return rows.length === 1 && rows[0].state !== 'active' && rows[0].state !== 'created';
+      });
       assert.equal(await t.prisma.client.attachment.count({ where: { workspaceId } }), attachments, 'no file was stored');
       assert.equal(await t.prisma.client.attachment.count({ where: { status: 'pending' } }), 0, 'not even a pending one');
       const orphans = await t.prisma.sql<{ n: number }>(
