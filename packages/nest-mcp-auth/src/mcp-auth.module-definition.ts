@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import type { McpExtension } from '@nest-mcp/core/extensions';
 import { McpAuthGuard } from './authentication/mcp-auth.guard.js';
 import { MCP_AUTH_OPTIONS, type McpAuthOptions } from './options/mcp-auth.options.js';
+import { InMemoryStepUpStore, MCP_AUTH_STEP_UPS, type McpStepUpStore } from './policy/step-up-store.js';
 import { resolveMcpAuthOptions } from './options/resolve-options.js';
 import { MCP_AUTH_TOKEN_VERIFIERS, type McpTokenVerifier } from './tokens/token-verifier.js';
 import { MCP_AUTH_USER_RESOLVER, type McpUserResolver } from './tokens/user-resolver.js';
@@ -16,11 +17,17 @@ export interface McpAuthModuleExtras {
   users?: McpExtension<McpUserResolver>;
   /** The application's own credentials (`McpTokenVerifier`), asked in this order before a token is taken for a JWT. */
   tokenVerifiers?: Array<McpExtension<McpTokenVerifier>>;
+  /**
+   * When each caller was last sent to step up (`McpStepUpStore`): shared across replicas, so that
+   * a retry on any of them gets the plain refusal after a step-up that was not granted. Default:
+   * in this process's memory.
+   */
+  stepUps?: McpExtension<McpStepUpStore>;
   /** Registers `McpAuthGuard` as a global guard (default true); false when the application orders its global guards itself. */
   registerGuard?: boolean;
 }
 
-const EXTRAS: McpAuthModuleExtras = { users: undefined, tokenVerifiers: undefined, registerGuard: true };
+const EXTRAS: McpAuthModuleExtras = { users: undefined, tokenVerifiers: undefined, stepUps: undefined, registerGuard: true };
 
 export const {
   ConfigurableModuleClass: McpAuthConfigurableModule,
@@ -55,6 +62,7 @@ function extensionProviders(extras: McpAuthModuleExtras): Provider[] {
       inject: verifiers.map((verifier) => verifier.provide),
     },
     ...(extras.users ? [{ provide: MCP_AUTH_USER_RESOLVER, ...extras.users } as Provider] : []),
+    { provide: MCP_AUTH_STEP_UPS, ...(extras.stepUps ?? { useFactory: () => new InMemoryStepUpStore() }) } as Provider,
     ...(extras.registerGuard === false ? [] : [{ provide: APP_GUARD, useExisting: McpAuthGuard }]),
   ];
 }

@@ -8,6 +8,12 @@ import type { BillingUser } from './principal.js';
 
 const WITH_MEMBERSHIPS = { memberships: { include: { workspace: true } } } as const;
 
+const LINKED_TO_ANOTHER_SUBJECT = {
+  ok: false,
+  reason:
+    "The access token's subject is not linked, and its email belongs to a user already linked to another subject of this issuer: an administrator decides (npm run identity:link)",
+} as const;
+
 type UserWithMemberships = NonNullable<Awaited<ReturnType<ExternalIdentityService['linkedUser']>>>;
 
 export type IdentityResolution = { ok: true; user: UserWithMemberships } | { ok: false; reason: string };
@@ -42,11 +48,12 @@ export class ExternalIdentityService implements McpUserResolver<BillingUser> {
   private async identify(issuer: string, subject: string, claims: JWTPayload): Promise<IdentityResolution> {
     const linked = await this.linkedUser(issuer, subject);
     if (linked) return { ok: true, user: linked };
-    if (this.config.jwtLinkVerifiedEmail) {
+    if (this.config.issuers.find((i) => i.issuer === issuer)?.linkVerifiedEmail) {
       const byEmail = await this.linkByVerifiedEmail(issuer, subject, claims);
       if (byEmail) return byEmail;
     }
-    if (this.config.jwtProvisionUsers) return { ok: true, user: await this.provision(issuer, subject, claims) };
+    if (this.config.issuers.find((i) => i.issuer === issuer)?.provisionUsers)
+      return { ok: true, user: await this.provision(issuer, subject, claims) };
     return {
       ok: false,
       reason: "The access token's subject is not linked to a user of this server: an administrator links it (npm run identity:link)",
@@ -59,28 +66,29 @@ export class ExternalIdentityService implements McpUserResolver<BillingUser> {
       .then((identity) => identity?.user);
   }
 
-  /** Links to the user of a verified email, unless that user already has a subject at this issuer. */
+  /**
+   * Links to the user of a verified email, unless that user already has a subject at this issuer.
+   * The database decides who is first (one subject per user and issuer, `@@unique([issuer, userId])`):
+   * of concurrent first sign-ins carrying one email, one is linked and the others are refused as a
+   * later different subject is.
+   */
   private async linkByVerifiedEmail(issuer: string, subject: string, claims: JWTPayload): Promise<IdentityResolution | undefined> {
     const email = verifiedEmail(claims);
     if (!email) return undefined;
     const user = await this.prisma.client.user.findUnique({ where: { email }, include: WITH_MEMBERSHIPS });
     if (!user) return undefined;
     const other = await this.prisma.client.externalIdentity.findFirst({ where: { issuer, userId: user.id } });
-    if (other) {
-      return {
-        ok: false,
-        reason:
-          "The access token's subject is not linked, and its email belongs to a user already linked to another subject of this issuer: an administrator decides (npm run identity:link)",
-      };
-    }
-    // A concurrent first request of the same subject may link it first: either way it is linked to this user.
-    await this.prisma.client.externalIdentity.createMany({
+    if (other && other.subject !== subject) return LINKED_TO_ANOTHER_SUBJECT;
+    // ON CONFLICT DO NOTHING, on either unique key: a concurrent first request of the same subject
+    // (it is linked to this user either way), or of another subject with this email (it won: refused below).
+    const { count } = await this.prisma.client.externalIdentity.createMany({
       data: [{ issuer, subject, userId: user.id, linkedBy: 'verified-email' }],
       skipDuplicates: true,
     });
     const linked = await this.linkedUser(issuer, subject);
-    if (linked?.id === user.id) this.logger.log(`Linked a new ${issuer} subject to user ${user.id} by its verified email`);
-    return linked ? { ok: true, user: linked } : undefined;
+    if (count && linked?.id === user.id) this.logger.log(`Linked a new ${issuer} subject to user ${user.id} by its verified email`);
+    if (linked) return { ok: true, user: linked };
+    return LINKED_TO_ANOTHER_SUBJECT;
   }
 
   /** A new user of its own, with no workspace: an existing account is never taken over. */

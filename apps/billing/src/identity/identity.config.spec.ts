@@ -20,12 +20,87 @@ describe('identity settings, fixed at boot', () => {
   });
 
   it('refuses JWT mode without PUBLIC_URL or AUTH_JWT_AUDIENCE, and accepts either', () => {
-    assert.throws(() => identitySettingsFromEnv(JWT), /set PUBLIC_URL .* or AUTH_JWT_AUDIENCE/);
+    assert.throws(() => identitySettingsFromEnv(JWT), /set PUBLIC_URL .* or its audience \(AUTH_JWT_AUDIENCE/);
     assert.equal(
-      identitySettingsFromEnv({ ...JWT, AUTH_JWT_AUDIENCE: 'https://billing.example.test/mcp' }).jwtAudience,
+      identitySettingsFromEnv({ ...JWT, AUTH_JWT_AUDIENCE: 'https://billing.example.test/mcp' }).issuers[0].audience,
       'https://billing.example.test/mcp',
     );
-    assert.equal(identitySettingsFromEnv({ ...JWT, PUBLIC_URL: 'https://billing.example.test' }).jwtAudience, undefined);
+    assert.equal(identitySettingsFromEnv({ ...JWT, PUBLIC_URL: 'https://billing.example.test' }).issuers[0].audience, undefined);
+  });
+
+  it('one issuer from AUTH_JWT_*: at+jwt required, no linking, by default; the pair of variables goes together', () => {
+    const [issuer] = identitySettingsFromEnv({ ...JWT, PUBLIC_URL: 'https://billing.example.test' }).issuers;
+    assert.deepEqual(issuer, {
+      issuer: JWT.AUTH_JWT_ISSUER,
+      jwksUrl: JWT.AUTH_JWKS_URL,
+      audience: undefined,
+      apiAudience: undefined,
+      scopeClaim: 'scope',
+      requireAtJwt: true,
+      linkVerifiedEmail: false,
+      provisionUsers: false,
+    });
+    const relaxed = identitySettingsFromEnv({ ...JWT, PUBLIC_URL: 'https://b.test', AUTH_JWT_REQUIRE_AT_JWT: 'false' });
+    assert.equal(relaxed.issuers[0].requireAtJwt, false);
+    assert.throws(() => identitySettingsFromEnv({ AUTH_JWT_ISSUER: JWT.AUTH_JWT_ISSUER }), /go together: AUTH_JWKS_URL is missing/);
+    assert.throws(() => identitySettingsFromEnv({ ...JWT, PUBLIC_URL: 'https://b.test', AUTH_JWT_REQUIRE_AT_JWT: 'no' }), /true or false/);
+  });
+
+  it('several issuers from AUTH_JWT_ISSUERS (JSON), each with its own settings, beside the AUTH_JWT_* one', () => {
+    const settings = identitySettingsFromEnv({
+      ...JWT,
+      PUBLIC_URL: 'https://billing.example.test',
+      AUTH_JWT_ISSUERS: JSON.stringify([
+        { issuer: 'https://partner.example.test/', jwksUrl: 'https://partner.example.test/keys', scopeClaim: 'scp', requireAtJwt: false },
+        {
+          issuer: 'https://staff.example.test',
+          jwksUrl: 'https://staff.example.test/keys',
+          linkVerifiedEmail: true,
+          audience: 'api://billing',
+        },
+      ]),
+    });
+    assert.deepEqual(
+      settings.issuers.map((i) => [i.issuer, i.scopeClaim, i.requireAtJwt, i.linkVerifiedEmail, i.audience]),
+      [
+        [JWT.AUTH_JWT_ISSUER, 'scope', true, false, undefined],
+        ['https://partner.example.test/', 'scp', false, false, undefined],
+        ['https://staff.example.test', 'scope', true, true, 'api://billing'],
+      ],
+    );
+    for (const [value, message] of [
+      ['{', /AUTH_JWT_ISSUERS is not JSON: give a JSON array such as/],
+      ['{}', /AUTH_JWT_ISSUERS is not an array/],
+      ['[{"issuer":"https://x.test"}]', /AUTH_JWT_ISSUERS \[0\]\.jwksUrl must be a non-empty string/],
+      [
+        '[{"issuer":"https://x.test","jwksUrl":"https://x.test/k","scope_claim":"scp"}]',
+        /\[0\] has "scope_claim", which is not one of issuer, jwksUrl/,
+      ],
+      ['[{"issuer":"https://x.test","jwksUrl":"https://x.test/k","requireAtJwt":"false"}]', /\[0\]\.requireAtJwt must be true or false/],
+      [JSON.stringify([{ issuer: JWT.AUTH_JWT_ISSUER, jwksUrl: JWT.AUTH_JWKS_URL }]), /configured twice/],
+    ] as Array<[string, RegExp]>) {
+      assert.throws(() => identitySettingsFromEnv({ ...JWT, PUBLIC_URL: 'https://b.test', AUTH_JWT_ISSUERS: value }), message);
+    }
+  });
+
+  it('challenges with no scope by default (clients then ask for every scope), with AUTH_CHALLENGE_SCOPE when set', () => {
+    assert.deepEqual(identitySettingsFromEnv({}).challengeScopes, []);
+    assert.deepEqual(identitySettingsFromEnv({ AUTH_CHALLENGE_SCOPE: 'billing:read  billing:write' }).challengeScopes, [
+      'billing:read',
+      'billing:write',
+    ]);
+  });
+
+  it('reads the clock tolerance (5 s) and the JWKS cache bound (10 min), whole numbers', () => {
+    assert.equal(identitySettingsFromEnv({}).clockToleranceSeconds, 5);
+    assert.equal(identitySettingsFromEnv({ AUTH_JWT_CLOCK_TOLERANCE: '0' }).clockToleranceSeconds, 0);
+    assert.equal(identitySettingsFromEnv({}).jwksCacheMaxAgeMs, 600_000);
+    assert.equal(identitySettingsFromEnv({ AUTH_JWKS_CACHE_MAX_AGE_MS: '2000' }).jwksCacheMaxAgeMs, 2000);
+    assert.throws(
+      () => identitySettingsFromEnv({ AUTH_JWT_CLOCK_TOLERANCE: '5s' }),
+      /AUTH_JWT_CLOCK_TOLERANCE must be an integer ≥ 0 \(seconds\)/,
+    );
+    assert.throws(() => identitySettingsFromEnv({ AUTH_JWKS_CACHE_MAX_AGE_MS: '0' }), /AUTH_JWKS_CACHE_MAX_AGE_MS must be an integer ≥ 1/);
   });
 
   it('refuses a PUBLIC_URL that is not an http(s) base URL', () => {

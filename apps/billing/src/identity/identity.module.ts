@@ -8,6 +8,7 @@ import { PersonalTokenService } from './personal-token.service.js';
 import { assertRoleScopes, declaredScopes, ROLE_SCOPES, type RoleScopes } from './role-scopes.js';
 import { ScopeGuard } from './scope.guard.js';
 import { ScopePolicy } from './scope.policy.js';
+import { PostgresStepUpStore } from './step-up.store.js';
 import { TOKEN_CACHE_OPTIONS, TokenCache, type TokenCacheOptions } from './token-cache.js';
 import { WorkspaceGuard } from './workspace.guard.js';
 import { WorkspaceResolver } from './workspace.resolver.js';
@@ -37,6 +38,7 @@ const PROVIDERS: Provider[] = [
   WorkspaceGuard,
   ScopeGuard,
   WorkspaceToolsCheck,
+  PostgresStepUpStore,
 ];
 
 /**
@@ -61,6 +63,7 @@ export class IdentityModule {
           useFactory: (settings: IdentitySettings) => mcpAuthOptions(settings, declaredScopes(options.roleScopes)),
           users: { useExisting: ExternalIdentityService },
           tokenVerifiers: [{ useExisting: PersonalTokenService }],
+          stepUps: { useExisting: PostgresStepUpStore },
           // The global guards are registered in their order by app.guards.ts.
           registerGuard: false,
         }),
@@ -69,6 +72,7 @@ export class IdentityModule {
       exports: [
         PersonalTokenService,
         ExternalIdentityService,
+        PostgresStepUpStore,
         ScopePolicy,
         WorkspaceResolver,
         IDENTITY_CONFIG,

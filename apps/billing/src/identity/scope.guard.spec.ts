@@ -15,7 +15,7 @@ Reflect.defineMetadata(MCP_SCOPES_METADATA, ['billing:write'], handler);
 
 function guardAsking() {
   const asked: string[][] = [];
-  const policy = { assert: (_principal: Principal, required: string[]) => void asked.push(required) } as unknown as ScopePolicy;
+  const policy = { assert: async (_principal: Principal, required: string[]) => void asked.push(required) } as unknown as ScopePolicy;
   return { guard: new ScopeGuard(new Reflector(), policy), asked };
 }
 
@@ -43,24 +43,24 @@ const principal = (workspaceId: string | undefined): Principal => ({
 });
 
 describe('ScopeGuard', () => {
-  it('asks the policy for every REST request', () => {
+  it('asks the policy for every REST request', async () => {
     const { guard, asked } = guardAsking();
-    assert.equal(guard.canActivate(contextOf(principal('ws1'))), true);
+    assert.equal(await guard.canActivate(contextOf(principal('ws1'))), true);
     assert.deepEqual(asked, [['billing:write']]);
   });
 
-  it('asks it for every MCP capability call, whatever workspaces the token has (one rule: the guard decides the call)', () => {
+  it('asks it for every MCP capability call, whatever workspaces the token has (one rule: the guard decides the call)', async () => {
     const { guard, asked } = guardAsking();
-    guard.canActivate(contextOf(principal('ws1'), 'tool'));
-    guard.canActivate(contextOf(principal(undefined), 'tool'));
-    guard.canActivate(contextOf(principal('ws1'), 'completion'));
+    await guard.canActivate(contextOf(principal('ws1'), 'tool'));
+    await guard.canActivate(contextOf(principal(undefined), 'tool'));
+    await guard.canActivate(contextOf(principal('ws1'), 'completion'));
     assert.equal(asked.length, 3);
   });
 
-  it('lets a handler without scopes through unasked (the MCP endpoint itself)', () => {
+  it('lets a handler without scopes through unasked (the MCP endpoint itself)', async () => {
     const { guard, asked } = guardAsking();
     const context = { ...contextOf(principal('ws1')), getHandler: () => () => undefined };
-    assert.equal(guard.canActivate(context as ExecutionContext), true);
+    assert.equal(await guard.canActivate(context as ExecutionContext), true);
     assert.deepEqual(asked, []);
   });
 });

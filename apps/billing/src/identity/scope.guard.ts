@@ -24,12 +24,12 @@ export class ScopeGuard implements CanActivate {
     private readonly policy: ScopePolicy,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const required = this.reflector.getAllAndOverride<string[]>(MCP_SCOPES_METADATA, [context.getHandler(), context.getClass()]);
     if (!required?.length) return true;
     const req = context.switchToHttp().getRequest<Request>();
     if (!principalOf(req)) return false;
-    this.policy.assert(req, required);
+    await this.policy.assert(req, required);
     return true;
   }
 }

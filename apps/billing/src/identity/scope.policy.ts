@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { McpAuthenticator, McpScopePolicy, type McpPrincipal } from '@nest-mcp/auth';
 import { principalOf, requestWorkspace } from './request-principal.js';
 import { highestRole, ROLE_SCOPES, type RoleScopes } from './role-scopes.js';
-import { WorkspaceResolver } from './workspace.resolver.js';
+import { inNoWorkspace, noWorkspaceRefusal, WorkspaceResolver } from './workspace.resolver.js';
 
 /**
  * The one place that decides whether a caller may use something: `@nest-mcp/auth`'s scope policy
@@ -34,8 +34,13 @@ export class ScopePolicy extends McpScopePolicy {
     return role ? this.roles[role] : [];
   }
 
-  /** A role refusal is a plain 403, since no token would change it; over MCP, a tool error the model reads. */
-  protected override forbidden(notAllowed: string[]): Error {
+  /**
+   * A role refusal is a plain 403, since no token would change it; over MCP, a tool error the model reads.
+   * A caller in no workspace at all has no role to blame: they are told so (`no_workspace`).
+   */
+  protected override forbidden(notAllowed: string[], _principal: McpPrincipal, request: Request): Error {
+    const principal = principalOf(request);
+    if (principal && inNoWorkspace(principal)) return noWorkspaceRefusal();
     return new ForbiddenException({
       statusCode: 403,
       error: 'forbidden_by_role',

@@ -30,6 +30,7 @@ export class WorkspaceResolver {
       }
       return bound;
     }
+    if (inNoWorkspace(principal)) throw noWorkspaceRefusal();
     if (!named) {
       if (principal.memberships.length === 1) return principal.memberships[0];
       const yours = `Yours: ${principal.memberships.map((m) => m.slug).join(', ') || 'none'}`;
@@ -48,6 +49,24 @@ export class WorkspaceResolver {
   membership(principal: Principal, idOrSlug: string): PrincipalMembership | undefined {
     return principal.memberships.find((m) => m.workspaceId === idOrSlug || m.slug === idOrSlug);
   }
+}
+
+/**
+ * A caller who belongs to no workspace at all (e.g. a user just provisioned for a new JWT subject,
+ * AUTH_JWT_PROVISION_USERS): nothing they name can be theirs, and no role of theirs refused anything.
+ */
+export function inNoWorkspace(principal: Principal): boolean {
+  return !principal.workspaceId && principal.memberships.length === 0;
+}
+
+/** The refusal of a caller {@link inNoWorkspace}: a plain 403 with its own code, as the role refusal is (a tool error over MCP). */
+export function noWorkspaceRefusal(): ForbiddenException {
+  return new ForbiddenException({
+    statusCode: 403,
+    error: 'no_workspace',
+    code: 'no_workspace',
+    message: 'You are not a member of any workspace of this server yet: ask a workspace admin to add you',
+  });
 }
 
 function headerValue(req: Request): string | undefined {

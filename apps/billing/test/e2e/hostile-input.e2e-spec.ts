@@ -53,7 +53,7 @@ describe('hostile input: the billing application (authentication, audit, real DT
         // A refused token gets error="invalid_token" (RFC 6750 §3); a header that carries no token, none.
         assert.match(
           answer.headers.get('www-authenticate') ?? '',
-          /^Bearer (error="invalid_token", error_description="[^"]*", |scope="billing:read", )?resource_metadata="/,
+          /^Bearer (error="invalid_token", error_description="[^"]*", )?resource_metadata="/,
         );
         assert.equal(assertWellFormedAnswer(answer).id, 1);
       }),

@@ -35,7 +35,7 @@ describe('JWT access tokens from an external authorization server (JWKS)', () =>
   type SignOptions = { issuer?: string; audience?: string; expiresIn?: string | number | null; subject?: string | null; issuedAt?: number };
   const sign = (key: SigningKey, claims: Record<string, unknown> = {}, options: SignOptions = {}) => {
     const jwt = new SignJWT({ email: 'accountant@demo.test', scope: 'billing:read billing:write', ...claims })
-      .setProtectedHeader({ alg: 'RS256', kid: key.kid })
+      .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'at+jwt' })
       .setIssuer(options.issuer ?? issuer)
       .setAudience(options.audience ?? audience)
       .setIssuedAt(options.issuedAt);
@@ -62,7 +62,10 @@ describe('JWT access tokens from an external authorization server (JWKS)', () =>
     t = await startBillingApp();
     audience = `${PUBLIC_URL}/mcp`;
     // The subjects these tests sign for, linked by an operator (npm run identity:link) to the accountant.
-    await linkSubjects(t, issuer, 'accountant@demo.test', ['user-123', 'subject-a', 'subject-b']);
+    // One subject per user and issuer (external_identities' unique key): three people, three subjects.
+    await linkSubjects(t, issuer, 'accountant@demo.test', ['user-123']);
+    await linkSubjects(t, issuer, 'viewer@demo.test', ['subject-a']);
+    await linkSubjects(t, issuer, 'admin@demo.test', ['subject-b']);
   });
   after(async () => {
     await t.close();
@@ -197,7 +200,7 @@ describe('JWT access tokens from an external authorization server (JWKS)', () =>
     assert.equal(onMcp.status, 401);
     assert.match(onMcp.body.error.message, /issued for the REST API, not the MCP endpoint/);
     const forBoth = await new SignJWT({ scope: 'billing:read' })
-      .setProtectedHeader({ alg: 'RS256', kid: keyA.kid })
+      .setProtectedHeader({ alg: 'RS256', kid: keyA.kid, typ: 'at+jwt' })
       .setIssuer(issuer)
       .setAudience([audience, api])
       .setSubject('user-123')
@@ -259,7 +262,7 @@ describe('first-seen JWT subjects, where the operator allows them', () => {
 
   const sign = (subject: string, claims: Record<string, unknown>) =>
     new SignJWT({ scope: 'billing:read', ...claims })
-      .setProtectedHeader({ alg: 'RS256', kid: key.kid })
+      .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'at+jwt' })
       .setIssuer(issuer)
       .setAudience(`${PUBLIC_URL}/mcp`)
       .setSubject(subject)
@@ -342,7 +345,7 @@ describe('first-seen JWT subjects, where the operator allows them', () => {
   it('reads scopes from AUTH_JWT_SCOPE_CLAIM (Okta: an scp array; Entra ID: an scp string) and publishes AUTH_AUTHORIZATION_SERVERS', async () => {
     await t.close();
     process.env.AUTH_JWT_SCOPE_CLAIM = 'scp';
-    process.env.AUTH_AUTHORIZATION_SERVERS = 'https://login.example.test/oauth2/default, https://backup.example.test';
+    process.env.AUTH_AUTHORIZATION_SERVERS = ` ${issuer} `;
     process.env.AUTH_CHALLENGE_SCOPE = '';
     try {
       t = await startBillingApp();
@@ -360,7 +363,7 @@ describe('first-seen JWT subjects, where the operator allows them', () => {
       ).json()) as {
         authorization_servers: string[];
       };
-      assert.deepEqual(metadata.authorization_servers, ['https://login.example.test/oauth2/default', 'https://backup.example.test']);
+      assert.deepEqual(metadata.authorization_servers, [issuer]);
       const anonymous = await callStateless(t.mcpUrl, 'tools/list');
       assert.equal(anonymous.status, 401);
       assert.doesNotMatch(anonymous.headers.get('www-authenticate') ?? '', /scope=/, 'AUTH_CHALLENGE_SCOPE empty: no baseline scope');

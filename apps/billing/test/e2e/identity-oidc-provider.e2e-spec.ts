@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider as ClientOAuthProvider } from '@modelcontextprotocol/client';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,6 +9,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 import { startBillingAppOn, type BillingTestApp } from '../support/billing-app.js';
+import { authorizeInBrowser, freePort, REDIRECT_URL } from '../support/oidc-provider.js';
 
 /**
  * The billing app as the resource server of a real, certified OpenID provider (panva's
@@ -18,65 +18,8 @@ import { startBillingAppOn, type BillingTestApp } from '../support/billing-app.j
  * `<PUBLIC_URL>/mcp`, and call tools as the user the subject is linked to (docs/identity.md,
  * "A real identity provider, end to end").
  */
-const REDIRECT_URL = 'http://127.0.0.1:1/callback';
 const CLIENT_ID = 'billing-mcp-test-client';
 const SCOPES = 'billing:read billing:write';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-/**
- * A browser with cookies: follows the provider's redirects and submits its dev login and consent
- * forms; resolves with the parameters of the redirect back to the client (`code`, `iss`, `state`).
- */
-async function authorizeInBrowser(authorizationUrl: URL, login: string): Promise<URLSearchParams> {
-  const cookies = new Map<string, string>();
-  let url = authorizationUrl.href;
-  let init: RequestInit = {};
-  for (let step = 0; step < 20; step++) {
-    const response = await fetch(url, {
-      ...init,
-      redirect: 'manual',
-      headers: { ...(init.headers as object), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, ...value] = pair.split('=');
-      cookies.set(name.trim(), value.join('='));
-    }
-    const location = response.headers.get('location');
-    if (location) {
-      const next = new URL(location, url);
-      if (next.href.startsWith(REDIRECT_URL)) {
-        assert.ok(next.searchParams.get('code'), `the provider redirected without a code: ${next.href}`);
-        return next.searchParams;
-      }
-      url = next.href;
-      init = {};
-      continue;
-    }
-    const html = await response.text();
-    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
-    assert.ok(action, `no form on ${url} (status ${response.status}): ${html.slice(0, 300)}`);
-    const fields = new URLSearchParams();
-    for (const [, name, value] of html.matchAll(/<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g))
-      fields.set(name, value);
-    if (/name="login"/.test(html)) {
-      fields.set('login', login);
-      fields.set('password', 'any');
-    }
-    url = new URL(action, url).href;
-    init = { method: 'POST', body: fields.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
-  }
-  throw new Error('the authorization flow did not end in a redirect with a code');
-}
 
 /** What an MCP host keeps for one server: the pre-registered client, the PKCE verifier, the tokens; the browser part is `authorizeInBrowser`. */
 class TestOAuthProvider implements OAuthClientProvider {

@@ -46,10 +46,7 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
     it('answers a request without a token with 401 and the resource-metadata challenge, server/discover included', async () => {
       const { status, headers, body } = await callStateless(t.mcpUrl, 'server/discover');
       assert.equal(status, 401);
-      assert.equal(
-        headers.get('www-authenticate'),
-        `Bearer scope="billing:read", resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource"`,
-      );
+      assert.equal(headers.get('www-authenticate'), `Bearer resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource"`);
       assert.equal(body.id, 1);
       assert.match(body.error.message, /Authentication required/);
     });
@@ -113,7 +110,7 @@ describe('identity: tokens, scopes, roles, workspaces (real database)', () => {
       assert.equal(anonymous.status, 401);
       assert.equal(
         anonymous.headers.get('www-authenticate'),
-        `Bearer scope="billing:read", resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource"`,
+        `Bearer resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource"`,
       );
     });
   });

@@ -59,7 +59,7 @@ describe('public URL without PUBLIC_URL: the bound address, never the Host heade
   });
 
   it('names the bound address in the 401 challenge of /mcp and REST, whatever Host the request names', async () => {
-    const expected = `Bearer scope="billing:read", resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource"`;
+    const expected = `Bearer resource_metadata="${t.baseUrl}/.well-known/oauth-protected-resource"`;
     const mcp = await rawRequest(t.mcpUrl, {
       headers: { host: FORGED_LOCAL_HOST, 'content-type': 'application/json', 'mcp-protocol-version': '2025-06-18' },
       chunks: [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })],
@@ -129,10 +129,7 @@ describe('public URL from PUBLIC_URL: fixed, and the only name the server answer
     const metadata = await get(t, '/.well-known/oauth-protected-resource', { host: FORGED_LOCAL_HOST });
     assert.equal(JSON.parse(metadata.text).resource, `${PUBLIC}/mcp`);
     const challenge = await get(t, '/v1/customers', { host: FORGED_LOCAL_HOST });
-    assert.equal(
-      challenge.headers['www-authenticate'],
-      `Bearer scope="billing:read", resource_metadata="${PUBLIC}/.well-known/oauth-protected-resource"`,
-    );
+    assert.equal(challenge.headers['www-authenticate'], `Bearer resource_metadata="${PUBLIC}/.well-known/oauth-protected-resource"`);
     const id = await pendingApprovalId(t);
     const approval = await get(t, `/v1/approvals/${id}`, { host: FORGED_LOCAL_HOST, ...bearer(token) });
     assert.equal(JSON.parse(approval.text).url, `${PUBLIC}/admin/approvals/${id}`);

@@ -5,6 +5,7 @@ import { MCP_OPTIONS, type ResolvedMcpOptions } from '@nest-mcp/core/extensions'
 import { McpAuthenticationRequiredException, resourceMetadataUrl } from '../challenge/authentication-required.exception.js';
 import { MCP_AUTH_OPTIONS, type McpSurface, type ResolvedMcpAuthOptions } from '../options/mcp-auth.options.js';
 import { setMcpPrincipal, type McpPrincipal } from '../principal/mcp-principal.js';
+import { MCP_AUTH_STEP_UPS, type McpStepUpStore } from '../policy/step-up-store.js';
 import { JwtAccessTokenVerifier, type SurfaceAudiences } from '../tokens/jwt-access-token.verifier.js';
 import { MCP_AUTH_TOKEN_VERIFIERS, type McpTokenCheck, type McpTokenVerifier } from '../tokens/token-verifier.js';
 import { MCP_AUTH_USER_RESOLVER, type McpUserResolver } from '../tokens/user-resolver.js';
@@ -29,6 +30,8 @@ export class McpAuthenticator implements OnApplicationBootstrap {
     @Inject(MCP_OPTIONS) private readonly mcp: ResolvedMcpOptions,
     @Inject(MCP_AUTH_TOKEN_VERIFIERS) private readonly verifiers: McpTokenVerifier[],
     private readonly adapter: HttpAdapterHost,
+    /** When each caller was last sent to step up (`McpScopePolicy` asks before challenging again). */
+    @Inject(MCP_AUTH_STEP_UPS) readonly stepUps: McpStepUpStore,
     @Optional() @Inject(MCP_AUTH_USER_RESOLVER) users?: McpUserResolver,
   ) {
     this.jwt = new JwtAccessTokenVerifier(options, users);
@@ -39,7 +42,8 @@ export class McpAuthenticator implements OnApplicationBootstrap {
     const modes = this.options.issuers.map(
       (issuer) =>
         `JWTs from ${issuer.issuer} (aud on mcp: ${issuer.audience.mcp?.join(' or ') ?? `<public URL>${this.mcp.path}`}, on api: ` +
-        `${issuer.audience.api?.join(' or ') ?? '<public URL>'}; scopes from "${issuer.scopeClaim}")`,
+        `${issuer.audience.api?.join(' or ') ?? '<public URL>'}; scopes from "${issuer.scopeClaim}"; ` +
+        `typ ${issuer.requireAtJwt ? 'at+jwt required' : 'not checked'})`,
     );
     if (this.verifiers.length) modes.unshift(`${this.verifiers.length} token verifier(s) of the application`);
     const challenge = this.options.challengeScopes.join(' ') || 'none';

@@ -21,6 +21,13 @@ export interface McpAuthIssuer {
    * Default `scope`; Okta and Entra ID use `scp`.
    */
   scopeClaim?: string;
+  /**
+   * Whether its tokens must be typed `at+jwt` in their JOSE header (RFC 9068 §4: a resource server
+   * rejects any other `typ`, so that an ID token or another JWT of the same issuer is never taken
+   * for an access token). Default true. False for a provider whose access tokens say `JWT` or
+   * nothing (Microsoft Entra ID, Keycloak, Okta, Auth0's default profile).
+   */
+  requireAtJwt?: boolean;
 }
 
 /** `McpAuthModule.forRoot()` / what `forRootAsync()`'s factory returns. */
@@ -37,15 +44,29 @@ export interface McpAuthOptions {
    */
   issuers: McpAuthIssuer[];
   /**
-   * `authorization_servers` of the protected-resource metadata: where clients get tokens, when that
-   * is not the issuers' URLs. Default: every `issuer`.
+   * `authorization_servers` of the protected-resource metadata: the issuers clients are sent to for
+   * a token. Each must be an `issuer`, spelled exactly as its `iss` (a boot error otherwise): a
+   * client checks that the server's metadata names the URL it was sent to (RFC 8414 §3.3), and a
+   * token from a server that is not an issuer would be refused. Leave an issuer out to keep
+   * accepting its tokens without sending new clients to it (a migration). Default: every `issuer`.
    */
   authorizationServers?: string[];
   /**
-   * The scopes the 401 challenge of a request without a token names (`scope="…"`): what a client asks
-   * for on its first connect. More is asked for by the step-up challenge (403). Default: none.
+   * The scopes the 401 challenge of a request without a token names (`scope="…"`). Default: none,
+   * so a client asks for every scope of the metadata's `scopes_supported` (the MCP authorization
+   * spec's scope selection). A client registering dynamically registers with exactly the scopes
+   * of its first authorization, and a provider that caps a client at its registered scope
+   * (RFC 7591 §2) then refuses any step-up beyond them: name a baseline here only when clients are
+   * registered with every scope (pre-registered, or a client ID metadata document listing them).
    */
   challengeScopes?: string[];
+  /**
+   * After a step-up challenge (403 `insufficient_scope`), how long a token of the same caller
+   * issued after it that still lacks the scope gets a plain refusal (the authorization server did
+   * not grant it; another authorization would not either) instead of the same challenge again.
+   * Default: 10 min. 0 challenges every time.
+   */
+  stepUpWindowMs?: number;
   /** Every scope that exists: the MCP layer checks each scope a decorator names against them at boot, and the metadata lists them. */
   scopes?: string[];
   /** Longest lifetime accepted for a JWT, `exp` minus `iat` (or minus now). Default: 24 h. */
@@ -70,9 +91,11 @@ export interface ResolvedMcpAuthOptions {
     jwksUri: URL;
     audience: { mcp?: string[]; api?: string[] };
     scopeClaim: string;
+    requireAtJwt: boolean;
   }>;
   authorizationServers: string[];
   challengeScopes: string[];
+  stepUpWindowMs: number;
   scopes?: string[];
   maxTokenAgeMs: number;
   clockToleranceSeconds: number;

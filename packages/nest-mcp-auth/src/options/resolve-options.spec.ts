@@ -9,10 +9,17 @@ describe('resolveMcpAuthOptions', () => {
   it('fills the defaults', () => {
     assert.deepEqual(resolveMcpAuthOptions({ issuers: [ISSUER] }), {
       issuers: [
-        { issuer: ISSUER.issuer, jwksUri: new URL(ISSUER.jwksUri), audience: { mcp: undefined, api: undefined }, scopeClaim: 'scope' },
+        {
+          issuer: ISSUER.issuer,
+          jwksUri: new URL(ISSUER.jwksUri),
+          audience: { mcp: undefined, api: undefined },
+          scopeClaim: 'scope',
+          requireAtJwt: true,
+        },
       ],
       authorizationServers: [ISSUER.issuer],
       challengeScopes: [],
+      stepUpWindowMs: 600_000,
       maxTokenAgeMs: 86_400_000,
       clockToleranceSeconds: 5,
       jwksCooldownMs: 30_000,
@@ -26,9 +33,9 @@ describe('resolveMcpAuthOptions', () => {
         publicUrl: 'https://api.example.test/',
         issuers: [
           { ...ISSUER, audience: { mcp: 'https://api.example.test/mcp', api: ['/v1', 'https://legacy.example.test'] }, scopeClaim: 'scp' },
-          { issuer: 'https://other.example.test', jwksUri: 'http://127.0.0.1:9/keys' },
+          { issuer: 'https://other.example.test', jwksUri: 'http://127.0.0.1:9/keys', requireAtJwt: false },
         ],
-        authorizationServers: ['https://login.example.test'],
+        authorizationServers: ['https://other.example.test'],
         challengeScopes: ['read', 'read'],
         scopes: ['write', 'read'],
         maxTokenAgeMs: 3_600_000,
@@ -43,7 +50,8 @@ describe('resolveMcpAuthOptions', () => {
     assert.equal(resolved.publicUrl, 'https://api.example.test');
     assert.deepEqual(resolved.issuers[0].audience, { mcp: ['https://api.example.test/mcp'], api: ['/v1', 'https://legacy.example.test'] });
     assert.equal(resolved.issuers[0].scopeClaim, 'scp');
-    assert.deepEqual(resolved.authorizationServers, ['https://login.example.test']);
+    assert.equal(resolved.issuers[1].requireAtJwt, false);
+    assert.deepEqual(resolved.authorizationServers, ['https://other.example.test'], 'an issuer left out is still accepted, not advertised');
     assert.deepEqual(resolved.challengeScopes, ['read']);
     assert.deepEqual(resolved.scopes, ['read', 'write']);
     assert.equal(resolved.clockToleranceSeconds, 0);
@@ -66,6 +74,16 @@ describe('resolveMcpAuthOptions', () => {
       [{ issuers: [ISSUER], publicUrl: 'api.example.test' }, /publicUrl must be an http\(s\) URL.*base URL clients reach/],
       [{ issuers: [ISSUER], publicUrl: 'https://api.example.test/?a=1' }, /publicUrl .* must not carry a query/],
       [{ issuers: [ISSUER], authorizationServers: ['login'] }, /authorizationServers\[0\] must be an http\(s\) URL/],
+      [
+        { issuers: [ISSUER], authorizationServers: ['https://idp.example.test/v1'] },
+        /authorizationServers\[0\] "https:\/\/idp\.example\.test\/v1" is not an accepted issuer \(https:\/\/idp\.example\.test\).*RFC 8414.*proxy path/,
+      ],
+      [
+        { issuers: [ISSUER], authorizationServers: ['https://idp.example.test/'] },
+        /"https:\/\/idp\.example\.test\/" is not an accepted issuer.*spell it exactly as its tokens' iss, "https:\/\/idp\.example\.test"/,
+      ],
+      [{ issuers: [{ ...ISSUER, requireAtJwt: 'no' }] }, /issuers\[0\]\.requireAtJwt must be true or false, got "no"/],
+      [{ issuers: [ISSUER], stepUpWindowMs: -1 }, /stepUpWindowMs must be a whole number of milliseconds ≥ 0/],
       [{ issuers: [ISSUER], challengeScopes: ['a b'] }, /challengeScopes has "a b", not an OAuth scope token/],
       [{ issuers: [ISSUER], scopes: 'read' }, /scopes must be an array of scope names/],
       [{ issuers: [ISSUER], maxTokenAgeMs: 0 }, /maxTokenAgeMs must be a whole number of milliseconds ≥ 1, got 0/],

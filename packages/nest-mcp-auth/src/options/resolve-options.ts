@@ -58,7 +58,34 @@ function issuerOf(entry: McpAuthIssuer, at: number, seen: Set<string>): Resolved
       api: audiences(`${name}.audience.api`, entry.audience?.api),
     },
     scopeClaim: scopeClaim.trim(),
+    requireAtJwt: flag(`${name}.requireAtJwt`, entry.requireAtJwt, true),
   };
+}
+
+function flag(name: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') fail(`${name} must be true or false, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** Each listed server must be an accepted issuer, spelled as its tokens' `iss`. */
+function authorizationServersOf(listed: unknown, issuers: string[]): string[] {
+  if (listed === undefined) return issuers;
+  if (!Array.isArray(listed)) fail(`authorizationServers must be a list of issuer URLs, got ${JSON.stringify(listed)}`);
+  listed.forEach((url, at) => {
+    httpUrl(`authorizationServers[${at}]`, url, 'list the issuers clients get tokens from (their OAuth metadata is found there)');
+    if (issuers.includes(url)) return;
+    const near = issuers.find((issuer) => issuer.replace(/\/+$/, '') === String(url).replace(/\/+$/, ''));
+    fail(
+      `authorizationServers[${at}] "${url}" is not an accepted issuer (${issuers.join(', ') || 'none'}): ` +
+        (near
+          ? `spell it exactly as its tokens' iss, "${near}"`
+          : 'a client sent there would get tokens this server refuses, and a client checks that the metadata it finds there names ' +
+            "that same URL as its issuer (RFC 8414), so a proxy path such as /v1 breaks sign-in: list the issuer's own URL, " +
+            'or add it to issuers'),
+    );
+  });
+  return [...new Set(listed as string[])];
 }
 
 /**
@@ -80,9 +107,9 @@ export function resolveMcpAuthOptions(options: McpAuthOptions, verifiers = 0): R
   }
   const seen = new Set<string>();
   const issuers = options.issuers.map((entry, at) => issuerOf(entry, at, seen));
-  const authorizationServers = options.authorizationServers ?? issuers.map((entry) => entry.issuer);
-  authorizationServers.forEach((url, at) =>
-    httpUrl(`authorizationServers[${at}]`, url, 'list the URLs clients get tokens from (their OAuth metadata is found there)'),
+  const authorizationServers = authorizationServersOf(
+    options.authorizationServers,
+    issuers.map((entry) => entry.issuer),
   );
   if (options.apiKeyHeader !== undefined && (typeof options.apiKeyHeader !== 'string' || !HEADER_NAME.test(options.apiKeyHeader))) {
     fail(`apiKeyHeader must be an HTTP header name such as X-API-Key, got ${JSON.stringify(options.apiKeyHeader)}`);
@@ -93,6 +120,7 @@ export function resolveMcpAuthOptions(options: McpAuthOptions, verifiers = 0): R
     issuers,
     authorizationServers,
     challengeScopes: scopeList('challengeScopes', options.challengeScopes ?? []),
+    stepUpWindowMs: whole('stepUpWindowMs', options.stepUpWindowMs ?? 600_000, 0, 'milliseconds'),
     ...(options.scopes !== undefined ? { scopes: scopeList('scopes', options.scopes).sort() } : {}),
     maxTokenAgeMs: whole('maxTokenAgeMs', options.maxTokenAgeMs ?? DEFAULT_MAX_TOKEN_AGE_MS, 1, 'milliseconds'),
     clockToleranceSeconds: whole('clockToleranceSeconds', options.clockToleranceSeconds ?? 5, 0, 'seconds'),

@@ -18,6 +18,9 @@ export type McpScopeDecision = { allowed: true } | { allowed: false; missingFrom
  * a call beyond them is refused with the step-up challenge (403 `insufficient_scope` naming the
  * scopes the token has plus the missing ones, so a client that replaces its scopes keeps what it
  * could already do). The same decision serves REST routes (`McpRestModule`, or `assert()` in a guard).
+ * A token issued after such a challenge that still lacks the scope gets a plain refusal instead
+ * (`notGranted()`, for `stepUpWindowMs`): the authorization server would not grant it, and a new
+ * authorization would only ask the person to sign in again for nothing.
  *
  * An application narrows it in a subclass: `grantedScopes()` (what the token grants here) and
  * `allowedScopes()` (what the caller may do whatever the token, e.g. a role in a workspace), with
@@ -47,7 +50,7 @@ export class McpScopePolicy implements McpAccessPolicy {
     return !!mcpPrincipalOf(context.httpRequest) && this.decide(context.httpRequest, capability.scopes).allowed;
   }
 
-  refuse(capability: McpCapability, context: McpRequestContext): Error {
+  refuse(capability: McpCapability, context: McpRequestContext): Promise<Error> {
     return this.refusal(context.httpRequest, capability.scopes);
   }
 
@@ -64,8 +67,8 @@ export class McpScopePolicy implements McpAccessPolicy {
   }
 
   /** Throws the refusal when the request's caller may not use what needs `required` (a REST guard's check). */
-  assert(request: Request, required: readonly string[]): void {
-    if (!this.decide(request, required).allowed) throw this.refusal(request, required);
+  async assert(request: Request, required: readonly string[]): Promise<void> {
+    if (!this.decide(request, required).allowed) throw await this.refusal(request, required);
   }
 
   /** What the token grants: its scopes. */
@@ -84,18 +87,55 @@ export class McpScopePolicy implements McpAccessPolicy {
   }
 
   /**
-   * What the application does not allow first: a new token would not change it, and a scope
-   * challenge would only send the client to re-authorise for nothing. A scope the token lacks is the
-   * step-up challenge.
+   * The refusal of scopes the caller's token lacks although the caller was sent to get them by a
+   * challenge at `askedAt` (epoch ms) and came back with a token issued since: a plain 403 the model
+   * reads (a tool error over MCP), since signing in again would not add them.
    */
-  private refusal(request: Request, required: readonly string[]): Error {
+  protected notGranted(missing: string[], _principal: McpPrincipal, _request: Request, askedAt: number): Error {
+    const again = new Date(askedAt + this.authenticator.settings.stepUpWindowMs).toISOString();
+    return new ForbiddenException({
+      statusCode: 403,
+      error: 'scope_not_granted',
+      code: 'scope_not_granted',
+      message:
+        `This needs ${missing.join(' ')}, which the authorization server did not grant when you were sent to get it ` +
+        `(${new Date(askedAt).toISOString()}): signing in again will not add it. Ask an administrator of the identity provider ` +
+        `to grant it to you and to this client; this server asks for it again after ${again}`,
+    });
+  }
+
+  /**
+   * What the application does not allow first: a new token would not change it, and a scope
+   * challenge would only send the client to re-authorise for nothing. Then a scope the caller was
+   * already sent to get, by a token issued since: not granted. Else the step-up challenge, recorded.
+   */
+  private async refusal(request: Request, required: readonly string[]): Promise<Error> {
     const principal = mcpPrincipalOf(request);
     const decision = this.decide(request, required);
     const missing = decision.allowed ? [...required] : decision.missingFromToken;
     if (principal && !decision.allowed && decision.notAllowed.length) return this.forbidden(decision.notAllowed, principal, request);
+    const window = this.authenticator.settings.stepUpWindowMs;
+    if (principal && window > 0) {
+      const askedAt = await this.askedBefore(principal, missing, window);
+      if (askedAt !== undefined) return this.notGranted(missing, principal, request, askedAt);
+      await this.authenticator.stepUps.challenged(principal.callerId, missing, Date.now(), window);
+    }
     return new McpInsufficientScopeException([...new Set([...(principal?.scopes ?? []), ...required])], {
       message: `Insufficient scope: this needs ${missing.join(' ')}; get a token with that scope`,
       resourceMetadataUrl: this.authenticator.resourceMetadataUrl,
     });
+  }
+
+  /**
+   * When the caller was last sent to get every one of `missing`, if its token was issued since
+   * (the same second counts: `iat` has whole seconds): the latest of those challenges. A token
+   * without `iat`, or older than a challenge, may be the one challenged: it is challenged again.
+   */
+  private async askedBefore(principal: McpPrincipal, missing: string[], window: number): Promise<number | undefined> {
+    if (principal.issuedAt === undefined || !missing.length) return undefined;
+    const asked = await this.authenticator.stepUps.lastChallenged(principal.callerId, missing, window);
+    if (missing.some((scope) => !asked.has(scope))) return undefined;
+    const latest = Math.max(...asked.values());
+    return principal.issuedAt >= Math.floor(latest / 1000) * 1000 ? latest : undefined;
   }
 }

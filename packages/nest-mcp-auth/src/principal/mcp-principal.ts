@@ -25,6 +25,8 @@ export interface McpPrincipal<User = unknown> {
   surfaces: McpSurface[];
   /** When the credential expires (epoch milliseconds), if it does. */
   expiresAt?: number;
+  /** When it was issued (epoch milliseconds), if it says: a JWT's `iat`. */
+  issuedAt?: number;
   /** The application's user: the `McpUserResolver`'s answer, or what a token verifier set. */
   user?: User;
 }

@@ -59,9 +59,10 @@ export class JwtAccessTokenVerifier {
         audience: [...audiences.mcp, ...audiences.api],
         requiredClaims: ['exp'],
         clockTolerance: this.options.clockToleranceSeconds,
+        ...(trusted.issuer.requireAtJwt ? { typ: 'at+jwt' } : {}),
       }));
     } catch (error) {
-      return { ok: false, reason: reasonOf(error) };
+      return { ok: false, reason: reasonOf(error, trusted.issuer.issuer) };
     }
     if (typeof payload.sub !== 'string' || !payload.sub) {
       return { ok: false, reason: 'The access token has no subject (sub claim): this server needs one to tell callers apart' };
@@ -82,6 +83,7 @@ export class JwtAccessTokenVerifier {
         scopes: scopesOfClaim(payload[trusted.issuer.scopeClaim]),
         surfaces: surfacesNamed(payload.aud, audiences),
         expiresAt: payload.exp! * 1000,
+        ...(typeof payload.iat === 'number' ? { issuedAt: payload.iat * 1000 } : {}),
         ...(user !== undefined ? { user } : {}),
       },
     };
@@ -110,8 +112,14 @@ function duration(ms: number): string {
   return Number.isInteger(hours) ? `${hours} h` : `${Math.round(ms / 60_000)} min`;
 }
 
-function reasonOf(error: unknown): string {
+function reasonOf(error: unknown, issuer: string): string {
   if (error instanceof errors.JWTExpired) return 'The access token has expired';
+  if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'typ') {
+    return (
+      'The access token is not typed at+jwt in its header (RFC 9068): this server takes no other JWT for an access token. ' +
+      `If ${issuer} issues its access tokens typed JWT, its operator sets requireAtJwt: false for it`
+    );
+  }
   if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'exp' && error.reason === 'missing') {
     return 'The access token has no expiry (exp claim): this server only accepts tokens that expire';
   }

@@ -116,7 +116,7 @@ describe('McpAuthModule in an app with the layer (JWKS over HTTP, two issuers)',
   const sign = (options: SignOptions = {}) => {
     const key = options.key ?? keyA;
     return new SignJWT({ scope: options.scope ?? 'notes:read' })
-      .setProtectedHeader({ alg: 'ES256', kid: key.kid })
+      .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' })
       .setIssuer(options.issuer ?? ISSUER_A)
       .setAudience(options.audience ?? `${t.baseUrl}/mcp`)
       .setSubject(options.subject ?? 'alice')
@@ -201,7 +201,7 @@ describe('McpAuthModule in an app with the layer (JWKS over HTTP, two issuers)',
     it('accepts a token of either trusted issuer, each checked against its own keys and audiences', async () => {
       assert.deepEqual(await toolNames(await sign()), ['notes_list']);
       const fromB = await new SignJWT({ scp: ['notes:read', 'notes:write'] })
-        .setProtectedHeader({ alg: 'ES256', kid: keyB.kid })
+        .setProtectedHeader({ alg: 'ES256', kid: keyB.kid, typ: 'at+jwt' })
         .setIssuer(ISSUER_B)
         .setAudience('api://notes-mcp')
         .setSubject('bob')
@@ -302,7 +302,12 @@ describe('McpAuthModule in an app with the layer (JWKS over HTTP, two issuers)',
     });
 
     it("applies the same policy to the tool's REST route (McpRestModule)", async () => {
-      const refused = await rest('/notes/archive', await sign({ audience: t.baseUrl, scope: 'notes:read' }), 'POST');
+      // A subject never challenged before (a token issued after its own challenge would get the plain refusal).
+      const refused = await rest(
+        '/notes/archive',
+        await sign({ audience: t.baseUrl, scope: 'notes:read', subject: 'rest-caller' }),
+        'POST',
+      );
       assert.equal(refused.status, 403);
       assert.equal(
         refused.headers.get('www-authenticate'),

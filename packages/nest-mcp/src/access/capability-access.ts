@@ -40,11 +40,16 @@ export class CapabilityAccess {
    * missing or unknown name (pointing at the list that has the right ones), the policy's refusal
    * for one the caller may not use.
    */
-  named<T extends Named>(kind: 'tool' | 'prompt', name: unknown, lookup: (name: string) => T | undefined, context: McpRequestContext): T {
+  async named<T extends Named>(
+    kind: 'tool' | 'prompt',
+    name: unknown,
+    lookup: (name: string) => T | undefined,
+    context: McpRequestContext,
+  ): Promise<T> {
     if (typeof name !== 'string') throw McpProtocolError.invalidParams(`Invalid params: "name" (${NAME_OF[kind]}) is required`);
     const entry = lookup(name);
     if (!entry) throw McpProtocolError.invalidParams(`Unknown ${kind}: ${name}. Call ${kind}s/list to see the ${kind}s you can use.`);
-    this.assert(kind, entry, context);
+    await this.assert(kind, entry, context);
     return entry;
   }
 
@@ -58,8 +63,8 @@ export class CapabilityAccess {
   }
 
   /** Throws the policy's refusal when the caller may not use the capability. */
-  assert(kind: McpCapability['kind'], entry: Named, context: McpRequestContext): void {
+  async assert(kind: McpCapability['kind'], entry: Named, context: McpRequestContext): Promise<void> {
     const capability = { kind, name: entry.name, scopes: entry.scopes };
-    if (!this.policy.canUse(capability, context)) throw this.policy.refuse(capability, context);
+    if (!this.policy.canUse(capability, context)) throw await this.policy.refuse(capability, context);
   }
 }

@@ -15,8 +15,12 @@ export interface McpCapability {
  */
 export interface McpAccessPolicy {
   canUse(capability: McpCapability, context: McpRequestContext): boolean;
-  /** Thrown (or returned as an error) when a call is refused; the filter turns it into HTTP. */
-  refuse(capability: McpCapability, context: McpRequestContext): Error;
+  /**
+   * Thrown when a call is refused; the filter turns it into HTTP. It may be awaited: a policy that
+   * asks a shared store which refusal to give (a step-up challenge, or a plain refusal after a
+   * step-up that was not granted) answers a promise.
+   */
+  refuse(capability: McpCapability, context: McpRequestContext): Error | Promise<Error>;
   /**
    * Every scope that exists. When given, the layer checks at boot that each scope named by
    * `@McpTool`/`@McpResource`/`@McpPrompt` `scopes` and `@RequiredScopes()` is one of them, so a

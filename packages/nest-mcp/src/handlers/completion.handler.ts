@@ -33,7 +33,7 @@ export class CompletionHandler {
       throw McpProtocolError.invalidParams('Invalid params: "ref" and "argument.name" are required');
     }
     const value = typeof argument.value === 'string' ? argument.value : '';
-    const target = this.resolveTarget(ref, context);
+    const target = await this.resolveTarget(ref, context);
     const entry = this.registry.completion(completionKey(target, argument.name));
     if (!entry) return { completion: { values: [], total: 0, hasMore: false } };
 
@@ -50,18 +50,21 @@ export class CompletionHandler {
   }
 
   /** The prompt or template a completion refers to; it must exist and be visible to the caller. */
-  private resolveTarget(ref: Record<string, unknown>, context: McpRequestContext): { type: 'prompt' | 'template'; name: string } {
+  private async resolveTarget(
+    ref: Record<string, unknown>,
+    context: McpRequestContext,
+  ): Promise<{ type: 'prompt' | 'template'; name: string }> {
     if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
       const prompt = this.registry.prompt(ref.name);
       if (!prompt) throw McpProtocolError.invalidParams(`Unknown prompt: ${ref.name}`);
-      this.access.assert('prompt', prompt, context);
+      await this.access.assert('prompt', prompt, context);
       return { type: 'prompt', name: ref.name };
     }
     if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
       const uri = resourceUriParam(ref.uri, 'ref.uri');
       const template = this.registry.templateByUri(uri);
       if (!template) throw McpProtocolError.invalidParams(`Unknown resource template: ${quotedUri(uri)}`);
-      this.access.assert('resource', template, context);
+      await this.access.assert('resource', template, context);
       return { type: 'template', name: ref.uri };
     }
     throw McpProtocolError.invalidParams('Invalid params: "ref" must be {type:"ref/prompt",name} or {type:"ref/resource",uri}');

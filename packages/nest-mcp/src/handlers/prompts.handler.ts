@@ -26,7 +26,7 @@ export class PromptsHandler {
   }
 
   async get(params: Record<string, unknown>, context: McpRequestContext): Promise<GetPromptResult | InputRequiredResult> {
-    const entry = this.access.named('prompt', params.name, (name) => this.registry.prompt(name), context);
+    const entry = await this.access.named('prompt', params.name, (name) => this.registry.prompt(name), context);
     const name = entry.name;
 
     let input: unknown = {};

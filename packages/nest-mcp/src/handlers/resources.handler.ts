@@ -38,7 +38,7 @@ export class ResourcesHandler {
     const matched = fixed ? undefined : this.registry.matchTemplate(uri);
     const entry = fixed ?? matched?.entry;
     if (!entry) throw McpProtocolError.invalidParams(`Unknown resource: ${quotedUri(uri)}`, { uri });
-    this.access.assert('resource', entry, context);
+    await this.access.assert('resource', entry, context);
     const input = matched ? await this.variablesOf(matched.entry, matched.variables, uri) : {};
 
     let output: unknown;

@@ -34,7 +34,7 @@ export class ToolsHandler {
    * idempotency interceptor, which keeps it for the key, and goes out as it is.
    */
   async call(params: Record<string, unknown>, context: McpRequestContext): Promise<ToolAnswer> {
-    const entry = this.access.named('tool', params.name, (name) => this.registry.tool(name), context);
+    const entry = await this.access.named('tool', params.name, (name) => this.registry.tool(name), context);
     const name = entry.name;
     // A tool that only runs as a task cannot answer a client that cannot follow one (SEP-2663).
     if (!context.taskRun && taskRouteOf(entry.task, context.clientCapabilities) === 'refused') {

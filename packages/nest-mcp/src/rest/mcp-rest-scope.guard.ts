@@ -30,7 +30,7 @@ export class McpRestScopeGuard implements CanActivate {
     private readonly moduleRef: ModuleRef,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http' || McpExecutionContext.isMcp(context) || context.getClass() === McpController) return true;
     const { policy, capabilities } = this.resolve();
     const handler = context.getHandler();
@@ -43,7 +43,7 @@ export class McpRestScopeGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<Request>();
     const request = restRequestContext(req, capability.kind);
     if (policy.canUse(capability, request)) return true;
-    const refusal = policy.refuse(capability, request);
+    const refusal = await policy.refuse(capability, request);
     if (refusal instanceof HttpException) {
       const res = context.switchToHttp().getResponse<Response>();
       for (const [name, value] of Object.entries(exceptionHeaders(refusal))) if (!res.headersSent) res.setHeader(name, value);
