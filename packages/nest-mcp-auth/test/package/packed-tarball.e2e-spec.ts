@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { pack } from '../../../nest-mcp/test/support/fresh-app.js';
 
 /**
- * What `npm pack` of @nest-mcp/auth ships: the build with its declarations, the README (standalone:
+ * What `npm pack` of @nest-mcp/auth ships: the build with its declarations, the README and docs/ (standalone:
  * the core's shipped-docs test checks its links) and the API report, and nothing else: no test, no
  * source, no source map, no build info.
  */
@@ -22,10 +22,11 @@ describe('@nest-mcp/auth packed as a tarball', { timeout: 180_000 }, () => {
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  it('ships the build, its declarations, the README and the API report', () => {
+  it('ships the build, its declarations, the README, the docs and the API report', () => {
     for (const file of [
       'package.json',
       'README.md',
+      'docs/identity-providers.md',
       'api-report.md',
       'dist/index.js',
       'dist/index.d.ts',
@@ -45,7 +46,7 @@ describe('@nest-mcp/auth packed as a tarball', { timeout: 180_000 }, () => {
       [],
     );
     assert.deepEqual(
-      files.filter((file) => !/^(dist\/|README\.md$|api-report\.md$|package\.json$)/.test(file)),
+      files.filter((file) => !/^(dist\/|docs\/|README\.md$|api-report\.md$|package\.json$)/.test(file)),
       [],
       'only what the manifest lists',
     );
