@@ -3,13 +3,11 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider as ClientOAuthProvider } from '@modelcontextprotocol/client';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 import { startBillingAppOn, type BillingTestApp } from '../support/billing-app.js';
-import { authorizeInBrowser, freePort, REDIRECT_URL } from '../support/oidc-provider.js';
+import { freePort, HostAuth, REDIRECT_URL } from '../support/oidc-provider.js';
 
 /**
  * The billing app as the resource server of a real, certified OpenID provider (panva's
@@ -20,51 +18,6 @@ import { authorizeInBrowser, freePort, REDIRECT_URL } from '../support/oidc-prov
  */
 const CLIENT_ID = 'billing-mcp-test-client';
 const SCOPES = 'billing:read billing:write';
-
-/** What an MCP host keeps for one server: the pre-registered client, the PKCE verifier, the tokens; the browser part is `authorizeInBrowser`. */
-class TestOAuthProvider implements OAuthClientProvider {
-  tokensSaved?: OAuthTokens;
-  private verifier = '';
-  callback?: Promise<URLSearchParams>;
-
-  constructor(private readonly login: string) {}
-
-  get redirectUrl(): string {
-    return REDIRECT_URL;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'billing test client',
-      redirect_uris: [REDIRECT_URL],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-      scope: SCOPES,
-    };
-  }
-  clientInformation(): OAuthClientInformationMixed {
-    return { client_id: CLIENT_ID };
-  }
-  tokens(): OAuthTokens | undefined {
-    return this.tokensSaved;
-  }
-  saveTokens(tokens: OAuthTokens): void {
-    this.tokensSaved = tokens;
-  }
-  /** How many times the client sent its user to the provider. */
-  authorizations = 0;
-
-  redirectToAuthorization(authorizationUrl: URL): void {
-    this.authorizations++;
-    this.callback = authorizeInBrowser(authorizationUrl, this.login);
-  }
-  saveCodeVerifier(codeVerifier: string): void {
-    this.verifier = codeVerifier;
-  }
-  codeVerifier(): string {
-    return this.verifier;
-  }
-}
 
 describe('a real OpenID provider (oidc-provider) and both official clients', { timeout: 120_000 }, () => {
   let idp: Server;
@@ -139,7 +92,7 @@ describe('a real OpenID provider (oidc-provider) and both official clients', { t
   });
 
   it('@modelcontextprotocol/sdk 1.x: discovery from the 401, code + PKCE + resource, then tools as the linked user', async () => {
-    const auth = new TestOAuthProvider('ana');
+    const auth = new HostAuth('ana', { clientId: CLIENT_ID });
     const transport = new SdkTransport(new URL(t.mcpUrl), { authProvider: auth });
     const client = new SdkClient({ name: 'oidc-1x', version: '1.0.0' });
     await assert.rejects(client.connect(transport), /Unauthorized/);
@@ -165,7 +118,7 @@ describe('a real OpenID provider (oidc-provider) and both official clients', { t
   });
 
   it('@modelcontextprotocol/client 2.x (2026-07-28): the same flow against the same provider', async () => {
-    const auth = new TestOAuthProvider('ana');
+    const auth = new HostAuth('ana', { clientId: CLIENT_ID });
     const make = () => new StreamableHTTPClientTransport(new URL(t.mcpUrl), { authProvider: auth as unknown as ClientOAuthProvider });
     const first = make();
     const client = new Client({ name: 'oidc-2x', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
@@ -183,7 +136,7 @@ describe('a real OpenID provider (oidc-provider) and both official clients', { t
   });
 
   it('a viewer whose token carries billing:write is refused by role with a tool error, no challenge: the client does not re-authorise for nothing', async () => {
-    const auth = new TestOAuthProvider('vic');
+    const auth = new HostAuth('vic', { clientId: CLIENT_ID });
     const make = () => new StreamableHTTPClientTransport(new URL(t.mcpUrl), { authProvider: auth as unknown as ClientOAuthProvider });
     const first = make();
     await assert.rejects(

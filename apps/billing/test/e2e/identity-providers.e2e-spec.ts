@@ -3,12 +3,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider as ClientOAuthProvider } from '@modelcontextprotocol/client';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport as SdkTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { startBillingAppOn, type BillingTestApp } from '../support/billing-app.js';
 import { withEnv } from '../support/apps-on-one-database.js';
-import { authorizeInBrowser, CLIENT_METADATA_URL, freePort, REDIRECT_URL, startTestIdp, type TestIdp } from '../support/oidc-provider.js';
+import { CLIENT_METADATA_URL, freePort, HostAuth, startTestIdp, type TestIdp } from '../support/oidc-provider.js';
 
 /**
  * Any enterprise identity provider, several at once (docs: packages/nest-mcp-auth/docs/identity-providers.md).
@@ -19,60 +17,6 @@ import { authorizeInBrowser, CLIENT_METADATA_URL, freePort, REDIRECT_URL, startT
  */
 const SCOPES = ['billing:read', 'billing:write', 'billing:admin'];
 const WRITE = { name: 'billing_customer_create' };
-
-type Mode = 'dcr' | 'cimd';
-
-/** What an MCP host keeps for one server and one person: its registration, PKCE verifier, tokens; the browser is `authorizeInBrowser`. */
-class HostAuth implements OAuthClientProvider {
-  authorizations = 0;
-  callback?: Promise<URLSearchParams>;
-  registered?: OAuthClientInformationMixed;
-  private saved?: OAuthTokens;
-  private verifier = '';
-
-  constructor(
-    private readonly login: string,
-    private readonly mode: Mode,
-  ) {}
-
-  get redirectUrl(): string {
-    return REDIRECT_URL;
-  }
-  get clientMetadataUrl(): string | undefined {
-    return this.mode === 'cimd' ? CLIENT_METADATA_URL : undefined;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'billing test host',
-      redirect_uris: [REDIRECT_URL],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.registered;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed): void {
-    this.registered = info;
-  }
-  tokens(): OAuthTokens | undefined {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(authorizationUrl: URL): void {
-    this.authorizations++;
-    this.callback = authorizeInBrowser(authorizationUrl, this.login);
-  }
-  saveCodeVerifier(codeVerifier: string): void {
-    this.verifier = codeVerifier;
-  }
-  codeVerifier(): string {
-    return this.verifier;
-  }
-}
 
 /** One official client, driven as a host drives it: connect (sign in on the 401), call, and finish a step-up it starts. */
 interface Host {

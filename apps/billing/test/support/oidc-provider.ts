@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import Provider from 'oidc-provider';
 
 /**
@@ -145,4 +147,63 @@ export async function authorizeInBrowser(authorizationUrl: URL, login: string): 
     init = { method: 'POST', body: fields.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
   }
   throw new Error('the authorization flow did not end in a redirect with a code');
+}
+
+/**
+ * What an MCP host keeps for one server and one person (both official clients take it): the
+ * client's registration (`dcr`: registered dynamically; `cimd`: its metadata document's URL;
+ * `{ clientId }`: registered up front by an operator), the PKCE verifier and the tokens. The
+ * browser part is `authorizeInBrowser`; `authorizations` counts the trips to the provider.
+ */
+export class HostAuth implements OAuthClientProvider {
+  authorizations = 0;
+  callback?: Promise<URLSearchParams>;
+  registered?: OAuthClientInformationMixed;
+  private saved?: OAuthTokens;
+  private verifier = '';
+
+  constructor(
+    private readonly login: string,
+    private readonly registration: 'dcr' | 'cimd' | { clientId: string },
+  ) {
+    if (typeof registration === 'object') this.registered = { client_id: registration.clientId };
+  }
+
+  get redirectUrl(): string {
+    return REDIRECT_URL;
+  }
+  get clientMetadataUrl(): string | undefined {
+    return this.registration === 'cimd' ? CLIENT_METADATA_URL : undefined;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'billing test host',
+      redirect_uris: [REDIRECT_URL],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    return this.registered;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed): void {
+    this.registered = info;
+  }
+  tokens(): OAuthTokens | undefined {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens): void {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(authorizationUrl: URL): void {
+    this.authorizations++;
+    this.callback = authorizeInBrowser(authorizationUrl, this.login);
+  }
+  saveCodeVerifier(codeVerifier: string): void {
+    this.verifier = codeVerifier;
+  }
+  codeVerifier(): string {
+    return this.verifier;
+  }
 }
