@@ -10,5 +10,5 @@ export { McpAuthenticator } from './authentication/mcp-authenticator.js';
 export { McpAuthGuard } from './authentication/mcp-auth.guard.js';
 export { PublicRoute } from './authentication/public-route.decorator.js';
 export { McpScopePolicy, type McpScopeDecision } from './policy/mcp-scope.policy.js';
-export { InMemoryStepUpStore, MCP_AUTH_STEP_UPS, type McpStepUpStore } from './policy/step-up-store.js';
+export { InMemoryStepUpStore, MCP_AUTH_STEP_UPS, type McpStepUpStore } from './challenge/step-up-store.js';
 export { McpAuthTaskCallers } from './tasks/mcp-auth-task.callers.js';

@@ -3,7 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import type { McpExtension } from '@nest-mcp/core/extensions';
 import { McpAuthGuard } from './authentication/mcp-auth.guard.js';
 import { MCP_AUTH_OPTIONS, type McpAuthOptions } from './options/mcp-auth.options.js';
-import { InMemoryStepUpStore, MCP_AUTH_STEP_UPS, type McpStepUpStore } from './policy/step-up-store.js';
+import { InMemoryStepUpStore, MCP_AUTH_STEP_UPS, type McpStepUpStore } from './challenge/step-up-store.js';
 import { resolveMcpAuthOptions } from './options/resolve-options.js';
 import { MCP_AUTH_TOKEN_VERIFIERS, type McpTokenVerifier } from './tokens/token-verifier.js';
 import { MCP_AUTH_USER_RESOLVER, type McpUserResolver } from './tokens/user-resolver.js';

@@ -5,7 +5,7 @@ import { MCP_OPTIONS, type ResolvedMcpOptions } from '@nest-mcp/core/extensions'
 import { McpAuthenticationRequiredException, resourceMetadataUrl } from '../challenge/authentication-required.exception.js';
 import { MCP_AUTH_OPTIONS, type McpSurface, type ResolvedMcpAuthOptions } from '../options/mcp-auth.options.js';
 import { setMcpPrincipal, type McpPrincipal } from '../principal/mcp-principal.js';
-import { MCP_AUTH_STEP_UPS, type McpStepUpStore } from '../policy/step-up-store.js';
+import { MCP_AUTH_STEP_UPS, type McpStepUpStore } from '../challenge/step-up-store.js';
 import { JwtAccessTokenVerifier, type SurfaceAudiences } from '../tokens/jwt-access-token.verifier.js';
 import { MCP_AUTH_TOKEN_VERIFIERS, type McpTokenCheck, type McpTokenVerifier } from '../tokens/token-verifier.js';
 import { MCP_AUTH_USER_RESOLVER, type McpUserResolver } from '../tokens/user-resolver.js';
