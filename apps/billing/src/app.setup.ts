@@ -1,4 +1,4 @@
-import { ValidationPipe, type INestApplication, type Type } from '@nestjs/common';
+import type { INestApplication, Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request } from 'express';
@@ -7,7 +7,7 @@ import { CORE_CONFIG, type CoreConfig } from './config/environment.js';
 import { useHostCheck } from './identity/host-check.js';
 import { IDENTITY_SETTINGS, type IdentitySettings } from './identity/identity.config.js';
 import { McpAuthenticator } from '@nest-mcp/auth';
-import { type AuthenticateBeforeRead, useMcpTransport } from '@nest-mcp/core';
+import { type AuthenticateBeforeRead, McpRestResultInterceptor, mcpRestValidationPipe, useMcpTransport } from '@nest-mcp/core';
 import { createRestBodyReader, MCP_OPTIONS, type ResolvedMcpOptions, type RestBodyRules } from '@nest-mcp/core/extensions';
 import { setupSwagger } from './swagger.js';
 
@@ -50,10 +50,13 @@ export function configureApp(app: INestApplication): void {
   );
   app.use(createRestBodyReader(otherRules));
 
-  // REST bodies are validated by the same DTO classes the MCP layer validates tool arguments with.
-  app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
+  // REST bodies are validated by the same DTO classes the MCP layer validates tool arguments with,
+  // under the same rules (required fields present, nested objects objects) and in the same words.
+  app.useGlobalPipes(mcpRestValidationPipe({ forbidUnknownArguments: mcp.forbidUnknownArguments }));
   // 401/403 challenges and 503 outages: their headers (WWW-Authenticate, Retry-After) on the REST answer.
   app.useGlobalFilters(new HttpExceptionWithHeadersFilter());
+  // Tool routes write BigInt, Map and Set over REST as their MCP results do (not a 500, not `{}`).
+  app.useGlobalInterceptors(new McpRestResultInterceptor());
   // Without the settings (an MCP test fixture, not this application): the documentation's default outside production.
   setupSwagger(app, core?.server.apiDocs ?? 'public');
 }

@@ -44,6 +44,7 @@ export { acceptedContent, canElicitForm, inputRequired, inputResponse, isInputRe
 
 // The REST side of the same handlers.
 export { McpRestModule } from './rest/mcp-rest.module.js';
+export { McpRestResultInterceptor } from './rest/mcp-rest-result.interceptor.js';
 export { McpRestScopeGuard } from './rest/mcp-rest-scope.guard.js';
 export { McpRestValidationPipe, mcpRestValidationPipe, restValidationException } from './rest/mcp-rest-validation.pipe.js';
 export { namedArgumentPipe } from './rest/named-argument.pipe.js';

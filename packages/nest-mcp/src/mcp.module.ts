@@ -7,7 +7,10 @@ import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpExtensionPointsReport } from './extension-points/mcp-extension-points.report.js';
 import { McpIdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { McpTaskInterceptor } from './tasks/task.interceptor.js';
+import { MCP_REST_BACKGROUND } from './decorators/rest-background.interceptor.js';
+import { McpRestBackground } from './rest/rest-background.js';
 import { McpTasks } from './tasks/mcp-tasks.service.js';
+import { LostTasks } from './tasks/lost-tasks.js';
 import { TaskAborts } from './tasks/task-aborts.js';
 import { TaskEnds } from './tasks/task-ends.js';
 import { TasksHandler } from './tasks/tasks.handler.js';
@@ -88,9 +91,13 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
     McpTaskInterceptor,
     McpTasks,
     TaskAborts,
+    LostTasks,
     TaskEnds,
     TasksHandler,
     McpTaskWorker,
+    // The REST half of `task: 'background'` routes (202 + the job), found by McpRestBackgroundInterceptor in any module.
+    McpRestBackground,
+    { provide: MCP_REST_BACKGROUND, useExisting: McpRestBackground },
     // Stream mode (`streams` option); idle when it is off.
     McpStreamBackends,
     McpSessions,

@@ -55,9 +55,19 @@ export class PersonalTokenService implements McpTokenVerifier {
     this.knownScopes = declaredScopes(roleScopes);
   }
 
+  /** Names the unknown scopes; when they are known scopes joined by commas, says how to separate them. */
+  private unknownScopesMessage(scopes: readonly string[], unknown: readonly string[]): string {
+    const known = `Known: ${this.knownScopes.join(' ')}`;
+    const split = scopes.flatMap((scope) => scope.split(',')).filter(Boolean);
+    if (unknown.some((scope) => scope.includes(',')) && split.every((scope) => this.knownScopes.includes(scope))) {
+      return `Unknown scope(s): ${unknown.join(', ')}. Scopes are separated by spaces, not commas: --scopes "${split.join(' ')}". ${known}`;
+    }
+    return `Unknown scope(s): ${unknown.join(', ')}. ${known}`;
+  }
+
   async mint(request: MintRequest): Promise<{ token: string; id: string; expiresAt: Date | null }> {
     const unknown = request.scopes.filter((scope) => !this.knownScopes.includes(scope));
-    if (unknown.length) throw new Error(`Unknown scope(s): ${unknown.join(', ')}. Known: ${this.knownScopes.join(' ')}`);
+    if (unknown.length) throw new Error(this.unknownScopesMessage(request.scopes, unknown));
     if (!request.scopes.length) throw new Error('A token needs at least one scope');
     const surfaces = [...new Set(request.surfaces ?? ['mcp'])];
     const unknownSurfaces = surfaces.filter((surface) => !(SURFACES as readonly string[]).includes(surface));

@@ -42,7 +42,12 @@ export class WorkspaceGuard implements CanActivate {
     return true;
   }
 
+  /** Whether the caller could have named the workspace in the call: a tool's argument, a resource template's variable. */
   private takesWorkspaceArgument(invocation: McpInvocation): boolean {
+    if (invocation.kind === 'resource') {
+      const template = invocation.uri ? this.registry.matchTemplate(invocation.uri)?.entry.template : undefined;
+      return template?.variableNames.includes('workspace_id') ?? false;
+    }
     const tool = invocation.kind === 'tool' ? this.registry.tool(invocation.name) : undefined;
     return !tool || Object.hasOwn(tool.definition.inputSchema.properties ?? {}, 'workspace_id');
   }

@@ -333,6 +333,33 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
       });
     }
 
+    const shapes: Array<[string, Record<string, unknown>, string, string]> = [
+      ['without its required lines', { lines: undefined }, 'lines', '`lines` is missing'],
+      ['with a string where a line object belongs', { lines: ['three consulting hours'] }, 'lines[0]', '`lines[0]` must be an object'],
+      [
+        'with a line missing its quantity',
+        { lines: [{ description: 'x', unit_price_minor: 100 }] },
+        'lines[0].quantity',
+        '`lines[0].quantity` is missing',
+      ],
+    ];
+    for (const [label, override, field, message] of shapes) {
+      it(`refuses an invoice ${label} in the same words over REST (400) and MCP, and writes nothing`, async () => {
+        const before = await t.prisma.client.invoice.count();
+        const viaRest = await rest(admin, 'POST', '/v1/invoices', invoiceArgs(acme.id, override));
+        assert.equal(viaRest.status, 400, JSON.stringify(viaRest.body));
+        assert.deepEqual(viaRest.body.message, [message]);
+        assert.deepEqual(viaRest.body.errors, [{ code: 'invalid_argument', field, message, retryable: false }]);
+        const errors = await failure(admin, 'billing_invoice_create', invoiceArgs(acme.id, override));
+        assert.deepEqual(
+          errors.map((error) => error.field),
+          [field],
+        );
+        assert.ok(errors[0].message.startsWith(`${message}.`), errors[0].message);
+        assert.equal(await t.prisma.client.invoice.count(), before, 'nothing was written');
+      });
+    }
+
     it('refuses a customer that does not exist with not_found and what to do', async () => {
       const errors = await failure(admin, 'billing_invoice_create', invoiceArgs(MISSING_ID));
       assert.equal(errors[0].code, 'not_found');
@@ -676,12 +703,16 @@ describe('billing invoices: REST routes and MCP tools (real database)', () => {
       const invoice = await createRest(acme.id);
       const short = await rest(admin, 'POST', `/v1/invoices/${invoice.id}/cancel`, { reason: 'no' });
       assert.equal(short.status, 400);
-      assert.match(short.body.message.join(' '), /reason must be longer than or equal to 5 characters/);
+      assert.match(short.body.message.join(' '), /`reason` must be longer than or equal to 5 characters/);
+      // The path id and the body validated together (InvoiceArgs), under the rules of the other routes.
+      const noReason = await rest(admin, 'POST', `/v1/invoices/${invoice.id}/cancel`, {});
+      assert.equal(noReason.status, 400);
+      assert.deepEqual(noReason.body.message, ['`reason` is missing']);
       const extra = await rest(admin, 'POST', `/v1/invoices/${invoice.id}/cancel`, { reason: 'Wrong amount', force: true });
       assert.equal(extra.status, 400);
       const badId = await rest(admin, 'POST', '/v1/invoices/INV-1/cancel', { reason: 'Wrong amount' });
       assert.equal(badId.status, 400);
-      assert.match(badId.body.message.join(' '), /invoice_id must be a UUID/);
+      assert.match(badId.body.message.join(' '), /`invoice_id` must be a UUID/);
       const missing = await rest(admin, 'POST', `/v1/invoices/${MISSING_ID}/cancel`, { reason: 'Wrong amount' });
       assert.equal(missing.status, 404);
       assert.equal((await t.prisma.client.invoice.findUniqueOrThrow({ where: { id: invoice.id } })).status, 'sent');

@@ -322,9 +322,10 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
           assert.match(error.message, /call billing_payment_register again/);
           const viaRest = await rest(accountant, 'POST', '/v1/payments', args);
           assert.equal(viaRest.status, 400);
+          // Named by the same path as over MCP (`evidence.tracking_key_candidates[0].confidence`).
           assert.ok(
-            (viaRest.body.message as string[]).some((m) => m.includes(field.replace(/\[\d+\]/, '.0'))),
-            JSON.stringify(viaRest.body.message),
+            (viaRest.body.errors as Array<{ field: string }>).some((e) => e.field === field),
+            JSON.stringify(viaRest.body.errors),
           );
           assert.equal(await paymentCount(inv.id), 0);
         });
@@ -676,14 +677,14 @@ describe('billing payments and refunds: REST and MCP (real database)', () => {
       const { paymentId } = await paidInvoice();
       const short = await rest(admin, 'POST', `/v1/payments/${paymentId}/refunds`, { reason: 'no', idempotency_key: idem() });
       assert.equal(short.status, 400);
-      assert.ok(short.body.message.some((m: string) => /reason must be 5–500 characters/.test(m)));
+      assert.ok(short.body.message.some((m: string) => /`reason` must be 5–500 characters/.test(m)));
       const mismatch = await rest(admin, 'POST', `/v1/payments/${paymentId}/refunds`, {
         payment_id: randomUUID(),
         reason: 'Customer paid twice',
         idempotency_key: idem(),
       });
       assert.equal(mismatch.status, 400);
-      assert.ok(mismatch.body.message.includes('property payment_id should not exist'));
+      assert.ok(mismatch.body.message.includes('`payment_id` is not an accepted field; remove it'));
       const missing = await rest(admin, 'POST', `/v1/payments/${randomUUID()}/refunds`, {
         reason: 'Customer paid twice',
         idempotency_key: idem(),

@@ -324,7 +324,7 @@ describe('billing_statement_export: a background task (real database)', () => {
     const before = await taskCount();
     const answer = await restCall(t, token, 'POST', '/v1/statements/exports', { from: '2025-05-01', to: '2025-04-01' });
     assert.equal(answer.status, 400, JSON.stringify(answer.body));
-    assert.match(JSON.stringify(answer.body), /to \(2025-04-01\) must be on or after from \(2025-05-01\)/);
+    assert.match(JSON.stringify(answer.body), /`to` \(2025-04-01\) must be on or after from \(2025-05-01\)/);
     assert.equal(await taskCount(), before);
   });
 
@@ -337,7 +337,7 @@ describe('billing_statement_export: a background task (real database)', () => {
       const answer = await restCall(t, token, 'POST', '/v1/statements/exports', YEAR);
       assert.equal(answer.status, 429, JSON.stringify(answer.body));
       assert.equal(answer.body.code, 'too_many_tasks');
-      assert.match(answer.body.message, /as many unfinished jobs as it may have: the export was not started/);
+      assert.match(answer.body.message, /already has 20 unfinished tasks, the most it may have: billing_statement_export was not started/);
     } finally {
       for (const id of parked) await store.transition(id, ['working'], { status: 'cancelled', statusMessage: 'test cleanup' });
     }

@@ -90,6 +90,20 @@ describe('the identity CLIs', () => {
     }
   });
 
+  it('npm run token given scopes joined by commas says they are separated by spaces, and mints nothing', async () => {
+    const before = await queryRows(database.url, 'SELECT id FROM access_tokens');
+    const result = spawnSync(process.execPath, [TOKEN_CLI, '--email', 'accountant@demo.test', '--scopes', 'billing:read,billing:write'], {
+      encoding: 'utf8',
+      env: { ...process.env, DATABASE_URL: database.url },
+    });
+    assert.equal(result.status, 1);
+    assert.match(
+      result.stderr,
+      /Unknown scope\(s\): billing:read,billing:write\. Scopes are separated by spaces, not commas: --scopes "billing:read billing:write"/,
+    );
+    assert.equal((await queryRows(database.url, 'SELECT id FROM access_tokens')).length, before.length);
+  });
+
   it('npm run token refuses a surface it does not know, with the usage', () => {
     const result = mint('--for', 'rest');
     assert.equal(result.status, 1);

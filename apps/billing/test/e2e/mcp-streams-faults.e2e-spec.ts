@@ -15,8 +15,11 @@ import { collectSse } from '@nest-mcp/core/testing';
  * - a revoked token's open stream closes within a second and its session ends;
  * - a replica killed (`kill -9`) while a person's confirmation is pending: the person's answer,
  *   POSTed to the surviving replica, is refused with "call again" and the lost call gets a failure
- *   row in the audit trail; the client resuming the call's stream there gets an error answer
- *   for its call instead of waiting forever; nothing was cancelled.
+ *   row in the audit trail (with the call's arguments and the code the client was told); the
+ *   client resuming the call's stream there gets an error answer for its call instead of waiting
+ *   forever; nothing was cancelled;
+ * - a person's answer POSTed again (a client retrying after a lost `202`), to either replica, is
+ *   acknowledged as a duplicate: the call ran once, with one audit row.
  */
 
 const REDIS_URL = process.env.RATE_LIMIT_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -72,6 +75,41 @@ for (const backend of ['redis', 'postgres'] as const) {
       await post(app, session, rpc('ping', {}, 'ping'), bearer);
       return { ...stream, close: () => controller.abort() };
     }
+
+    /** The audit rows of `billing_invoice_cancel` calls for one invoice. */
+    async function cancelRows(invoiceId: unknown) {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ outcome: string; error_code: string | null; arguments: Record<string, unknown> | null }>(
+          `SELECT outcome, error_code, arguments FROM mcp_audit_events
+           WHERE method = 'tools/call' AND target = 'billing_invoice_cancel' AND channel = 'mcp' AND arguments->>'invoice_id' = $1`,
+          [String(invoiceId)],
+        );
+        return rows;
+      } finally {
+        await client.end();
+      }
+    }
+
+    /** A `billing_invoice_cancel` call on `app`, waiting for the person's answer: its stream and the question. */
+    async function cancelAsked(app: AppProcess, session: string, invoiceId: unknown, requestId: number) {
+      const call = await as().callTool(
+        app,
+        session,
+        'billing_invoice_cancel',
+        { invoice_id: invoiceId, reason: 'Issued to the wrong customer' },
+        requestId,
+      );
+      const stream = collectSse(call);
+      assert.ok(await until(() => stream.events.length >= 1));
+      const question = stream.events[0];
+      assert.equal(question.data.method, 'elicitation/create');
+      return { stream, question };
+    }
+
+    const answerOf = (questionId: unknown, action: 'accept' | 'decline' = 'accept') =>
+      JSON.stringify({ jsonrpc: '2.0', id: questionId, result: action === 'accept' ? { action, content: { confirm: true } } : { action } });
 
     async function subscribed(app: AppProcess, uri: string, bearer = token): Promise<string> {
       const session = await openSession(app, bearer);
@@ -134,48 +172,66 @@ for (const backend of ['redis', 'postgres'] as const) {
       assert.equal(refused.status, 401, 'the token is refused on every replica');
     });
 
-    it('a replica killed while a confirmation is pending: the answer is refused with "call again", the call is audited as failed, the resumed stream answers it', async () => {
+    it('an answer POSTed again (a client retrying after a lost 202), to either replica, is acknowledged: the call ran once, one audit row', async () => {
+      const customer = await newCustomer(a);
+      const invoice = await newInvoice(a, customer.id as string);
+      const session = await openSession(a);
+      const { stream, question } = await cancelAsked(a, session, invoice.id, 8);
+      const yes = answerOf(question.data.id);
+
+      const first = await post(b, session, yes);
+      assert.equal(first.status, 202, first.text);
+      await stream.ended;
+      const response = stream.events.at(-1)?.data;
+      assert.equal(response?.id, 8);
+      assert.equal(response?.result?.structuredContent?.data?.status, 'cancelled', JSON.stringify(response));
+
+      for (const [name, app] of [
+        ['B', b],
+        ['A', a],
+      ] as const) {
+        const again = await post(app, session, yes);
+        assert.equal(again.status, 202, `the same answer again on ${name}: ${again.text}`);
+        assert.equal(again.text, '', 'acknowledged as a delivered answer is: no body');
+      }
+      const changed = await post(a, session, answerOf(question.data.id, 'decline'));
+      assert.equal(changed.status, 400, 'another answer to a question already answered is not taken for a duplicate');
+      assert.match(changed.text, /already answered.*first answer/);
+
+      assert.deepEqual(
+        (await cancelRows(invoice.id)).map((row) => row.outcome),
+        ['success'],
+        'one row: the call, run once; nothing audited for the repeated answers',
+      );
+      const invoiceNow = await fetch(`${b.baseUrl}/v1/invoices/${invoice.id as string}`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(((await invoiceNow.json()) as { status?: string }).status, 'cancelled');
+    });
+
+    it('a replica killed while a confirmation is pending: the answer is refused with "call again", the call is audited as failed with its arguments and the code the client got, the resumed stream answers it', async () => {
       const customer = await newCustomer(b);
       const invoice = await newInvoice(b, customer.id as string);
       const session = await openSession(a);
-      const call = await as().callTool(
-        a,
-        session,
-        'billing_invoice_cancel',
-        { invoice_id: invoice.id, reason: 'Issued to the wrong customer' },
-        7,
-      );
-      const stream = collectSse(call);
-      assert.ok(await until(() => stream.events.length >= 1));
-      const question = stream.events[0];
-      assert.equal(question.data.method, 'elicitation/create');
+      const { question } = await cancelAsked(a, session, invoice.id, 7);
       assert.ok(question.id, 'the question has an event id');
 
       a.kill('SIGKILL');
       await a.exited;
 
-      const answer = await fetch(b.mcpUrl, {
-        method: 'POST',
-        headers: headers(session),
-        body: JSON.stringify({ jsonrpc: '2.0', id: question.data.id, result: { action: 'accept', content: { confirm: true } } }),
-      });
+      const answer = await post(b, session, answerOf(question.data.id));
       assert.equal(answer.status, 400);
-      assert.match(await answer.text(), /No call is waiting for this answer.*call billing_invoice_cancel again/);
+      assert.match(answer.text, /No call is waiting for this answer.*call billing_invoice_cancel again/);
+      const told = (JSON.parse(answer.text) as { error: { code: number } }).error;
 
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
-      try {
-        const rows = await client.query(
-          "SELECT outcome FROM mcp_audit_events WHERE method = 'tools/call' AND target = 'billing_invoice_cancel' AND channel = 'mcp'",
-        );
-        assert.deepEqual(
-          rows.rows.map((row) => row.outcome),
-          ['error'],
-          'one failure row for the lost call',
-        );
-      } finally {
-        await client.end();
-      }
+      const rows = await cancelRows(invoice.id);
+      assert.deepEqual(
+        rows.map((row) => ({ outcome: row.outcome, code: row.error_code, arguments: row.arguments })),
+        [{ outcome: 'error', code: String(told.code), arguments: { invoice_id: invoice.id, reason: 'Issued to the wrong customer' } }],
+        'one failure row for the lost call: its arguments, and the code the client was told',
+      );
+      const retried = await post(b, session, answerOf(question.data.id));
+      assert.equal(retried.status, 400, 'the answer sent again is refused the same way');
+      assert.match(retried.text, /No call is waiting for this answer.*call billing_invoice_cancel again/);
+      assert.equal((await cancelRows(invoice.id)).length, 1, 'and leaves no second row');
 
       const resumed = await fetch(b.mcpUrl, { method: 'GET', headers: headers(session, { 'last-event-id': question.id }) });
       assert.equal(resumed.status, 200);

@@ -84,11 +84,8 @@ describe('stream mode on two server processes (PostgreSQL + Redis)', { skip: nee
 
     const first = (await events.next()).value as SseEvent;
     assert.equal(first.data.method, 'elicitation/create', 'the person is asked in the chat');
-    const answer = await fetch(b.mcpUrl, {
-      method: 'POST',
-      headers: headers(session),
-      body: JSON.stringify({ jsonrpc: '2.0', id: first.data.id, result: { action: 'accept', content: { confirm: true } } }),
-    });
+    const yes = JSON.stringify({ jsonrpc: '2.0', id: first.data.id, result: { action: 'accept', content: { confirm: true } } });
+    const answer = await fetch(b.mcpUrl, { method: 'POST', headers: headers(session), body: yes });
     assert.equal(answer.status, 202, 'B takes the answer for the call waiting on A');
 
     let response: SseEvent | undefined;
@@ -102,6 +99,12 @@ describe('stream mode on two server processes (PostgreSQL + Redis)', { skip: nee
     assert.ok(result, JSON.stringify(response?.data));
     assert.notEqual(result.isError, true, JSON.stringify(result));
     assert.equal(result.structuredContent?.data?.status, 'cancelled');
+
+    // A client that lost the 202 sends its answer again, to whichever replica: a duplicate, acknowledged.
+    for (const app of [b, a]) {
+      const again = await fetch(app.mcpUrl, { method: 'POST', headers: headers(session), body: yes });
+      assert.equal(again.status, 202, await again.text());
+    }
   });
 
   it('an answer to a request of another session is refused, wherever it is POSTed', async () => {

@@ -55,10 +55,11 @@ export class PostgresEventStore implements McpEventStore {
 
   /** The stream's events after position `after`, oldest first, within the retention. */
   private async events(streamId: string, after: string) {
+    // Ordered by the column, not by the text alias of the same name (as text, 10 would come before 9).
     const { rows } = await this.database.sql<{ seq: string; message: JSONRPCMessage }>(sql`
       SELECT seq::text AS seq, message FROM mcp_stream_events
       WHERE stream_id = ${streamId} AND seq > ${after}::bigint AND created_at >= ${this.since()}
-      ORDER BY seq`);
+      ORDER BY mcp_stream_events.seq`);
     return rows.map((row) => ({ id: eventId(streamId, row.seq), message: row.message }));
   }
 

@@ -51,7 +51,9 @@ export interface McpToolOptions {
    * task on the job queue, on any replica. `optional`: a task for a client that declared the tasks
    * extension on the request, in the request for any other. `required`: a task, and any other
    * client gets `-32021`. `background`: always on the queue; a client without the extension gets
-   * `status: "queued"` with a `jobId` to follow with the job tool (`tasks.jobTool`).
+   * `status: "queued"` with a `jobId` to follow with the job tool (`tasks.jobTool`); on a controller
+   * route, a REST request gets `202 Accepted` with the job, `Location` of the job tool's route and
+   * `Retry-After`, and the handler runs only as the task's run.
    * Default: none (the call runs in its request).
    */
   task?: McpTaskSupport;

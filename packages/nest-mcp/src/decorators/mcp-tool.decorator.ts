@@ -2,11 +2,13 @@ import { MCP_TOOL_METADATA } from './mcp-metadata.keys.js';
 import type { McpToolMetadata, McpToolOptions } from './mcp-decorator.options.js';
 import { checkIcons } from './mcp-icons.js';
 import { resolveMcpName } from './mcp-name.js';
+import { answeredInBackgroundOverRest } from './rest-background.interceptor.js';
 import { declareMethodScopes } from './scopes-metadata.js';
 
 /**
  * Exposes a provider method or a controller route handler as an MCP tool. The input DTO is the
  * tool's `inputSchema` and its validator; guards, interceptors and pipes run as they do over HTTP.
+ * A `task: 'background'` route answers REST `202 Accepted` with the queued job (`answeredInBackgroundOverRest`).
  */
 export function McpTool(options: McpToolOptions): MethodDecorator {
   if (!options?.description?.trim()) {
@@ -18,6 +20,7 @@ export function McpTool(options: McpToolOptions): MethodDecorator {
     const metadata: McpToolMetadata = { ...options, name, ...(icons ? { icons } : {}) };
     Reflect.defineMetadata(MCP_TOOL_METADATA, metadata, descriptor.value as object);
     declareMethodScopes('McpTool', descriptor.value as object, options.scopes);
+    if (options.task === 'background') answeredInBackgroundOverRest(target, propertyKey, descriptor);
     return descriptor;
   };
 }

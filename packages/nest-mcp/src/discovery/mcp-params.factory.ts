@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import type { McpInvocation } from '../invocation/mcp-invocation.js';
 import { markValidated } from '../schema/validated-arguments.js';
 import type { ArgumentSlices, ArgumentSource } from './route-input.js';
+import { templateVariablesView } from './template-variables.view.js';
 
 /** Param type of the synthetic second argument given to provider methods: the invocation. */
 export const MCP_INVOCATION_PARAM = 100;
@@ -26,7 +27,9 @@ export class McpParamsFactory {
     const input = invocation.input as Record<string, unknown> | undefined;
     switch (type) {
       case RouteParamtypes.BODY:
-        return typeof data === 'string' ? input?.[data] : (this.slice('body', input) ?? this.withoutNamedKeys(input));
+        if (typeof data === 'string') return input?.[data];
+        if (this.slices.onlyVariables && input) return templateVariablesView(input, this.slices.onlyVariables);
+        return this.slice('body', input) ?? this.withoutNamedKeys(input);
       case RouteParamtypes.QUERY:
         return typeof data === 'string' ? input?.[data] : (this.slice('query', input) ?? input);
       case RouteParamtypes.PARAM:

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional, type OnModuleInit, type Type } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { UriTemplate, type Tool } from '@modelcontextprotocol/server';
 import type { McpCompletionOptions, McpPromptMetadata, McpResourceMetadata, McpToolMetadata } from '../decorators/mcp-decorator.options.js';
@@ -22,8 +22,10 @@ import type { ToolEntry } from '../registry/mcp-registry.types.js';
 import { RawJson } from '../tool-results/raw-json.js';
 import { McpConfirmationInterceptor } from '../confirmation/confirmation.interceptor.js';
 import { McpIdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';
+import { McpRestBackground } from '../rest/rest-background.js';
 import { McpTaskInterceptor } from '../tasks/task.interceptor.js';
 import { TASK_SUPPORTS } from '../tasks/task-wire.js';
+import { BackgroundRoutes } from './background-routes.js';
 import { resolveResourceInput, resolveToolInput, type ToolInput } from './route-input.js';
 import { assertRouteParameters } from './route-path.check.js';
 import { assertScopesAgree, checkScopeNames, type ScopeUsage } from './scope-declarations.check.js';
@@ -33,7 +35,8 @@ import { assertScopesAgree, checkScopeNames, type ScopeUsage } from './scope-dec
  * bootstrap, builds its schema and bound handler, and fills the registry. Whatever would make a
  * capability uncallable or unprotected fails the boot with the offending `Class.method`:
  * duplicate names, DTOs that cannot be described or validated, route parameters the input does
- * not carry, scopes that disagree with `@RequiredScopes()` or that the access policy never declared.
+ * not carry, scopes that disagree with `@RequiredScopes()` or that the access policy never declared,
+ * a `task: 'background'` route whose REST requests the layer could not answer (`BackgroundRoutes`).
  */
 @Injectable()
 export class McpExplorer implements OnModuleInit {
@@ -46,10 +49,13 @@ export class McpExplorer implements OnModuleInit {
     private readonly idempotency: McpIdempotencyInterceptor,
     private readonly confirmation: McpConfirmationInterceptor,
     private readonly tasks: McpTaskInterceptor,
+    private readonly restBackground: McpRestBackground,
+    private readonly modules: ModulesContainer,
     @Optional() @Inject(MCP_ACCESS_POLICY) private readonly policy?: McpAccessPolicy,
   ) {}
 
   onModuleInit(): void {
+    const backgroundRoutes = new BackgroundRoutes(this.modules.applicationId);
     const wrappers = [...this.discovery.getControllers(), ...this.discovery.getProviders()];
     const scopeUsages: ScopeUsage[] = [];
     for (const wrapper of wrappers) {
@@ -61,13 +67,20 @@ export class McpExplorer implements OnModuleInit {
       for (const methodName of this.scanner.getAllMethodNames(prototype)) {
         const methodScopes: string[] | undefined = Reflect.getMetadata(MCP_SCOPES_METADATA, prototype[methodName]);
         if (methodScopes) scopeUsages.push({ source: `${prototype.constructor.name}.${methodName}`, scopes: methodScopes });
-        this.exploreMethod(wrapper, prototype, methodName);
+        this.exploreMethod(wrapper, prototype, methodName, backgroundRoutes);
       }
     }
     checkScopeNames(this.policy?.declaredScopes?.(), scopeUsages);
+    const jobTool = this.options.tasks.jobTool ? this.registry.tool(this.options.tasks.jobTool) : undefined;
+    for (const [handler, route] of backgroundRoutes.resolve(jobTool)) this.restBackground.add(handler, route);
   }
 
-  private exploreMethod(wrapper: InstanceWrapper, prototype: Record<string, object>, methodName: string): void {
+  private exploreMethod(
+    wrapper: InstanceWrapper,
+    prototype: Record<string, object>,
+    methodName: string,
+    backgroundRoutes: BackgroundRoutes,
+  ): void {
     const method = prototype[methodName];
     const tool: McpToolMetadata | undefined = Reflect.getMetadata(MCP_TOOL_METADATA, method);
     const resource: McpResourceMetadata | undefined = Reflect.getMetadata(MCP_RESOURCE_METADATA, method);
@@ -99,6 +112,7 @@ export class McpExplorer implements OnModuleInit {
     assertScopesAgree(source, routeScopes, { McpTool: tool?.scopes, McpResource: resource?.scopes, McpPrompt: prompt?.scopes });
     const declaredScopes: string[] = routeScopes ?? Reflect.getMetadata(MCP_SCOPES_METADATA, target) ?? [];
     if (tool) this.addTool({ ...tool, scopes: tool.scopes ?? declaredScopes }, toolInput!, { source, origin, handler });
+    if (tool) backgroundRoutes.add(tool, { source, target, methodName, module: wrapper.host?.metatype }, toolInput!.dto);
     if (resource) this.addResource({ ...resource, scopes: resource.scopes ?? declaredScopes }, resourceInput!, { source, origin, handler });
     if (prompt) this.addPrompt({ ...prompt, scopes: prompt.scopes ?? declaredScopes }, promptInput!, { source, origin, handler });
     if (completion) {

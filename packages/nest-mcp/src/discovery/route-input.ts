@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import type { TemplateVariablesOnly } from './template-variables.view.js';
 import { ROUTE_ARGS_METADATA, RouteParamtypes } from '@nestjs/common/internal';
 import { composeDto, validatedProperties, type NamedScalar } from '../schema/dto-composition.js';
 
@@ -17,6 +18,8 @@ export interface ArgumentSlices {
   named: string[];
   /** Composed inputs: the DTO and properties of each whole `@Body()` / `@Query()` / `@Param()`. */
   whole: Partial<Record<ArgumentSource, { dto: Type<object>; keys: string[] }>>;
+  /** A resource method that reads its variables with no DTO: the names it may read (see `templateVariablesView`). */
+  onlyVariables?: TemplateVariablesOnly;
 }
 
 export interface ToolInput {
@@ -127,7 +130,9 @@ export function resolveResourceInput(
   const hasRouteArgs = Reflect.hasMetadata(ROUTE_ARGS_METADATA, target, methodName);
   const first: unknown = (Reflect.getMetadata('design:paramtypes', target.prototype, methodName) ?? [])[0];
   const untyped = !explicit && !hasRouteArgs && (first === undefined || first === Object);
-  const input: ToolInput = untyped ? { slices: { named: [], whole: {} } } : resolveToolInput(target, methodName, source, explicit);
+  const input: ToolInput = untyped
+    ? { slices: { named: [], whole: {}, onlyVariables: { source, uriTemplate: uri, names: variables } } }
+    : resolveToolInput(target, methodName, source, explicit);
   if (!input.dto) return input;
   const properties = validatedProperties(input.dto);
   const extra = properties.filter((property) => !variables.includes(property));

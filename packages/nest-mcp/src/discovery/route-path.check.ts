@@ -4,7 +4,7 @@ import { RequestMethod } from '@nestjs/common';
 import { validatedProperties } from '../schema/dto-composition.js';
 
 /** `:id`, `*path` and `:"quoted name"` parameters of a path-to-regexp route path. */
-const PATH_PARAMETER = /[:*]("[^"]+"|[A-Za-z_$][\w$]*)/g;
+export const PATH_PARAMETER = /[:*]("[^"]+"|[A-Za-z_$][\w$]*)/g;
 
 function parametersOf(paths: unknown): string[] {
   const list = Array.isArray(paths) ? paths : [paths];
@@ -64,7 +64,8 @@ export function assertRouteParameters(target: Type<unknown>, methodName: string,
   );
 }
 
-function firstPath(paths: unknown): string {
+/** The first of a route's paths (`@Get(['a', 'b'])`), without its outer slashes; '' for none. */
+export function firstPath(paths: unknown): string {
   const path = Array.isArray(paths) ? paths[0] : paths;
   return typeof path === 'string' ? path.replace(/^\/|\/$/g, '') : '';
 }

@@ -1,5 +1,5 @@
 import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from '@modelcontextprotocol/server';
-import { Inject, Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import { McpRegistry } from '../registry/mcp.registry.js';
 import type { ResourceTemplateEntry } from '../registry/mcp-registry.types.js';
 import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
@@ -7,7 +7,9 @@ import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { validateArguments } from '../schema/dto-argument.validator.js';
 import type { McpRequestContext } from '../invocation/mcp-invocation.js';
 import { InvocationBuilder } from '../multi-round/invocation.builder.js';
+import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
+import { JsonConversionError, toJsonValue } from '../tool-results/json-value.js';
 import { quotedUri, resourceUriParam } from '../protocol/resource-uri.js';
 import { CapabilityAccess } from '../access/capability-access.js';
 import { toolErrorsFromException } from './tool-error.mapper.js';
@@ -56,13 +58,12 @@ export class ResourcesHandler {
   }
 
   /**
-   * What the method receives: the variables validated by its DTO (a malformed one is invalid
-   * params, as a bad tool argument is for a tool), or, for a method that types them with no
-   * class, the variables object, which throws when the method reads a variable its template does
-   * not have rather than answer undefined (and another row than the one asked for).
+   * The read's input: the variables validated by its DTO (a malformed one is invalid params, as a
+   * bad tool argument is for a tool), or, for a method that types them with no class, the plain
+   * variables (the method itself gets a view that refuses any other name: `templateVariablesView`).
    */
   private async variablesOf(entry: ResourceTemplateEntry, variables: Record<string, string>, uri: string): Promise<unknown> {
-    if (!entry.input) return onlyTemplateVariables(entry, variables);
+    if (!entry.input) return { ...variables };
     const validation = await validateArguments(entry.input, variables, { forbidUnknown: this.options.forbidUnknownArguments });
     if (validation.ok) return validation.value;
     throw McpProtocolError.invalidParams(`Resource ${quotedUri(uri)}: ${validation.violations.map((v) => v.message).join('; ')}`, {
@@ -72,28 +73,11 @@ export class ResourcesHandler {
   }
 }
 
-/** Names any code may probe on an object without meaning a variable (serializers, promise checks, inspection). */
-const PROBED = new Set(['toJSON', 'then', 'inspect', 'constructor']);
-
-function onlyTemplateVariables(entry: ResourceTemplateEntry, variables: Record<string, string>): Record<string, string> {
-  const names = entry.template.variableNames;
-  return new Proxy(variables, {
-    get(target, property, receiver) {
-      if (typeof property === 'string' && !names.includes(property) && !PROBED.has(property) && !(property in Object.prototype)) {
-        throw new Error(
-          `${entry.source} read \`${property}\` from the variables of ${entry.definition.uriTemplate}, which has only ` +
-            `${names.map((name) => `{${name}}`).join(', ')}. Read one of those, or type the variables with a class-validator DTO ` +
-            '(or give @McpResource an `input`) so the boot checks them against the template',
-        );
-      }
-      return Reflect.get(target, property, receiver);
-    },
-  });
-}
-
 /**
  * What a resource method may return: a full `{ contents }`, a string (text), bytes (blob), or
- * any other value (served as JSON).
+ * any other value (served as JSON, written by `toJsonValue`: a `BigInt` as a string, a `Map` as
+ * an object, as a tool's result is). A value JSON cannot carry is the server's fault: logged with
+ * where it sits, answered `-32603` saying so (no limit: a resource is where large content goes).
  */
 function toContents(uri: string, output: unknown, mimeType: string | undefined): ReadResourceResult['contents'] {
   if (typeof output === 'object' && output !== null && Array.isArray((output as ReadResourceResult).contents)) {
@@ -103,5 +87,20 @@ function toContents(uri: string, output: unknown, mimeType: string | undefined):
   if (output instanceof Uint8Array) {
     return [{ uri, mimeType: mimeType ?? 'application/octet-stream', blob: Buffer.from(output).toString('base64') }];
   }
-  return [{ uri, mimeType: mimeType ?? 'application/json', text: JSON.stringify(output) }];
+  let json: unknown;
+  try {
+    json = toJsonValue(output);
+  } catch (error) {
+    if (!(error instanceof JsonConversionError)) throw error;
+    resourceLogger.error(`Resource ${quotedUri(uri)} returned content that cannot be sent as JSON: ${error.message}`);
+    throw new McpProtocolError(
+      McpErrorCode.InternalError,
+      `The content of ${quotedUri(uri)} could not be sent: the server built a value that JSON cannot represent. ` +
+        'This is a fault of the server; retrying will not help.',
+      HttpStatus.OK,
+    );
+  }
+  return [{ uri, mimeType: mimeType ?? 'application/json', text: JSON.stringify(json) }];
 }
+
+const resourceLogger = new Logger('McpResources');

@@ -1,5 +1,5 @@
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { McpCallOutcome } from '../contracts/call-hook.js';
 import type { ToolEntry } from '../registry/mcp-registry.types.js';
 import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
@@ -10,6 +10,8 @@ import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import { ToolReply } from '../tool-results/tool-reply.js';
 import { withResourceLinks } from '../tool-results/resource-links.js';
 import { envelopeResult, safetyOf, type ToolEnvelope, type ToolError } from '../tool-results/tool-result.envelope.js';
+import { JsonConversionError, toJsonValue } from '../tool-results/json-value.js';
+import { notSerializableLog, resultNotSerializable, resultTooLarge, tooLargeLog } from '../tool-results/unsendable-result.js';
 import { TaskAccepted } from '../tasks/mcp-tasks.service.js';
 import { nextQuestionOf, toolErrorsFromException } from './tool-error.mapper.js';
 
@@ -47,14 +49,17 @@ export class ToolAnswer {
  */
 @Injectable()
 export class ToolResultRenderer {
+  private readonly logger = new Logger('McpTools');
   /** The app's own fields of an error entry (McpModuleOptions.toolErrorFields). */
   private readonly errorFields: string[];
+  private readonly maxResultBytes: number;
 
   constructor(
     private readonly invocations: InvocationBuilder,
     @Inject(MCP_OPTIONS) options: ResolvedMcpOptions,
   ) {
     this.errorFields = Object.keys(options.toolErrorFields);
+    this.maxResultBytes = options.maxResultBytes;
   }
 
   /** What the pipeline returned; an answer rendered already (by the idempotency interceptor) as it is. */
@@ -68,7 +73,7 @@ export class ToolResultRenderer {
     }
     const inputRequired = asInputRequired(output);
     if (inputRequired) return new ToolAnswer(assertAnswerable(inputRequired, run.invocation), INPUT_REQUIRED);
-    if (isCallToolResult(output)) return new ToolAnswer(output, outcomeOf(output));
+    if (isCallToolResult(output)) return this.handlerResult(output, run);
     if (output instanceof ToolReply) {
       const { ok, status, data, errors, nextQuestion, approval, resourceLinks } = output;
       const answer = this.envelope(run, {
@@ -79,7 +84,8 @@ export class ToolResultRenderer {
         ...(nextQuestion ? { nextQuestion } : {}),
         ...(approval ? { approval } : {}),
       });
-      if (!resourceLinks.length) return answer;
+      // A result refused as unsendable goes out alone: nothing of the reply, its links included.
+      if (!resourceLinks.length || answer.outcome.isError) return answer;
       // After the envelope, which stays `content[0]` (where clients, replays and job views read it).
       return new ToolAnswer(
         withResourceLinks(answer.result as CallToolResult, resourceLinks, run.invocation.protocolVersion),
@@ -129,7 +135,28 @@ export class ToolResultRenderer {
     return new ToolAnswer(stored, { ...outcome, replayed: true });
   }
 
-  private envelope(run: Omit<ToolRun, 'invocation'>, fields: EnvelopeFields): ToolAnswer {
+  /**
+   * A `CallToolResult` the handler built: sent as it is, its values written by the same rules as
+   * an envelope's (`toJsonValue`), and held to the same limit.
+   */
+  private handlerResult(output: CallToolResult, run: ToolRun): ToolAnswer {
+    let result: CallToolResult;
+    try {
+      result = toJsonValue(output) as CallToolResult;
+    } catch (error) {
+      return this.notSerializable(run, error);
+    }
+    const bytes = Buffer.byteLength(JSON.stringify(result));
+    if (bytes > this.maxResultBytes) return this.tooLarge(run, bytes);
+    return new ToolAnswer(result, outcomeOf(result));
+  }
+
+  /**
+   * The answer carrying `fields` in the envelope. `limited`: whether the envelope must be
+   * sendable (JSON-safe, within `maxResultBytes`); the layer's own refusal of one that is not
+   * goes out whatever the limit, so the caller always learns why.
+   */
+  private envelope(run: Omit<ToolRun, 'invocation'>, fields: EnvelopeFields, limited = true): ToolAnswer {
     const { entry, started } = run;
     const envelope: ToolEnvelope = {
       ...fields,
@@ -140,9 +167,34 @@ export class ToolResultRenderer {
     if (envelope.data === undefined) delete envelope.data;
     // pending_confirmation is not an error: the request stands, its approval is on record.
     const isError = !envelope.ok && envelope.status !== 'pending_confirmation';
-    const result = envelopeResult(envelope, { structured: entry.structured, isError });
+    let result: CallToolResult;
+    try {
+      result = envelopeResult(envelope, { structured: entry.structured, isError });
+    } catch (error) {
+      if (!limited) throw error;
+      return this.notSerializable(run, error);
+    }
+    if (limited) {
+      // The envelope's JSON, as the text block carries it (structuredContent repeats it).
+      const bytes = Buffer.byteLength((result.content[0] as { text: string }).text);
+      if (bytes > this.maxResultBytes) return this.tooLarge(run, bytes);
+    }
     const errorCode = envelope.errors[0]?.code;
     return new ToolAnswer(result, { status: envelope.status, isError, ...(errorCode ? { errorCode } : {}) });
+  }
+
+  /** A result JSON cannot carry: the server's bug, logged with where the value sits; the caller is told not to retry. */
+  private notSerializable(run: Omit<ToolRun, 'invocation'>, error: unknown): ToolAnswer {
+    if (!(error instanceof JsonConversionError)) throw error;
+    this.logger.error(notSerializableLog(run.entry.name, error.message));
+    return this.envelope(run, { ok: false, status: 'failed', errors: [resultNotSerializable(run.entry.name)] }, false);
+  }
+
+  /** A result over `maxResultBytes`: none of it is sent, the caller is told how to ask for less. */
+  private tooLarge(run: Omit<ToolRun, 'invocation'>, bytes: number): ToolAnswer {
+    const { name } = run.entry;
+    this.logger.warn(tooLargeLog(name, bytes, this.maxResultBytes));
+    return this.envelope(run, { ok: false, status: 'failed', errors: [resultTooLarge(name, bytes, this.maxResultBytes)] }, false);
   }
 }
 

@@ -39,6 +39,15 @@ export interface McpModuleOptions {
    * (DNS-rebinding protection). Default: localhost, 127.0.0.1 and [::1].
    */
   allowedHosts?: string[];
+  /**
+   * Largest tool result sent to a client, in bytes of the result's JSON (the envelope, or a
+   * handler's own `CallToolResult`). A larger one is not sent: the call answers `result_too_large`
+   * (the size, the limit, and to ask for less or page), and a warning names the tool. Default
+   * 1 MiB: about 250 000 tokens, more than a model can take in at once (hosts cut tool output far
+   * below it), as large as a request may be (`maxBodyBytes`). Content that large belongs in a
+   * resource the tool links to (`ToolReply.success(data, { resourceLinks })`). REST is not limited.
+   */
+  maxResultBytes?: number;
   /** Page size of `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list`. Default 100. */
   pageSize?: number;
   /** Refuse tool arguments that the input DTO does not declare (and say so in the schema). Default true. */
@@ -176,6 +185,7 @@ export interface ResolvedMcpOptions {
   instructions: string;
   supportedVersions: string[];
   maxBodyBytes: number;
+  maxResultBytes: number;
   bodyTimeoutMs: number;
   largeBodyBytes: number;
   allowedOrigins: string[];

@@ -59,7 +59,6 @@ export async function validateArguments<T extends object>(
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
     return { ok: false, violations: [{ field: '', message: 'arguments must be a JSON object' }] };
   }
-  const shape = argumentShapeViolations(schemaOf(dto), args as Record<string, unknown>);
   // Only what the caller sent is validated as sent: see withoutUnsentProperties.
   const instance = withoutUnsentProperties(plainToInstance(dto, args), args);
   const errors = await validate(instance as object, {
@@ -68,17 +67,32 @@ export async function validateArguments<T extends object>(
     forbidUnknownValues: true,
     validationError: { target: false, value: false },
   });
-  const found = flatten(errors, '');
+  const violations = withShapeViolations(dto, args as Record<string, unknown>, flatten(errors, ''));
+  return violations.length ? { ok: false, violations } : { ok: true, value: markValidated(instance) };
+}
+
+/** A class-validator violation, reworded with its field's path, and the message as the DTO gave it. */
+export interface ValidatorViolation extends FieldViolation {
+  raw: string;
+}
+
+/**
+ * Every violation of `value` as a `dto`, given what class-validator found in it: the shape its
+ * schema promises first (`argumentShapeViolations`, against the DTO's cached schema), then
+ * class-validator's findings about fields the shape has not already named. Shared by tool
+ * arguments and REST bodies (`mcpRestValidationPipe`), so both channels refuse alike.
+ */
+export function withShapeViolations(dto: Type<unknown>, value: Record<string, unknown>, found: ValidatorViolation[]): FieldViolation[] {
+  const shape = argumentShapeViolations(schemaOf(dto), value);
   const authored = authoredMessagesOf(dto);
   const authoredFor = new Set(found.filter((v) => authored.has(v.raw)).map((v) => v.field));
   const generic = shape.filter((v) => !authoredFor.has(v.field));
   const covered = (field: string) =>
     generic.some((v) => field === v.field || field.startsWith(`${v.field}.`) || field.startsWith(`${v.field}[`));
-  const violations = [...generic, ...found.filter((v) => !covered(v.field)).map(({ field, message }) => ({ field, message }))];
-  return violations.length ? { ok: false, violations } : { ok: true, value: markValidated(instance) };
+  return [...generic, ...found.filter((v) => !covered(v.field)).map(({ field, message }) => ({ field, message }))];
 }
 
-function flatten(errors: ValidationError[], parent: string): Array<FieldViolation & { raw: string }> {
+function flatten(errors: ValidationError[], parent: string): ValidatorViolation[] {
   return errors.flatMap((error) => {
     const field = /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : parent ? `${parent}.${error.property}` : error.property;
     const own = Object.values(error.constraints ?? {}).map((message) => ({

@@ -53,7 +53,8 @@ export class StreamingEndpoint {
       // A client's answer to a server→client request: to the handler waiting for it, on whichever replica.
       const session = await this.sessions.require(req, callerKey);
       const delivery = await this.clientRequests.deliver(read.answer, session.id);
-      if (!delivery.taken) await this.unclaimedAnswer(req, session, delivery.origin);
+      // A duplicate (the same answer again, already taken) is acknowledged as the first copy was.
+      if (!delivery.taken) await this.unclaimedAnswer(req, session, delivery.origin, delivery.firstReport);
       setMcpResponseHeaders(res, session.protocolVersion);
       res.status(HttpStatus.ACCEPTED).end();
       return undefined;
@@ -79,6 +80,7 @@ export class StreamingEndpoint {
     context.stream = new CallStream(channel, protocol.era, context.meta, session, this.clientRequests, {
       method: message.method,
       ...(typeof target === 'string' ? { target } : {}),
+      ...(isPlainObject(message.params.arguments) ? { arguments: message.params.arguments } : {}),
     });
     const untrack = session ? this.cancellations.track(session.id, message.id, (reason) => channel.cancel(reason)) : undefined;
     try {
@@ -107,24 +109,29 @@ export class StreamingEndpoint {
   }
 
   /**
-   * An answer nobody took: the call that asked was lost with its replica (or already ended there).
-   * The call is audited as failed here, through the application's hook, as the replica that ran it
-   * could not; the client is told to call again.
+   * An answer nobody took: the call that asked was lost with its replica. The call is audited as
+   * failed here, through the application's hook, as the replica that ran it could not: with its
+   * arguments (recorded when it asked) and the error the client gets, told to call again. Only the
+   * first report of a lost call audits it: the same answer sent again gets the same error, and no
+   * second row.
    */
-  private async unclaimedAnswer(req: Request, session: McpSession, origin: ClientRequestOrigin): Promise<never> {
+  private async unclaimedAnswer(req: Request, session: McpSession, origin: ClientRequestOrigin, firstReport: boolean): Promise<never> {
     const target = origin.target ?? origin.method;
     const lost = McpProtocolError.invalidRequest(
       `No call is waiting for this answer any more: the server running ${target} stopped, or that call already ended. ` +
         `The answer was not used and nothing was done with it; call ${target} again.`,
     );
+    if (!firstReport) throw lost;
     const protocol = { era: 'handshake' as const, version: session.protocolVersion, clientCapabilities: {} };
     const context = requestContextOf({ method: origin.method, params: {} }, protocol, req, session);
-    const call = { context, method: origin.method as McpCall['method'], target: origin.target, arguments: undefined, readOnly: false };
-    await this.hook
-      .around(call, () =>
-        Promise.reject(new McpProtocolError(McpErrorCode.InternalError, 'The call was lost with the server running it', HttpStatus.OK)),
-      )
-      .catch(() => undefined);
+    const call = {
+      context,
+      method: origin.method as McpCall['method'],
+      target: origin.target,
+      arguments: origin.arguments,
+      readOnly: false,
+    };
+    await this.hook.around(call, () => Promise.reject(lost)).catch(() => undefined);
     throw lost;
   }
 

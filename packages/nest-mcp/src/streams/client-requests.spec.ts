@@ -22,12 +22,14 @@ function channel(canStream = true) {
   return { sent, abort, channel: fake as unknown as ResponseChannel };
 }
 
-function requests(timeoutMs?: number) {
+function requests(timeoutMs?: number, events = new InMemoryEventStore(), bus = new InProcessMessageBus()) {
   const resolved = options(timeoutMs);
-  return new ClientRequests(
-    resolved,
-    new McpStreamBackends(new InMemorySessionStore(), new InMemoryEventStore(), new InProcessMessageBus()),
-  );
+  return new ClientRequests(resolved, new McpStreamBackends(new InMemorySessionStore(), events, bus));
+}
+
+async function askedOnce(sent: JSONRPCRequest[]): Promise<string> {
+  while (!sent.length) await new Promise((resolve) => setImmediate(resolve));
+  return String(sent[0].id);
 }
 
 async function refused(promise: Promise<unknown>, message: RegExp) {
@@ -44,17 +46,73 @@ describe('ClientRequests', () => {
     assert.deepEqual(await asked, { roots: [] });
   });
 
-  it('says when nobody took an answer (the call that asked is gone), naming that call', async () => {
+  it('acknowledges the same answer sent again as a duplicate, while the call runs and after it; refuses another answer', async () => {
+    const r = requests();
+    const { sent, channel: c } = channel();
+    let release!: () => void;
+    const asked = r.ask(c, 'session-1', ORIGIN, 'elicitation/create', {}).then(async (result) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return result;
+    });
+    const id = await askedOnce(sent);
+    const yes = { jsonrpc: '2.0', id, result: { action: 'accept', content: { confirm: true } } };
+    assert.deepEqual(await r.deliver(yes, 'session-1'), { taken: true });
+    // Keys in another order are the same answer.
+    const again = { jsonrpc: '2.0', id, result: { content: { confirm: true }, action: 'accept' } };
+    assert.deepEqual(await r.deliver(again, 'session-1'), { taken: true, duplicate: true }, 'while the call still runs');
+    release();
+    assert.deepEqual(await asked, yes.result);
+    assert.deepEqual(await r.deliver(yes, 'session-1'), { taken: true, duplicate: true }, 'after the call ended');
+    await refused(
+      r.deliver({ jsonrpc: '2.0', id, result: { action: 'decline' } }, 'session-1'),
+      /already answered, and the call to rename went on with that first answer; this different answer was not used/,
+    );
+  });
+
+  it('knows a duplicate on another replica: the record is in the shared event store', async () => {
+    const events = new InMemoryEventStore();
+    const bus = new InProcessMessageBus();
+    const [onA, onB] = [requests(undefined, events, bus), requests(undefined, events, bus)];
+    const { sent, channel: c } = channel();
+    const asked = onA.ask(c, 'session-1', ORIGIN, 'elicitation/create', {});
+    const yes = { jsonrpc: '2.0', id: await askedOnce(sent), result: { action: 'accept' } };
+    assert.deepEqual(await onB.deliver(yes, 'session-1'), { taken: true });
+    await asked;
+    assert.deepEqual(await onA.deliver(yes, 'session-1'), { taken: true, duplicate: true });
+    assert.deepEqual(await onB.deliver(yes, 'session-1'), { taken: true, duplicate: true });
+  });
+
+  it('refuses an answer to a call that stopped waiting (aborted), without reporting the call lost', async () => {
     const r = requests();
     const { sent, abort, channel: c } = channel();
     const asked = r.ask(c, 'session-1', ORIGIN, 'elicitation/create', {});
-    while (!sent.length) await new Promise((resolve) => setImmediate(resolve));
+    const id = await askedOnce(sent);
     abort.abort(new Error('client gone'));
     await assert.rejects(asked, /client gone/);
-    assert.deepEqual(await r.deliver({ jsonrpc: '2.0', id: sent[0].id, result: { action: 'accept' } }, 'session-1'), {
-      taken: false,
-      origin: ORIGIN,
-    });
+    await refused(
+      r.deliver({ jsonrpc: '2.0', id, result: { action: 'accept' } }, 'session-1'),
+      /No call is waiting for this answer any more: the call to rename already ended without it.*call rename again/,
+    );
+  });
+
+  it('says when nobody took an answer (the replica that asked died), with the call and its arguments; only the first report audits', async () => {
+    const events = new InMemoryEventStore();
+    // The replica that asked: the same event store, but its bus no longer hears anything (it died).
+    const dead = requests(undefined, events, new InProcessMessageBus());
+    const { sent, abort, channel: c } = channel();
+    const origin = { ...ORIGIN, arguments: { name: 'new name', note: 'x'.repeat(40_000) } };
+    void dead.ask(c, 'session-1', origin, 'elicitation/create', {}).catch(() => undefined);
+    const answer = { jsonrpc: '2.0', id: await askedOnce(sent), result: { action: 'accept' } };
+    const survivor = requests(undefined, events);
+    const first = await survivor.deliver(answer, 'session-1');
+    assert.equal(first.taken, false);
+    assert.equal(first.taken === false && first.firstReport, true);
+    const recorded = first.taken === false ? first.origin : undefined;
+    assert.deepEqual({ method: recorded?.method, target: recorded?.target }, ORIGIN);
+    assert.match(String(recorded?.arguments?.['[truncated]']), /^40\d{3} chars of JSON; the first 2000: \{"name":"new name"/, 'bounded');
+    const again = await survivor.deliver(answer, 'session-1');
+    assert.equal(again.taken === false && again.firstReport, false, 'the same answer again: no second report');
+    abort.abort();
   });
 
   it('refuses an answer from another session, with an id it did not issue, or tampered with', async () => {

@@ -14,7 +14,7 @@ import { RequestStreamReplay } from './request-stream-replay.js';
 import { SESSION_MESSAGE_CHANNEL, type SessionMessage } from './session-messages.js';
 import { SseWriter } from './sse-writer.js';
 import { McpStreamBackends } from './stream-backends.provider.js';
-import { isStandaloneStream, standaloneStreamId } from './stream-ids.js';
+import { isRequestStream, isStandaloneStream, standaloneStreamId } from './stream-ids.js';
 
 type StoredEvent = { id: string; message: JSONRPCMessage };
 
@@ -96,8 +96,10 @@ export class StandaloneStreams extends BusChannelListener implements OnApplicati
    */
   async serve(req: Request, res: Response, session: McpSession, callerKey: string, release: () => void): Promise<void> {
     const lastEventId = req.headers['last-event-id'];
-    const replay =
+    const found =
       typeof lastEventId === 'string' && lastEventId ? await this.backends.events.replayAfter(lastEventId, session.id) : undefined;
+    // Only streams whose events were sent to the client resume; the layer's records of its own are not for it.
+    const replay = found && (isStandaloneStream(found.streamId) || isRequestStream(found.streamId)) ? found : undefined;
     const sse = new SseWriter(res);
     if (replay && !isStandaloneStream(replay.streamId)) {
       sse.open(session.protocolVersion, { 'Mcp-Session-Id': session.id });

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isStandaloneStream, requestIdOfStream, requestStreamId, sessionOfStream, standaloneStreamId } from './stream-ids.js';
+import {
+  clientRequestStreamId,
+  isRequestStream,
+  isStandaloneStream,
+  requestIdOfStream,
+  requestStreamId,
+  sessionOfStream,
+  standaloneStreamId,
+} from './stream-ids.js';
 
 describe('stream ids', () => {
   it('name their session, and a request stream its JSON-RPC request id', () => {
@@ -20,5 +28,14 @@ describe('stream ids', () => {
     assert.equal(requestIdOfStream(stream), undefined);
     assert.equal(requestIdOfStream('s1/post-abc.%%%'), undefined);
     assert.equal(requestIdOfStream(standaloneStreamId('s1')), undefined);
+  });
+
+  it("tell a request's answer stream from the standalone stream and the layer's records of server→client requests", () => {
+    assert.equal(isRequestStream(requestStreamId('s1', 1)), true);
+    assert.equal(isRequestStream(standaloneStreamId('s1')), false);
+    const record = clientRequestStreamId('s1', 'nonce-1');
+    assert.equal(sessionOfStream(record), 's1');
+    assert.equal(isRequestStream(record), false, 'a record is not replayed to the client');
+    assert.equal(isStandaloneStream(record), false);
   });
 });

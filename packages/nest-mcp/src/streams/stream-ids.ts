@@ -10,7 +10,9 @@ import type { RequestId } from '@modelcontextprotocol/server';
  *   backlog while none is open);
  * - `<sessionId>/post-<uuid>.<request id>`: one request's answer; the JSON-RPC id of the request
  *   (base64url of its JSON, when short enough) lets any replica answer a resumed stream whose call
- *   was cut off.
+ *   was cut off;
+ * - `<sessionId>/asked-<nonce>`: what became of one server→client request (`ClientRequestRecords`),
+ *   the layer's own: never sent to a client, so never replayed.
  */
 export function standaloneStreamId(sessionId: string): string {
   return `${sessionId}/get`;
@@ -22,6 +24,10 @@ const MAX_ENCODED_REQUEST_ID = 200;
 export function requestStreamId(sessionId: string, requestId: RequestId): string {
   const encoded = Buffer.from(JSON.stringify(requestId)).toString('base64url');
   return `${sessionId}/post-${randomUUID()}${encoded.length <= MAX_ENCODED_REQUEST_ID ? `.${encoded}` : ''}`;
+}
+
+export function clientRequestStreamId(sessionId: string, nonce: string): string {
+  return `${sessionId}/asked-${nonce}`;
 }
 
 export function sessionOfStream(streamId: string): string {
@@ -46,6 +52,11 @@ export function parseEventId(id: string): { streamId: string; position: string }
 
 export function isStandaloneStream(streamId: string): boolean {
   return streamId.slice(streamId.indexOf('/') + 1) === 'get';
+}
+
+/** A request's answer stream (`POST`), as opposed to the standalone stream or the layer's own records. */
+export function isRequestStream(streamId: string): boolean {
+  return streamId.slice(streamId.indexOf('/') + 1).startsWith('post-');
 }
 
 /** The JSON-RPC id of the request whose answer a request stream carries, when its id says so. */

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { GoneException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import type { Request } from 'express';
 import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
 import type { McpInvocation } from '../invocation/mcp-invocation.js';
@@ -12,6 +11,8 @@ import { createTaskResult } from './task-wire.js';
 import { TaskAborts } from './task-aborts.js';
 import { oversizedTask, taskClient } from './task-bounds.js';
 import { TaskEnds } from './task-ends.js';
+import { LostTasks } from './lost-tasks.js';
+import { newTaskId } from './task-id.js';
 
 /** What accepting a call as a task reads of it: an MCP invocation, or a REST request's call (`submit`). */
 export type TaskCall = Pick<McpInvocation, 'name' | 'arguments' | 'httpRequest' | 'callerKey' | 'protocolVersion' | 'clientCapabilities'> &
@@ -56,6 +57,7 @@ export class McpTasks {
     @Inject(MCP_TASK_CALLERS) private readonly callers: McpTaskCallers,
     private readonly aborts: TaskAborts,
     private readonly ends: TaskEnds,
+    private readonly lost: LostTasks,
   ) {}
 
   /**
@@ -71,7 +73,7 @@ export class McpTasks {
     const { caller, workspaceId } = await this.callers.capture(invocation.httpRequest);
     const now = new Date();
     const task: McpTask = {
-      id: randomUUID(),
+      id: newTaskId(now.getTime()),
       ownerKey: invocation.callerKey ?? '',
       ...(workspaceId !== undefined ? { workspaceId } : {}),
       tool: invocation.name,
@@ -152,6 +154,27 @@ export class McpTasks {
   async job(jobId: unknown, request: Request): Promise<McpJobView | undefined> {
     const task = await this.find(jobId, request);
     return task && jobView(task);
+  }
+
+  /**
+   * What a job tool or route throws when `job()` found nothing: `410 job_lost` for a job the
+   * server lost when it restarted (tasks held in memory: start the work again), else
+   * `404 not_found` (a wrong id, an expired job or another caller's: check the id). An agent
+   * reads the two as different instructions, which "no job" alone cannot give.
+   */
+  unknownJob(jobId: string): NotFoundException | GoneException {
+    const lost = this.lost.explain(jobId, 'job');
+    if (lost) return new GoneException({ statusCode: 410, error: 'Gone', code: 'job_lost', message: lost });
+    const hours = this.options.tasks.ttlMs / 3_600_000;
+    const kept = hours >= 1 ? `${Math.round(hours)} h` : `${Math.round(this.options.tasks.ttlMs / 1000)} s`;
+    return new NotFoundException({
+      statusCode: 404,
+      error: 'Not Found',
+      code: 'not_found',
+      message:
+        `Job ${jobId} was not found among the jobs you started: check the id (the jobId of the queued answer); ` +
+        `jobs are kept for ${kept} after they were queued.`,
+    });
   }
 
   /** What the model is told to do next with a queued job. */

@@ -45,8 +45,8 @@ export function tasksCapabilityMissing(what: string, era: ProtocolEra): McpProto
 }
 
 /** `-32602`, the same for an unknown, expired or another caller's task: nothing tells them apart. */
-export function taskNotFound(): McpProtocolError {
-  return McpProtocolError.invalidParams('Task not found: no task with this taskId exists for this caller (it may have expired)');
+export function taskNotFound(lost?: string): McpProtocolError {
+  return McpProtocolError.invalidParams(lost ?? 'Task not found: no task with this taskId exists for this caller (it may have expired)');
 }
 
 /** The `Task` fields every shape carries (integer milliseconds, ISO timestamps). */

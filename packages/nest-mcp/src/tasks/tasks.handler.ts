@@ -6,6 +6,7 @@ import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import type { McpTask } from '../contracts/task-store.js';
 import { McpTasks } from './mcp-tasks.service.js';
+import { LostTasks } from './lost-tasks.js';
 import { declaresTasks, detailedTask, taskNotFound, tasksCapabilityMissing } from './task-wire.js';
 
 /**
@@ -17,6 +18,7 @@ import { declaresTasks, detailedTask, taskNotFound, tasksCapabilityMissing } fro
 export class TasksHandler {
   constructor(
     private readonly tasks: McpTasks,
+    private readonly lost: LostTasks,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
 
@@ -48,7 +50,7 @@ export class TasksHandler {
       throw McpProtocolError.invalidParams('Invalid params: "taskId" must be the taskId a tools/call answered');
     }
     const task = await this.tasks.find(params.taskId, context.httpRequest);
-    if (!task) throw taskNotFound();
+    if (!task) throw taskNotFound(this.lost.explain(params.taskId, 'task'));
     return task;
   }
 }

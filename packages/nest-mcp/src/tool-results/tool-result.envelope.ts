@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { JsonSchema } from '../schema/json-schema.types.js';
+import { toJsonValue } from './json-value.js';
 
 export type ToolStatus = 'success' | 'failed' | 'needs_more_info' | 'pending_confirmation' | 'queued';
 export type ToolSafety = 'read_only' | 'mutation' | 'external_send' | 'destructive';
@@ -45,13 +46,16 @@ export function safetyOf(annotations: { destructiveHint?: boolean; readOnlyHint?
 }
 
 /**
- * The tool result that carries `envelope`: its JSON as the text block, and the envelope itself as
- * `structuredContent` when the tool declares an output schema (docs/contract.md §3.3).
+ * The tool result that carries `envelope`: its JSON as the text block, and the same JSON data as
+ * `structuredContent` when the tool declares an output schema (docs/contract.md §3.3). Its values
+ * are written by `toJsonValue` (a `BigInt` as a string, a `Map` as an object…), so both say the
+ * same; one JSON cannot carry (a circular reference) throws `JsonConversionError`.
  */
 export function envelopeResult(envelope: ToolEnvelope, options: { structured: boolean; isError: boolean }): CallToolResult {
+  const json = toJsonValue(envelope) as ToolEnvelope;
   return {
-    content: [{ type: 'text', text: JSON.stringify(envelope) }],
-    ...(options.structured ? { structuredContent: envelope } : {}),
+    content: [{ type: 'text', text: JSON.stringify(json) }],
+    ...(options.structured ? { structuredContent: json } : {}),
     ...(options.isError ? { isError: true } : {}),
   };
 }

@@ -4,7 +4,9 @@
  * - a 2026-07-28 client that declares the extension: `tools/call` over the wire (the official 2.x
  *   client refuses a `resultType: "task"` answer), `tasks/*` through the official 2.x client, which
  *   sends them with the extension in its `_meta` envelope and `Mcp-Name` set to the task id;
- * - a 2025-era client (the official 1.x SDK) following a `background` tool as a queued job.
+ * - a 2025-era client (the official 1.x SDK) following a `background` tool as a queued job;
+ * - a REST client calling a route that is a `background` tool: 202 with the job and its
+ *   `Location`, which it follows to the result.
  * What the tests read besides the wire: the fixture's ledger (writes applied only when a call
  * completes), its hook records, the tasks its store created and the gates its slow tools wait at.
  */
@@ -30,6 +32,7 @@ import {
 } from '@nest-mcp/core/testing';
 import {
   aborted,
+  archiveRuns,
   createdTasks,
   gates,
   handlerRuns,
@@ -40,14 +43,18 @@ import {
   MAX_ACTIVE_TASKS,
   POLL_INTERVAL_MS,
   MAX_STORED_BYTES,
+  OkBackgroundRoutes,
   revokedUsers,
+  RoutelessJobTools,
+  SelfAnsweringBackgroundRoutes,
+  StatementArchivesController,
   StoredTaskTools,
   taskEnds,
   TASK_TTL_MS,
   tasksApp,
   UnfollowableTools,
 } from '../fixtures/tasks.fixture.js';
-import { bootError } from '../support/boot-error.js';
+import { bootError, bootErrorOf } from '../support/boot-error.js';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -58,7 +65,7 @@ const TASKS = { extensions: { [TASKS_EXTENSION]: {} } };
 const TASKS_AND_ELICITATION = { ...TASKS, elicitation: { form: {} } };
 const MISSING_TASKS = { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } };
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** One 2026-era `tools/call` as `user` (its bearer token), declaring the extension unless told otherwise. */
 function call(
@@ -99,6 +106,20 @@ function taskRequest(
   const headers: Record<string, string> = { ...request.headers, authorization: `Bearer ${user}` };
   if (mcpName !== null) headers['mcp-name'] = mcpName;
   return post(url, request.body, headers);
+}
+
+/** A REST request as `user` (no Authorization header when undefined), the body sent as JSON. */
+async function rest(url: string, method: 'GET' | 'POST', user: string | undefined, body?: unknown) {
+  const response = await fetch(url, {
+    method,
+    headers: {
+      ...(user ? { authorization: `Bearer ${user}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
 }
 
 /** Accepts any result: the 2.x client's `request()` needs a schema for the extension's methods. */
@@ -478,6 +499,94 @@ describe('MCP tasks (io.modelcontextprotocol/tasks)', () => {
     });
   });
 
+  describe('a `background` tool that is a REST route, with no code for REST in it', () => {
+    const archives = () => `${t.baseUrl}/statements/archives`;
+    const runsOf = (month: string) => archiveRuns.filter((run) => run.month === month);
+
+    it("answers REST 202 with the job, Location of the job tool's route and Retry-After; the handler runs only as the task's run", async () => {
+      const accepted = await rest(archives(), 'POST', 'rae', { month: '2026-09' });
+      assert.equal(accepted.status, 202, accepted.text);
+      const jobId: string = accepted.body.jobId;
+      assert.equal(typeof jobId, 'string');
+      assert.equal(accepted.headers.get('location'), `/jobs/${jobId}`);
+      assert.equal(accepted.headers.get('retry-after'), String(Math.max(1, Math.round(POLL_INTERVAL_MS / 1000))));
+      assert.equal(accepted.body.tool, 'statement_archive');
+      assert.equal(accepted.body.status, 'working');
+      assert.match(accepted.body.queuedAt, ISO_DATE);
+      assert.deepEqual(tasksOf('rae'), [{ id: jobId, tool: 'statement_archive', workspaceId: 'ws-rae' }]);
+
+      const completed = await until(
+        () => rest(`${t.baseUrl}${accepted.headers.get('location')}`, 'GET', 'rae'),
+        (answer) => answer.body?.status === 'completed',
+      );
+      assert.equal(completed.status, 200, completed.text);
+      assert.equal(completed.body.jobId, jobId);
+      assert.equal(completed.body.result.ok, true);
+      assert.deepEqual(completed.body.result.data, { month: '2026-09', archived: true });
+      assert.deepEqual(runsOf('2026-09'), [{ month: '2026-09', taskId: jobId }], 'never in the REST request');
+    });
+
+    it('refuses an invalid body with a 400 naming the field, before anything is queued; the guards run first (401)', async () => {
+      const invalid = await rest(archives(), 'POST', 'ray', { month: 'September' });
+      assert.equal(invalid.status, 400, invalid.text);
+      assert.deepEqual(
+        invalid.body.errors.map((error: { code: string; field: string }) => [error.code, error.field]),
+        [['invalid_argument', 'month']],
+      );
+      assert.match(invalid.body.message[0], /month/);
+
+      const unknown = await rest(archives(), 'POST', 'ray', { month: '2026-10', format: 'pdf' });
+      assert.equal(unknown.status, 400, unknown.text);
+      assert.deepEqual(
+        unknown.body.errors.map((error: { field: string }) => error.field),
+        ['format'],
+      );
+
+      const anonymous = await rest(archives(), 'POST', undefined, { month: '2026-10' });
+      assert.equal(anonymous.status, 401, anonymous.text);
+
+      assert.deepEqual(tasksOf('ray'), [], 'no job for a refused request');
+      assert.deepEqual([...runsOf('September'), ...runsOf('2026-10')], []);
+    });
+
+    it(`past tasks.maxActivePerWorkspace (${MAX_ACTIVE_TASKS}) unfinished tasks: 429 too_many_tasks saying what to do, nothing queued`, async () => {
+      const labels = Array.from({ length: MAX_ACTIVE_TASKS }, (_, index) => `rox-export-${index}`);
+      for (const label of labels) await startTask(t.mcpUrl, 'rox', 'slow_export', { label });
+      try {
+        const refused = await rest(archives(), 'POST', 'rox', { month: '2026-11' });
+        assert.equal(refused.status, 429, refused.text);
+        assert.equal(refused.body.code, 'too_many_tasks');
+        assert.match(refused.body.message, new RegExp(`already has ${MAX_ACTIVE_TASKS} unfinished tasks`));
+        assert.match(refused.body.message, /statement_archive was not started\. Wait for one to finish \(or cancel one\)/);
+        assert.equal(refused.headers.get('location'), null);
+        assert.equal(tasksOf('rox').length, MAX_ACTIVE_TASKS);
+        assert.deepEqual(runsOf('2026-11'), []);
+      } finally {
+        for (const label of labels) gates.open(label);
+      }
+    });
+
+    it(`arguments over tasks.maxStoredBytes (${MAX_STORED_BYTES}): 413 task_too_large, nothing queued`, async () => {
+      const huge = await rest(archives(), 'POST', 'rod', { month: '2026-08', idempotency_key: 'k'.repeat(MAX_STORED_BYTES) });
+      assert.equal(huge.status, 413, huge.text);
+      assert.equal(huge.body.code, 'task_too_large');
+      assert.match(huge.body.message, new RegExp(`more than the ${MAX_STORED_BYTES} a task may store: nothing was started`));
+      assert.deepEqual(tasksOf('rod'), []);
+    });
+
+    it('over MCP is queued as any background tool is: the route gives the MCP client a job, not a REST answer', async () => {
+      const queued = await call(t.mcpUrl, 'rio', 'statement_archive', { month: '2026-12' }, { capabilities: {} });
+      assert.equal(queued.status, 200, queued.text);
+      assert.equal(queued.envelope.status, 'queued', queued.text);
+      const { jobId } = queued.envelope.data as { jobId: string };
+      await until(
+        () => runsOf('2026-12'),
+        (runs) => runs.length > 0,
+      );
+      assert.deepEqual(runsOf('2026-12'), [{ month: '2026-12', taskId: jobId }]);
+    });
+  });
+
   describe('a `background` tool from a 2025-era client with an idempotency key', () => {
     it('a repeat answers the same queued job, and the hook is told it was queued (a replay), not a success', async () => {
       const sue = await sdkClient(t.mcpUrl, 'sue');
@@ -725,6 +834,28 @@ describe('MCP tasks: configurations that cannot run fail the boot', () => {
     const message = await bootError(NoJobToolApp);
     assert.match(message, /nightly_reconcile is declared task: 'background'/);
     assert.match(message, /tasks\.jobTool is not set/);
+  });
+
+  it('a `background` REST route whose job tool is no route: no Location to give, the message names the route and the fix', async () => {
+    @Module({
+      imports: [McpModule.forRoot({ tasks: { jobTool: 'plain_job_get' } })],
+      controllers: [StatementArchivesController],
+      providers: [RoutelessJobTools],
+    })
+    class RoutelessJobApp {}
+    const message = await bootError(RoutelessJobApp);
+    assert.match(message, /StatementArchivesController\.archive/);
+    assert.match(message, /the job tool plain_job_get \(RoutelessJobTools\.job\) is no route/);
+    assert.match(message, /@Get\('jobs\/:job_id'\)/);
+  });
+
+  it('a `background` REST route that says @HttpCode(200), or writes its own response with @Res()', async () => {
+    const ok = await bootErrorOf(OkBackgroundRoutes);
+    assert.match(ok, /OkBackgroundRoutes\.queue: @HttpCode\(200\)/);
+    assert.match(ok, /Remove @HttpCode\(200\)/);
+    const selfAnswering = await bootErrorOf(SelfAnsweringBackgroundRoutes);
+    assert.match(selfAnswering, /SelfAnsweringBackgroundRoutes\.queue: @Res\(\)/);
+    assert.match(selfAnswering, /@Res\(\{ passthrough: true \}\)/);
   });
 
   it('a taskStore given without taskCallers', async () => {

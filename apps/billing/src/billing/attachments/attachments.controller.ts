@@ -5,7 +5,7 @@ import { isUUID } from 'class-validator';
 import type { Response } from 'express';
 import { SCOPES } from '../../app.scopes.js';
 import { WorkspaceScoped } from '../../identity/workspace-scoped.decorator.js';
-import { McpResource, McpTool, namedArgumentPipe, RequiredScopes } from '@nest-mcp/core';
+import { McpCtx, McpResource, McpTool, namedArgumentPipe, RequiredScopes, type McpInvocation } from '@nest-mcp/core';
 import { BillingError } from '../common/billing.errors.js';
 import {
   ATTACHMENT_PART_URI_TEMPLATE,
@@ -49,8 +49,8 @@ export class AttachmentsController {
       'wrong, check it or upload without the link.',
     output: AttachmentDto,
   })
-  upload(@Body() dto: UploadAttachmentDto): Promise<AttachmentDto> {
-    return this.attachments.upload(dto);
+  upload(@Body() dto: UploadAttachmentDto, @McpCtx() invocation: McpInvocation | undefined): Promise<AttachmentDto> {
+    return this.attachments.upload(dto, invocation);
   }
 
   @Get(':attachment_id')

@@ -1,4 +1,5 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
+import type { McpInvocation } from '@nest-mcp/core';
 import { createHash } from 'node:crypto';
 import { PrismaService } from '../../database/prisma.service.js';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -44,7 +45,11 @@ export class AttachmentsService {
     private readonly storage: AttachmentStorage,
   ) {}
 
-  async upload(dto: UploadAttachmentDto): Promise<AttachmentDto> {
+  /**
+   * `invocation`, over MCP: the steps are reported as progress (`notifications/progress`, for a
+   * client that sent a progress token): a file of several megabytes takes a moment to check and store.
+   */
+  async upload(dto: UploadAttachmentDto, invocation?: Pick<McpInvocation, 'progress'>): Promise<AttachmentDto> {
     const workspaceId = currentWorkspaceId();
     const size = Buffer.byteLength(dto.content_base64, 'base64');
     if (size > MAX_ATTACHMENT_BYTES) {
@@ -67,14 +72,18 @@ export class AttachmentsService {
         'payment_id',
       );
     }
+    await invocation?.progress(0, 3, `Decoding ${formatBytes(size)}`);
     const bytes = Buffer.from(dto.content_base64, 'base64');
     return this.prisma.transaction(async (tx) => {
+      if (dto.invoice_id || dto.payment_id)
+        await invocation?.progress(1, 3, `Checking the ${dto.invoice_id ? 'invoice' : 'payment'} to link`);
       if (dto.invoice_id && !(await tx.invoice.findFirst({ where: { id: dto.invoice_id, workspaceId }, select: { id: true } }))) {
         throw BillingError.notFound('Invoice', dto.invoice_id, 'check the invoice id, or upload the file without invoice_id');
       }
       if (dto.payment_id && !(await tx.payment.findFirst({ where: { id: dto.payment_id, workspaceId }, select: { id: true } }))) {
         throw BillingError.notFound('Payment', dto.payment_id, 'check the payment id, or upload the file without payment_id');
       }
+      await invocation?.progress(2, 3, `Storing ${dto.filename} (${formatBytes(size)})`);
       const attachment = await tx.attachment.create({
         data: {
           workspaceId,

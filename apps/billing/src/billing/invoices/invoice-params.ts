@@ -1,13 +1,6 @@
-import {
-  BadRequestException,
-  createParamDecorator,
-  HttpStatus,
-  ParseUUIDPipe,
-  ValidationPipe,
-  type ExecutionContext,
-} from '@nestjs/common';
+import { BadRequestException, createParamDecorator, HttpStatus, ParseUUIDPipe, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { McpExecutionContext } from '@nest-mcp/core';
+import { McpExecutionContext, mcpRestValidationPipe } from '@nest-mcp/core';
 
 /** `:id` of an invoice route (and the `{id}` of billing://invoices/{id}): a UUID, or an actionable 400. */
 export const invoiceIdPipe = () =>
@@ -43,6 +36,8 @@ export const InvoiceArgs = createParamDecorator((_data: unknown, context: Execut
   return { ...body, invoice_id: req.params.id };
 });
 
-/** The global pipe's options, for a parameter produced by {@link InvoiceArgs}. */
-export const invoiceArgsValidation = () =>
-  new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, validateCustomDecorators: true });
+/**
+ * The global pipe's rules (and words: `` `reason` is missing``, as over MCP), for a parameter
+ * produced by {@link InvoiceArgs}; unknown properties refused, as the MCP module's default.
+ */
+export const invoiceArgsValidation = () => mcpRestValidationPipe({ validateCustomDecorators: true });

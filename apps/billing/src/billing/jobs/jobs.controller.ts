@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, NotFoundException, Param, ParseUUIDPipe, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Param, ParseUUIDPipe, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import {
@@ -61,7 +61,8 @@ export class JobsController {
     @McpCtx() invocation: McpInvocation | undefined,
     @Res({ passthrough: true }) response: Response | undefined,
   ): Promise<McpJobView | ToolReply> {
-    const job = (await this.tasks.job(jobId, request)) ?? notFound(jobId);
+    const job = await this.tasks.job(jobId, request);
+    if (!job) throw this.tasks.unknownJob(jobId);
     // Not finished: when to ask again, for a REST client (the MCP answer's nextQuestion says it in words).
     if (job.status === 'working' || job.status === 'input_required')
       response?.setHeader('Retry-After', String(this.tasks.retryAfterSeconds()));
@@ -93,9 +94,11 @@ export class JobsController {
   })
   async cancel(@Param('job_id', namedArgumentPipe(ParseUUIDPipe)) jobId: string, @Req() request: Request): Promise<McpJobView> {
     const task = await this.tasks.find(jobId, request);
-    if (!task) notFound(jobId);
+    if (!task) throw this.tasks.unknownJob(jobId);
     await this.tasks.cancel(task, 'Cancelled by the caller');
-    return (await this.tasks.job(jobId, request)) ?? notFound(jobId);
+    const cancelled = await this.tasks.job(jobId, request);
+    if (!cancelled) throw this.tasks.unknownJob(jobId);
+    return cancelled;
   }
 }
 
@@ -103,11 +106,4 @@ export class JobsController {
 function resourceLinksOf(result: Record<string, unknown> | undefined): McpResourceLink[] {
   const content = Array.isArray(result?.content) ? (result.content as Array<Record<string, unknown>>) : [];
   return content.filter((block) => block.type === 'resource_link').map(({ type: _type, ...link }) => link as McpResourceLink);
-}
-
-function notFound(jobId: string): never {
-  throw new NotFoundException({
-    code: 'not_found',
-    message: `Job ${jobId} was not found among the jobs you started: check the id (data.jobId of the queued answer); jobs are kept for a day.`,
-  });
 }

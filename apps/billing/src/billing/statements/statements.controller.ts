@@ -1,10 +1,8 @@
-import { Body, Controller, HttpCode, HttpStatus, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { McpCtx, type McpInvocation, type McpJobView, McpTasks, McpTool, RequiredScopes, ToolReply } from '@nest-mcp/core';
+import { McpCtx, type McpInvocation, McpTool, RequiredScopes, ToolReply } from '@nest-mcp/core';
 import { SCOPES } from '../../app.scopes.js';
 import { WorkspaceScoped } from '../../identity/workspace-scoped.decorator.js';
-import { BillingError } from '../common/billing.errors.js';
 import { JobViewDto } from '../jobs/job.dto.js';
 import { StatementExportDto } from './statement-export.dto.js';
 import { StatementsService } from './statements.service.js';
@@ -12,23 +10,19 @@ import { StatementsService } from './statements.service.js';
 export const STATEMENT_EXPORT_TOOL = 'billing_statement_export';
 
 /**
- * Period statements. One handler, two surfaces: over MCP it is the tool's work, which the layer
- * always runs as a task on the job queue (`task: 'background'`); over REST the same route queues
- * that work for the REST caller (`McpTasks.submit`) and answers `202 Accepted` with the job's
- * `Location`, followed with GET /v1/jobs/{id}.
+ * Period statements. One handler, two surfaces, and the layer queues both (`task: 'background'`):
+ * an MCP call gets a task or a queued job, a REST request `202 Accepted` with the job, its
+ * `Location` (GET /v1/jobs/{id}, the job tool's route) and `Retry-After`, or `429 too_many_tasks`.
+ * The handler is the work, run on a worker as the task's run.
  */
 @ApiTags('statements')
 @ApiBearerAuth()
 @WorkspaceScoped()
 @Controller('v1/statements')
 export class StatementsController {
-  constructor(
-    private readonly statements: StatementsService,
-    private readonly tasks: McpTasks,
-  ) {}
+  constructor(private readonly statements: StatementsService) {}
 
   @Post('exports')
-  @HttpCode(HttpStatus.ACCEPTED)
   @RequiredScopes(SCOPES.billingRead, SCOPES.billingWrite)
   @ApiAcceptedResponse({
     type: JobViewDto,
@@ -64,38 +58,9 @@ export class StatementsController {
     task: 'background',
     input: StatementExportDto,
   })
-  async export(
-    @Body() dto: StatementExportDto,
-    @McpCtx() invocation: McpInvocation | undefined,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response | undefined,
-  ): Promise<ToolReply | McpJobView> {
-    // Over MCP this runs on a worker, as the task's run (the layer queued the call before it got here); a
-    // job REST submitted too. Its result links to the file's resources, for a client with no REST token.
-    if (invocation) {
-      const { result, resourceLinks } = await this.statements.export(dto, invocation);
-      return ToolReply.success(result, { resourceLinks });
-    }
-    const job = await this.tasks.submit(STATEMENT_EXPORT_TOOL, toolArguments(dto), request);
-    if (!job) {
-      throw new BillingError(
-        HttpStatus.TOO_MANY_REQUESTS,
-        'too_many_tasks',
-        'This workspace already has as many unfinished jobs as it may have: the export was not started. ' +
-          'Wait for one to finish (GET /v1/jobs/{id}) or cancel one (DELETE /v1/jobs/{id}), then try again.',
-        {
-          message_es:
-            'Este espacio de trabajo ya tiene el máximo de tareas sin terminar: la exportación no se inició. Espera a que termine una.',
-        },
-      );
-    }
-    response?.location(`/v1/jobs/${job.jobId}`);
-    response?.setHeader('Retry-After', String(this.tasks.retryAfterSeconds()));
-    return job;
+  async export(@Body() dto: StatementExportDto, @McpCtx() invocation: McpInvocation): Promise<ToolReply> {
+    // Its result links to the file's resources, for a client with no REST token.
+    const { result, resourceLinks } = await this.statements.export(dto, invocation);
+    return ToolReply.success(result, { resourceLinks });
   }
-}
-
-/** The validated body as the tool's arguments (what the run validates again), without absent fields. */
-function toolArguments(dto: StatementExportDto): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(dto).filter(([, value]) => value !== undefined));
 }
