@@ -94,6 +94,39 @@ export class NotesController {
   }
 }
 `,
+  'src/reports.controller.ts': `
+import { Body, Controller, Get, Param, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { IsString } from 'class-validator';
+import { McpCtx, McpTasks, McpTool, type McpInvocation } from '@nest-mcp/core';
+
+export class ReportDto {
+  @IsString()
+  title!: string;
+}
+
+@Controller()
+export class ReportsController {
+  constructor(private readonly tasks: McpTasks) {}
+
+  @Post('reports')
+  @McpTool({ name: 'report_build', description: 'Builds a report (long: queued).', task: 'background' })
+  async build(@Body() dto: ReportDto, @McpCtx() invocation: McpInvocation) {
+    // Long work: still running when the server stops, which aborts it.
+    await new Promise((resolve) => invocation.signal?.addEventListener('abort', resolve, { once: true }));
+    invocation.signal?.throwIfAborted();
+    return { title: dto.title };
+  }
+
+  @Get('jobs/:job_id')
+  @McpTool({ name: 'job_get', description: 'The status of a queued job.', annotations: { readOnlyHint: true } })
+  async job(@Param('job_id') jobId: string, @Req() request: Request) {
+    const job = await this.tasks.job(jobId, request);
+    if (!job) throw this.tasks.unknownJob(jobId);
+    return job;
+  }
+}
+`,
   // The app's access policy: the token's scopes, here from a header (a stand-in for real tokens).
   'src/header-scopes.policy.ts': `
 import { Injectable } from '@nestjs/common';
@@ -119,13 +152,18 @@ import { McpModule, McpRestModule } from '@nest-mcp/core';
 import { GreetingTools } from './greeting.tools.js';
 import { HeaderScopesPolicy } from './header-scopes.policy.js';
 import { NotesController } from './notes.controller.js';
+import { ReportsController } from './reports.controller.js';
 
 @Module({
   imports: [
-    McpModule.forRoot({ serverInfo: { name: 'existing-nest-app', version: '1.0.0' }, accessPolicy: { useClass: HeaderScopesPolicy } }),
+    McpModule.forRoot({
+      serverInfo: { name: 'existing-nest-app', version: '1.0.0' },
+      accessPolicy: { useClass: HeaderScopesPolicy },
+      tasks: { jobTool: 'job_get' },
+    }),
     McpRestModule, // the REST half: scopes enforced by the access policy, DTOs validated
   ],
-  controllers: [NotesController],
+  controllers: [NotesController, ReportsController],
   providers: [GreetingTools],
 })
 export class AppModule {}
@@ -277,6 +315,47 @@ describe('the MCP layer installed as a package in an existing Nest app', () => {
       } finally {
         await client.close();
       }
+    });
+  });
+
+  describe('a background tool on the in-memory defaults, across a restart', () => {
+    const base = () => url.replace(/\/mcp$/, '');
+
+    it('REST queues it (202, Location); after a restart the job answers 410 job_lost, over REST and to the agent, and a wrong id 404', async () => {
+      const queued = await fetch(`${base()}/reports`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'Q3' }),
+      });
+      assert.equal(queued.status, 202, await queued.clone().text());
+      const location = queued.headers.get('location');
+      assert.match(location ?? '', /^\/jobs\/[0-9a-f-]{36}$/);
+      const jobId = location!.slice('/jobs/'.length);
+      assert.equal((await fetch(`${base()}${location}`)).status, 200);
+
+      await stop(server);
+      // A log of its own: `boot` waits for a READY line, and the first boot's is in `output`.
+      ({ child: server, url } = await boot(app, []));
+
+      const lost = await fetch(`${base()}${location}`);
+      assert.equal(lost.status, 410);
+      const body = (await lost.json()) as { code: string; message: string };
+      assert.equal(body.code, 'job_lost');
+      assert.match(body.message, /was lost: .*the server restarted at .*Start the work again/);
+
+      const client = new Client({ name: 'install-check', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      try {
+        const answer = await client.callTool({ name: 'job_get', arguments: { job_id: jobId } });
+        assert.equal(answer.isError, true);
+        assert.equal(JSON.parse((answer.content as Array<{ text: string }>)[0].text).errors[0].code, 'job_lost');
+      } finally {
+        await client.close();
+      }
+
+      const wrong = await fetch(`${base()}/jobs/0b8f2f7e-3c1a-4d5e-9f00-1a2b3c4d5e6f`);
+      assert.equal(wrong.status, 404);
+      assert.match(((await wrong.json()) as { message: string }).message, /was not found among the jobs you started: check the id/);
     });
   });
 
