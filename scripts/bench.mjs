@@ -1008,7 +1008,7 @@ async function taskPreflight(servers, token, tool, args) {
  *    two rows: the create's latency, and completed tasks/s with their latency end to end;
  * 2. inline: the same tools/call without the extension (the work in the request), same processes,
  *    same number of clients.
- * Figures only: the issue sets no target for them. Then the queue's own figures, with targets (case8Queue).
+ * Figures only, no target for them. Then the queue's own figures, with targets (case8Queue).
  */
 async function case8(db) {
   await releaseKept();

@@ -66,7 +66,7 @@ describe('loadAppConfig', () => {
           DATABASE_MIGRATE: 'maybe',
           MCP_DESTRUCTIVE_CONFIRMATION: 'ask',
           RATE_LIMIT_TOKEN_PER_MINUTE: 'lots',
-          DEMO: 'yes',
+          DEMO: 'maybe',
         }),
       (error: InvalidEnvironmentError) => {
         assert.deepEqual(

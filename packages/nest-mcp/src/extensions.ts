@@ -59,6 +59,7 @@ export {
   type McpIdempotencyStore,
 } from './contracts/idempotency-store.js';
 export { InMemoryIdempotencyStore } from './idempotency/in-memory-idempotency.store.js';
+export { answerWithKey, type IdempotencyKeys, type KeyedOperation } from './idempotency/keyed-answer.js';
 export { argumentsHash, canonicalJson } from './calls/arguments-hash.js';
 export { MCP_REQUEST_STATE_STORE, InMemoryRequestStateStore, type McpRequestStateStore } from './contracts/request-state-store.js';
 export { MCP_CLIENT_INFO_STORE, InMemoryClientInfoStore, type McpClientInfoStore } from './contracts/client-info-store.js';

@@ -1,17 +1,18 @@
-import { Injectable, Logger, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import type { Request } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { RequestContext } from '../context/request-context.js';
 import { PrismaService } from '../database/prisma.service.js';
-import { classifyFailure, McpAuditLog, redactArguments, type AuditOutcome, type AuditRecord } from '@nest-mcp/prisma';
+import { McpAuditLog, redactArguments, runAudited, type AuditOutcome, type AuditRecord } from '@nest-mcp/prisma';
 
 /** Methods that write nothing: their REST requests are not audited (MCP reads are, by the call hook). */
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Every REST write leaves an audit row, as every MCP call does (`McpAuditHook`): the handler runs
- * in one transaction with its `mcp_audit_events` row (channel `api`), so a write never commits without
- * its row; a write that fails rolls back and is audited on its own. The audit trail is the
+ * Every REST write leaves an audit row, as every MCP call does (`McpAuditHook`; both through
+ * `runAudited`): the handler runs in one transaction with its `mcp_audit_events` row (channel
+ * `api`), so a write never commits without its row; a write that fails rolls back and is audited
+ * on its own. The audit trail is the
  * record of what happened to the enterprise's money, whichever surface the credential used.
  *
  * On every write route (RestWriteAuditRoutes), it also runs when an MCP call reaches that handler
@@ -20,8 +21,6 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 @Injectable()
 export class RestWriteAuditInterceptor implements NestInterceptor {
-  private readonly logger = new Logger('Audit');
-
   constructor(
     private readonly prisma: PrismaService,
     private readonly audit: McpAuditLog,
@@ -34,21 +33,12 @@ export class RestWriteAuditInterceptor implements NestInterceptor {
     return from(this.audited(request, next));
   }
 
-  private async audited(request: Request, next: CallHandler): Promise<unknown> {
+  private audited(request: Request, next: CallHandler): Promise<unknown> {
     const started = performance.now();
-    try {
-      return await this.prisma.transaction(async () => {
-        const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
-        await this.audit.record(this.event(request, 'success', undefined, started));
-        return body;
-      });
-    } catch (failure) {
-      const [outcome, code] = classifyFailure(failure);
-      await this.audit
-        .record(this.event(request, outcome, code, started))
-        .catch((error: Error) => this.logger.error(`Could not audit a failed ${request.method} ${request.path}: ${error.message}`));
-      throw failure;
-    }
+    return runAudited(this.prisma, this.audit, () => lastValueFrom(next.handle(), { defaultValue: undefined }), {
+      name: `${request.method} ${request.path}`,
+      event: (outcome, errorCode) => this.event(request, outcome, errorCode, started),
+    });
   }
 
   private event(request: Request, outcome: AuditOutcome, errorCode: string | undefined, started: number): AuditRecord {

@@ -1,14 +1,15 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MinLength, Min } from 'class-validator';
+import { booleanRule, parseBoolean } from './boolean-variable.js';
 
 /** `"10"` → 10, `"abc"` → NaN (then refused by @IsInt, naming the variable); unset or blank → undefined. */
 const toNumber = () =>
   Transform(({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : undefined));
+/** An accepted on/off spelling (`boolean-variable.ts`) → its boolean, anything else kept (then refused by @IsIn, naming the variable); unset or blank → undefined. */
 const toBoolean = () =>
   Transform(({ value }: { value: unknown }) => {
     if (typeof value !== 'string' || value.trim() === '') return undefined;
-    const text = value.trim().toLowerCase();
-    return text === 'true' ? true : text === 'false' ? false : value;
+    return parseBoolean(value) ?? value;
   });
 const blankIsUnset = () =>
   Transform(({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined));
@@ -46,7 +47,7 @@ export class EnvironmentVariables {
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgresql:// URL' })
   DATABASE_URL?: string;
 
-  @IsOptional() @toBoolean() @IsIn([true, false], { message: 'DATABASE_MIGRATE must be true or false' }) DATABASE_MIGRATE?: boolean;
+  @IsOptional() @toBoolean() @IsIn([true, false], { message: booleanRule('DATABASE_MIGRATE') }) DATABASE_MIGRATE?: boolean;
 
   @IsOptional()
   @toNumber()
@@ -91,7 +92,7 @@ export class EnvironmentVariables {
   @MinLength(32, { message: 'MCP_STATE_SECRET must be at least 32 characters (e.g. openssl rand -base64 32)' })
   MCP_STATE_SECRET?: string;
 
-  @IsOptional() @toBoolean() @IsIn([true, false], { message: 'MCP_STREAMS must be true or false' }) MCP_STREAMS?: boolean;
+  @IsOptional() @toBoolean() @IsIn([true, false], { message: booleanRule('MCP_STREAMS') }) MCP_STREAMS?: boolean;
 
   @IsOptional()
   @blankIsUnset()

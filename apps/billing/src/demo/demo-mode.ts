@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
+import { booleanEnv } from '../config/boolean-variable.js';
 import { RequestContext } from '../context/request-context.js';
 import { PersonalTokenService } from '../identity/personal-token.service.js';
 import { declaredScopes, ROLE_SCOPES, type RoleScopes } from '../identity/role-scopes.js';
@@ -53,21 +54,14 @@ interface KeptDemoAccess {
 }
 
 /**
- * Demo mode (demo data, the demo admin's password and the printed demo token) from `DEMO`
- * (`true` | `false`). Unset: on for the embedded database and for a `DATABASE_URL` outside
- * production (the dev and test loop), off for `NODE_ENV=production` with a `DATABASE_URL`.
+ * Demo mode (demo data, the demo admin's password and the printed demo token) from `DEMO`, an
+ * on/off value (`booleanEnv`: anything else stops the boot). Unset or blank: on for the embedded
+ * database and for a `DATABASE_URL` outside production (the dev and test loop), off for
+ * `NODE_ENV=production` with a `DATABASE_URL`.
  * Decided from the environment as set: the embedded database's URL is never in it.
  */
 export function demoModeFromEnv(env: NodeJS.ProcessEnv): boolean {
-  const value = env.DEMO?.trim().toLowerCase();
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  if (value !== undefined && value !== '') {
-    throw new Error(
-      `DEMO must be "true" or "false" (got ${JSON.stringify(env.DEMO)}): it turns the demo data, password and token on or off`,
-    );
-  }
-  return !(env.DATABASE_URL && env.NODE_ENV === 'production');
+  return booleanEnv('DEMO', env.DEMO, !(env.DATABASE_URL && env.NODE_ENV === 'production'));
 }
 
 export interface DemoAccess {

@@ -9,7 +9,7 @@ import {
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { PrismaService } from '../database/prisma.service.js';
-import { argumentsHash } from '@nest-mcp/core/extensions';
+import { answerWithKey, argumentsHash } from '@nest-mcp/core/extensions';
 import { isIdempotencyKey } from './idempotency-key.format.js';
 import { PrismaIdempotencyStore, type IdempotentRequest } from '@nest-mcp/prisma';
 import { idempotencyScope } from './idempotency-scope.js';
@@ -20,9 +20,10 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /**
- * Idempotency keys of REST writes (`@IdempotentRoute()`), with the store and claim MCP tool calls
- * use: one table, one rule. An interceptor, so it runs after every guard: only a caller allowed to
- * make the request can replay it or learn that its key exists, and the workspace is resolved.
+ * Idempotency keys of REST writes (`@IdempotentRoute()`), with the store, claim and sequence
+ * (`answerWithKey`) MCP tool calls use: one table, one rule. An interceptor, so it runs after
+ * every guard: only a caller allowed to make the request can replay it or learn that its key
+ * exists, and the workspace is resolved.
  *
  * A keyed request runs in one transaction with its claim (services write through `prisma.db`,
  * which joins it): a success commits the write with its stored answer; a failure (any 4xx/5xx,
@@ -56,26 +57,26 @@ export class RestIdempotencyInterceptor implements NestInterceptor {
       scope: idempotencyScope(request, request.body),
     };
     return from(
-      this.prisma.transaction(async () => {
-        const claim = await this.store.claim<unknown>(call);
-        if (claim.kind === 'replay') {
-          http.getResponse<Response>().setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
-          return claim.result;
-        }
-        if (claim.kind === 'mismatch') {
-          throw new ConflictException({
-            statusCode: 409,
-            code: 'idempotency_key_reused',
-            message:
-              `This idempotency key was already used for ${call.tool} with a different request. ` +
-              'Use a new key for a new operation, or repeat the first request exactly to get its answer.',
-          });
-        }
-        const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
-        // Kept as JSON text, as the client receives it (a replay answers with the route's own status).
-        await this.store.save(call, body ?? null);
-        return body;
-      }),
+      this.prisma.transaction(() =>
+        answerWithKey(this.store, call, {
+          replay: (result) => {
+            http.getResponse<Response>().setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+            return result;
+          },
+          mismatch: () => {
+            throw new ConflictException({
+              statusCode: 409,
+              code: 'idempotency_key_reused',
+              message:
+                `This idempotency key was already used for ${call.tool} with a different request. ` +
+                'Use a new key for a new operation, or repeat the first request exactly to get its answer.',
+            });
+          },
+          run: () => lastValueFrom(next.handle(), { defaultValue: undefined }),
+          // Kept as JSON text, as the client receives it (a replay answers with the route's own status).
+          kept: (body) => body ?? null,
+        }),
+      ),
     );
   }
 }

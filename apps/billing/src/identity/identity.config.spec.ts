@@ -43,7 +43,10 @@ describe('identity settings, fixed at boot', () => {
     const relaxed = identitySettingsFromEnv({ ...JWT, PUBLIC_URL: 'https://b.test', AUTH_JWT_REQUIRE_AT_JWT: 'false' });
     assert.equal(relaxed.issuers[0].requireAtJwt, false);
     assert.throws(() => identitySettingsFromEnv({ AUTH_JWT_ISSUER: JWT.AUTH_JWT_ISSUER }), /go together: AUTH_JWKS_URL is missing/);
-    assert.throws(() => identitySettingsFromEnv({ ...JWT, PUBLIC_URL: 'https://b.test', AUTH_JWT_REQUIRE_AT_JWT: 'no' }), /true or false/);
+    assert.throws(
+      () => identitySettingsFromEnv({ ...JWT, PUBLIC_URL: 'https://b.test', AUTH_JWT_REQUIRE_AT_JWT: 'nope' }),
+      /AUTH_JWT_REQUIRE_AT_JWT must be true or false/,
+    );
   });
 
   it('several issuers from AUTH_JWT_ISSUERS (JSON), each with its own settings, beside the AUTH_JWT_* one', () => {

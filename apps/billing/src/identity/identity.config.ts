@@ -1,4 +1,5 @@
 import type { McpAuthOptions } from '@nest-mcp/auth';
+import { booleanEnv } from '../config/boolean-variable.js';
 import { parseDuration } from './duration.js';
 
 /**
@@ -121,9 +122,9 @@ function singleIssuer(env: NodeJS.ProcessEnv): JwtIssuerSettings[] {
   const issuer = env.AUTH_JWT_ISSUER?.trim();
   const jwksUrl = env.AUTH_JWKS_URL?.trim();
   // Checked even with no issuer: a typo must not wait for the day an issuer is added.
-  const requireAtJwt = flag(env, 'AUTH_JWT_REQUIRE_AT_JWT', true);
-  const linkVerifiedEmail = flag(env, 'AUTH_JWT_LINK_VERIFIED_EMAIL', false);
-  const provisionUsers = flag(env, 'AUTH_JWT_PROVISION_USERS', false);
+  const requireAtJwt = booleanEnv('AUTH_JWT_REQUIRE_AT_JWT', env.AUTH_JWT_REQUIRE_AT_JWT, true);
+  const linkVerifiedEmail = booleanEnv('AUTH_JWT_LINK_VERIFIED_EMAIL', env.AUTH_JWT_LINK_VERIFIED_EMAIL, false);
+  const provisionUsers = booleanEnv('AUTH_JWT_PROVISION_USERS', env.AUTH_JWT_PROVISION_USERS, false);
   if (!issuer && !jwksUrl) return [];
   if (!issuer || !jwksUrl) {
     throw new Error(`AUTH_JWT_ISSUER and AUTH_JWKS_URL go together: ${issuer ? 'AUTH_JWKS_URL' : 'AUTH_JWT_ISSUER'} is missing`);
@@ -226,15 +227,6 @@ export function mcpAuthOptions(settings: IdentitySettings, scopes: string[]): Mc
     apiKeyHeader: 'X-API-Key',
     resourceName: 'Billing MCP server',
   };
-}
-
-/** A true/false setting; anything else stops the boot (a typo must not leave a safety switch in an unknown state). */
-function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const value = env[name]?.trim().toLowerCase();
-  if (!value) return fallback;
-  if (value === 'false') return false;
-  if (value === 'true') return true;
-  throw new Error(`${name} must be true or false, got "${env[name]}"`);
 }
 
 /** PUBLIC_URL, validated, without trailing slashes; undefined when unset. */

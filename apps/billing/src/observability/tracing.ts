@@ -15,6 +15,9 @@ export type TraceExporterKind = 'otlp' | 'console';
  * `OTEL_SDK_DISABLED=true`. Empty: tracing stays the API's no-op, at no cost.
  */
 export function traceExportersFromEnv(env: NodeJS.ProcessEnv): TraceExporterKind[] {
+  // Not `booleanEnv`: the OpenTelemetry specification defines this variable's boolean. Only "true",
+  // in any case, disables; it forbids other true spellings, and any other value means "false"
+  // (a warning at most, never a refusal), so `1`, `yes` or a typo leave tracing as configured.
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return [];
   const named = (env.OTEL_TRACES_EXPORTER ?? '')
     .split(',')

@@ -1,3 +1,4 @@
+import { booleanEnv } from '../config/boolean-variable.js';
 import { integerVariable } from '../config/integer-variable.js';
 
 /** Rate-limit settings from the environment (injected by {@link RATE_LIMIT_CONFIG}), validated at boot. */
@@ -48,7 +49,7 @@ export function rateLimitConfigFromEnv(env: NodeJS.ProcessEnv): RateLimitConfig 
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got "${redisUrl}"`);
   const keyPrefix = env.RATE_LIMIT_KEY_PREFIX?.trim() || 'rl';
   return {
-    enabled: !isTrue(env, 'RATE_LIMIT_DISABLED'),
+    enabled: !booleanEnv('RATE_LIMIT_DISABLED', env.RATE_LIMIT_DISABLED, false),
     tokenLimit: integerVariable(env, 'RATE_LIMIT_TOKEN_PER_MINUTE', DEFAULT_TOKEN_PER_MINUTE, 1),
     workspaceLimit: integerVariable(env, 'RATE_LIMIT_WORKSPACE_PER_MINUTE', DEFAULT_WORKSPACE_PER_MINUTE, 1),
     periodMs: 60_000,
@@ -62,11 +63,4 @@ export function rateLimitConfigFromEnv(env: NodeJS.ProcessEnv): RateLimitConfig 
     keyPrefix,
     redisTimeoutMs: integerVariable(env, 'RATE_LIMIT_REDIS_TIMEOUT_MS', 250, 1),
   };
-}
-
-function isTrue(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (!raw || raw === 'false' || raw === '0' || raw === 'no') return false;
-  if (raw === 'true' || raw === '1' || raw === 'yes') return true;
-  throw new Error(`${name} must be true or false, got "${env[name]}"`);
 }

@@ -66,10 +66,10 @@ describe('demo mode of the server process', { timeout: 180_000 }, () => {
     await second.stop();
   });
 
-  it('DEMO other than true/false stops the boot with a message naming DEMO', async () => {
+  it('DEMO other than an on/off value stops the boot with a message naming DEMO', async () => {
     await assert.rejects(
-      startAppProcess({ databaseUrl: database.url, name: 'bad-demo', startTimeoutMs: 30_000, env: { DEMO: 'yes' } }),
-      /exited during start[\s\S]*DEMO must be "true" or "false" \(got "yes"\)/,
+      startAppProcess({ databaseUrl: database.url, name: 'bad-demo', startTimeoutMs: 30_000, env: { DEMO: 'maybe' } }),
+      /exited during start[\s\S]*DEMO must be true or false \(.*\), got "maybe"/,
     );
   });
 });

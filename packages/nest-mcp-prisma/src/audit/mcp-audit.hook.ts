@@ -1,5 +1,4 @@
-import { HttpException, Inject, Injectable, Logger } from '@nestjs/common';
-import { McpProtocolError } from '@nest-mcp/core';
+import { Inject, Injectable } from '@nestjs/common';
 import { MCP_OPTIONS, type McpCall, type McpCallHook, type McpTaskEnd, type ResolvedMcpOptions } from '@nest-mcp/core/extensions';
 import { McpChannel } from '../channel/mcp-channel.js';
 import { McpDatabase } from '../database/mcp-database.js';
@@ -7,11 +6,7 @@ import { MCP_PRISMA_OPTIONS, type ResolvedMcpPrismaOptions } from '../options/mc
 import { McpAuditLog } from './mcp-audit-log.js';
 import type { AuditOutcome, AuditRecord } from './audit-record.js';
 import { redactArguments } from './redact.js';
-
-/** A tool result with `isError`: its writes must not stay, but the client still gets it. */
-class FailedResult {
-  constructor(readonly result: unknown) {}
-}
+import { classifyFailure, runAudited } from './run-audited.js';
 
 const TRACEPARENT = /^[\da-f]{2}-([\da-f]{32})-[\da-f]{16}-[\da-f]{2}$/;
 /** A task's run may outlive the worker's own stop by this much before its transaction is rolled back (see `around`). */
@@ -33,8 +28,6 @@ const TASK_RUN_TRANSACTION_MARGIN_MS = 5_000;
  */
 @Injectable()
 export class McpAuditHook implements McpCallHook {
-  private readonly logger = new Logger('Audit');
-
   constructor(
     private readonly database: McpDatabase,
     private readonly audit: McpAuditLog,
@@ -54,42 +47,23 @@ export class McpAuditHook implements McpCallHook {
     return McpChannel.run(channel, () => this.audited(call, proceed));
   }
 
-  private async audited<T>(call: McpCall, proceed: () => Promise<T>): Promise<T> {
+  private audited<T>(call: McpCall, proceed: () => Promise<T>): Promise<T> {
     const started = performance.now();
-    const event = (outcome: AuditOutcome, errorCode?: string): AuditRecord => this.event(call, outcome, errorCode, started);
-    try {
-      if (call.readOnly) {
-        // A read writes nothing that its audit row must commit with: no transaction to pay for.
-        const result = await proceed();
-        if (call.outcome?.isError) throw new FailedResult(result);
-        await this.audit.recordBatched(event(successOutcome(call)));
-        return result;
-      }
-      // Inside an already open transaction (a call replayed by an approval) this is a savepoint:
-      // a failing call rolls back its own writes and is audited in the outer transaction.
-      return await this.database.transaction(
-        async () => {
-          const result = await proceed();
-          if (call.outcome?.isError) throw new FailedResult(result);
-          await this.audit.record(event(successOutcome(call)));
-          return result;
-        },
-        { savepoint: true, ...this.transactionLimit(call) },
-      );
-    } catch (failure) {
-      if (failure instanceof FailedResult) {
-        await this.audit.record(event('failed', call.outcome?.errorCode));
-        return failure.result as T;
-      }
-      const stopped = stoppedTask(call, failure);
-      // A cancel has its row already, written where it was asked (`taskEnded`): one row per outcome.
-      if (stopped?.[0] === 'cancelled') throw failure;
-      const [outcome, code] = stopped ?? classifyFailure(failure);
-      await this.audit
-        .record(event(outcome, code))
-        .catch((error: Error) => this.logger.error(`Could not audit a failed ${call.method}: ${error.message}`));
-      throw failure;
-    }
+    return runAudited(this.database, this.audit, proceed, {
+      name: call.method,
+      event: (outcome, errorCode) => this.event(call, outcome, errorCode, started),
+      readOnly: call.readOnly,
+      // Inside an already open transaction (a call replayed by an approval) this is a savepoint.
+      transaction: { savepoint: true, ...this.transactionLimit(call) },
+      // A tool result with `isError`: its writes must not stay, but the client still gets it.
+      ended: () => (call.outcome?.isError ? { outcome: 'failed', errorCode: call.outcome.errorCode } : { outcome: successOutcome(call) }),
+      thrown: (failure) => {
+        const stopped = stoppedTask(call, failure);
+        // A cancel has its row already, written where it was asked (`taskEnded`): one row per outcome.
+        if (stopped?.[0] === 'cancelled') return null;
+        return stopped ?? classifyFailure(failure);
+      },
+    });
   }
 
   /**
@@ -135,7 +109,7 @@ export class McpAuditHook implements McpCallHook {
 }
 
 /** `queued` when the call was accepted as a task or a queued job (the work runs later, audited then), else `success`. */
-function successOutcome(call: McpCall): AuditOutcome {
+function successOutcome(call: McpCall): 'success' | 'queued' {
   return call.outcome?.status === 'queued' ? 'queued' : 'success';
 }
 
@@ -154,14 +128,4 @@ function stoppedTask(call: McpCall, failure: unknown): [AuditOutcome, string] | 
   if (why === 'timed-out') return ['error', 'task_timed_out'];
   if (why === 'shutdown') return ['error', 'task_interrupted'];
   return undefined;
-}
-
-/** The outcome and error code of a call that threw: a refusal (401/403) is `denied`, anything else an `error`. */
-export function classifyFailure(failure: unknown): [AuditOutcome, string] {
-  if (failure instanceof McpProtocolError) return ['error', String(failure.code)];
-  if (failure instanceof HttpException) {
-    const status = failure.getStatus();
-    return [status === 401 || status === 403 ? 'denied' : 'error', `http_${status}`];
-  }
-  return ['error', 'internal_error'];
 }

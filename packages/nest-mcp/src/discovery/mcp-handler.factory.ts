@@ -8,9 +8,7 @@ import {
 } from '@nestjs/common';
 import { GUARDS_METADATA, ROUTE_ARGS_METADATA, RouteParamtypes } from '@nestjs/common/internal';
 import { ExternalContextCreator, ModulesContainer } from '@nestjs/core';
-import type { GuardsContextCreator } from '@nestjs/core/guards/guards-context-creator.js';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
-import type { InterceptorsContextCreator } from '@nestjs/core/interceptors/interceptors-context-creator.js';
 import { isMcpRequestGuard } from '../decorators/mcp-request-guard.decorator.js';
 import { MCP_CONTEXT_TYPE } from '../invocation/mcp-execution-context.js';
 import { namingArgument } from '../rest/named-argument.pipe.js';
@@ -19,6 +17,7 @@ import { isValidatedAs } from '../schema/validated-arguments.js';
 import { MCP_INVOCATION_PARAM, McpParamsFactory } from './mcp-params.factory.js';
 import type { BoundHandler } from '../registry/mcp-registry.types.js';
 import type { ArgumentSlices } from './route-input.js';
+import { hookedContextCreator, withLeadingInterceptors } from './nest-internals.js';
 
 /** Where provider methods (no route decorators) get their arguments: `(input, invocation)`. */
 const MCP_ARGS_METADATA = 'mcp:routeArguments';
@@ -33,27 +32,22 @@ const PROVIDER_ARGS = {
  * resolvers, so the guards, interceptors and pipes that protect it over HTTP protect it over MCP.
  * Exception filters are left out: the MCP layer maps errors itself (see `McpExceptionFilter`).
  * Request guards (`@McpRequestGuard()`) are left out too: they ran once, on the endpoint's own
- * route, for the HTTP request that carried the call.
+ * route, for the HTTP request that carried the call. What `create(...)` takes no argument for
+ * (a controller's module, the guard list, leading interceptors, a parameter's pipes) is asked of
+ * the creator through `nest-internals.ts`, the one file that knows how Nest's creator works inside.
  */
 @Injectable()
 export class McpHandlerFactory {
   private readonly externalContextCreator: ExternalContextCreator;
 
   constructor(shared: ExternalContextCreator, modules: ModulesContainer) {
-    // ExternalContextCreator finds a host's module among module *providers* only (it was made for
-    // GraphQL resolvers); without its module a controller's guards and interceptors would be
-    // silently dropped. A view of the shared creator that also looks among controllers fixes that.
-    this.externalContextCreator = Object.create(shared, {
-      getContextModuleKey: {
-        value: (classRef: Function | undefined) => {
-          for (const [key, moduleRef] of modules.entries()) {
-            if (classRef && moduleRef.controllers.has(classRef)) return key;
-          }
-          return shared.getContextModuleKey(classRef);
-        },
-      },
-      getParamValue: { value: McpHandlerFactory.withoutRepeatedValidation(shared) },
-      guardsContextCreator: { value: McpHandlerFactory.capabilityGuardsOnly(shared) },
+    this.externalContextCreator = hookedContextCreator(shared, {
+      // Nest looks for a host's module among module *providers* only (its creator was made for
+      // GraphQL resolvers); without its module a controller's guards and interceptors would be
+      // silently dropped, so the creator also looks among controllers.
+      moduleKeyOf: (classRef) => [...modules.entries()].find(([, moduleRef]) => moduleRef.controllers.has(classRef))?.[0],
+      guards: McpHandlerFactory.capabilityGuardsOnly,
+      paramValue: McpHandlerFactory.withoutRepeatedValidation,
     });
   }
 
@@ -70,7 +64,7 @@ export class McpHandlerFactory {
     if (!hasRouteArgs && !Reflect.hasOwnMetadata(MCP_ARGS_METADATA, prototype.constructor, methodName)) {
       Reflect.defineMetadata(MCP_ARGS_METADATA, PROVIDER_ARGS, prototype.constructor, methodName);
     }
-    const handler = this.withLeadingInterceptors(leading).create(
+    const handler = withLeadingInterceptors(this.externalContextCreator, leading).create(
       instance,
       prototype[methodName],
       methodName,
@@ -85,29 +79,13 @@ export class McpHandlerFactory {
   }
 
   /**
-   * The creator, or a view of it whose interceptor lists start with `leading`. Without leading
-   * interceptors a handler the application does not intercept gets none, and Nest calls it
-   * directly instead of through an RxJS chain.
-   */
-  private withLeadingInterceptors(leading: readonly NestInterceptor[]): ExternalContextCreator {
-    if (!leading.length) return this.externalContextCreator;
-    const shared = (this.externalContextCreator as unknown as { interceptorsContextCreator: InterceptorsContextCreator })
-      .interceptorsContextCreator;
-    const interceptorsContextCreator = {
-      create: (...args: Parameters<InterceptorsContextCreator['create']>) => [...leading, ...shared.create(...args)],
-    };
-    return Object.create(this.externalContextCreator, { interceptorsContextCreator: { value: interceptorsContextCreator } });
-  }
-
-  /**
    * The creator's guard lists (global, class and method guards), minus the request guards. Those
    * decide on the HTTP request alone and ran on the endpoint's route; running them again here
    * would charge a rate limit twice, and in a call no agent's request carries (an approved call, a
    * task's run) they would judge a request that only stands for the caller.
    */
-  private static capabilityGuardsOnly(shared: ExternalContextCreator): Pick<GuardsContextCreator, 'create'> {
-    const guards = (shared as unknown as { guardsContextCreator: GuardsContextCreator }).guardsContextCreator;
-    return { create: (...args) => guards.create(...args).filter((guard) => !isMcpRequestGuard(guard)) };
+  private static capabilityGuardsOnly(this: void, guards: CanActivate[]): CanActivate[] {
+    return guards.filter((guard) => !isMcpRequestGuard(guard));
   }
 
   /**
@@ -132,25 +110,27 @@ export class McpHandlerFactory {
   }
 
   /**
-   * The creator's parameter step, minus every `ValidationPipe` (global, controller, method or
+   * A parameter's pipes, minus every `ValidationPipe` (global, controller, method or
    * parameter) for a value the layer already validated as an instance of the parameter's type:
    * the same DTO, the same class-validator rules, checked once per call. Any other pipe
    * (`ParseUUIDPipe`, a schema pipe of another library) still runs; when it refuses a named
    * argument (`@Param('id', ParseUUIDPipe)`), its 400 names that argument (Nest's own pipes do not
    * say which one), so the agent knows what to correct: the body `namedArgumentPipe()` gives REST.
    */
-  private static withoutRepeatedValidation(shared: ExternalContextCreator) {
-    type GetParamValue = (value: unknown, metadata: ArgumentMetadata, pipes: PipeTransform[]) => Promise<unknown>;
-    const getParamValue = (shared as unknown as { getParamValue: GetParamValue }).getParamValue;
-    return async function (this: ExternalContextCreator, value: unknown, metadata: ArgumentMetadata, pipes: PipeTransform[]) {
-      const needed =
-        pipes.length && isValidatedAs(value, metadata.metatype) ? pipes.filter((pipe) => !(pipe instanceof ValidationPipe)) : pipes;
-      try {
-        return await getParamValue.call(this, value, metadata, needed);
-      } catch (error) {
-        throw typeof metadata.data === 'string' ? namingArgument(error, metadata.data) : error;
-      }
-    };
+  private static async withoutRepeatedValidation(
+    this: void,
+    value: unknown,
+    metadata: ArgumentMetadata,
+    pipes: PipeTransform[],
+    apply: (pipes: PipeTransform[]) => Promise<unknown>,
+  ): Promise<unknown> {
+    const needed =
+      pipes.length && isValidatedAs(value, metadata.metatype) ? pipes.filter((pipe) => !(pipe instanceof ValidationPipe)) : pipes;
+    try {
+      return await apply(needed);
+    } catch (error) {
+      throw typeof metadata.data === 'string' ? namingArgument(error, metadata.data) : error;
+    }
   }
 
   /** Names read one by one with `@Param(name)` / `@Query(name)` on a route handler. */

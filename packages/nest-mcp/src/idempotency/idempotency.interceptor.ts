@@ -11,6 +11,7 @@ import type { McpToolOptions } from '../decorators/mcp-decorator.options.js';
 import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { ToolReply } from '../tool-results/tool-reply.js';
 import { MCP_IDEMPOTENCY_STORE, type IdempotentCall, type McpIdempotencyStore } from '../contracts/idempotency-store.js';
+import { answerWithKey } from './keyed-answer.js';
 
 /**
  * Idempotency keys of tool calls, from claim to answer, as an interceptor so that it runs after
@@ -51,28 +52,20 @@ export class McpIdempotencyInterceptor implements NestInterceptor {
     return from(this.answer(keyed.call, { entry: keyed.entry, invocation, started: invocation.startedAt ?? performance.now() }, next));
   }
 
-  private async answer(call: IdempotentCall, run: ToolRun, next: CallHandler): Promise<ToolAnswer> {
-    const claim = await this.store.claim(call);
-    if (claim.kind === 'replay') return this.renderer.replay(claim.result, run.entry);
-    if (claim.kind === 'mismatch') return this.renderer.answer(this.reused(call.tool), run);
-    let answer: ToolAnswer;
-    try {
-      answer = await lastValueFrom(next.handle()).then(
-        (output) => this.renderer.answer(output, run),
-        (exception: unknown) => this.renderer.failure(exception, run),
-      );
-    } catch (exception) {
-      // What the client and the call hook must see is the call's own error, not a failure to free
-      // the key (in a transaction that error aborted, the rollback frees it anyway).
-      await this.store
-        .release(call)
-        .catch((error: Error) => this.logger.warn(`Could not free the key of a failed ${call.tool} call: ${error.message}`));
-      throw exception;
-    }
-    // An answer is kept as the client gets it: a task's `CreateTaskResult` too (a repeat answers that task).
-    if (answer.final) await this.store.save(call, answer.result as CallToolResult);
-    else await this.store.release(call);
-    return answer;
+  private answer(call: IdempotentCall, run: ToolRun, next: CallHandler): Promise<ToolAnswer> {
+    return answerWithKey(this.store, call, {
+      replay: (result) => this.renderer.replay(result, run.entry),
+      mismatch: () => this.renderer.answer(this.reused(call.tool), run),
+      run: () =>
+        lastValueFrom(next.handle()).then(
+          (output) => this.renderer.answer(output, run),
+          (exception: unknown) => this.renderer.failure(exception, run),
+        ),
+      // An answer is kept as the client gets it: a task's `CreateTaskResult` too (a repeat answers that task).
+      kept: (answer) => (answer.final ? (answer.result as CallToolResult) : undefined),
+      // The default store keeps keys outside any transaction: only a release frees them.
+      releaseOnThrow: { failed: (error) => this.logger.warn(`Could not free the key of a failed ${call.tool} call: ${error.message}`) },
+    });
   }
 
   /** The call's idempotency key, when the tool has side effects and the key argument was given. */
