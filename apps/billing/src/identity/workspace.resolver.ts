@@ -37,7 +37,7 @@ export class WorkspaceResolver {
       throw new BadRequestException(
         takesArgument
           ? `Name the workspace: pass workspace_id (id or slug) as an argument, the X-Workspace-Id header or ?workspace_id=. ${yours}`
-          : 'This tool takes no workspace_id argument and you belong to several workspaces: use a token bound to one ' +
+          : 'This call takes no workspace_id argument and you belong to several workspaces: use a token bound to one ' +
               `workspace, or a connection that sends X-Workspace-Id. ${yours}`,
       );
     }
