@@ -11,6 +11,7 @@ import { createTestDatabase, prismaOn, queryRows, type TestDatabase } from '../s
 const CLI = fileURLToPath(new URL('../../src/cli/link-identity.cli.js', import.meta.url));
 const TOKEN_CLI = fileURLToPath(new URL('../../src/cli/token.cli.js', import.meta.url));
 const ISSUER = 'https://idp.example.test';
+const LINKING_ISSUER = 'https://idp-linking.example.test';
 
 describe('the identity CLIs', () => {
   let database: TestDatabase;
@@ -22,11 +23,12 @@ describe('the identity CLIs', () => {
   });
   after(() => database?.close());
 
-  const link = (...args: string[]) =>
-    spawnSync(process.execPath, [CLI, '--issuer', ISSUER, ...args], {
+  const linkAt = (issuer: string, ...args: string[]) =>
+    spawnSync(process.execPath, [CLI, '--issuer', issuer, ...args], {
       encoding: 'utf8',
       env: { ...process.env, DATABASE_URL: database.url },
     });
+  const link = (...args: string[]) => linkAt(ISSUER, ...args);
   const linkedEmail = async (subject: string) =>
     (
       await queryRows<{ email: string; linked_by: string }>(
@@ -108,5 +110,61 @@ describe('the identity CLIs', () => {
     const result = mint('--for', 'rest');
     assert.equal(result.status, 1);
     assert.match(result.stderr, /--for takes mcp, api or mcp,api \(got "rest"\)/);
+  });
+
+  describe('npm run identity:link under one subject per user and issuer', () => {
+    // An issuer of its own: the cases above already linked subjects to these users at ISSUER.
+    const link = (...args: string[]) => linkAt(LINKING_ISSUER, ...args);
+    const subjectsOf = async (email: string) =>
+      (
+        await queryRows<{ subject: string }>(
+          database.url,
+          'SELECT e.subject FROM external_identities e JOIN users u ON u.id = e.user_id WHERE e.issuer = $1 AND u.email = $2 ORDER BY 1',
+          [LINKING_ISSUER, email],
+        )
+      ).map((row) => row.subject);
+
+    it('refuses a second subject for a user without --replace, naming the one in the way and how to proceed (no stack trace)', async () => {
+      const first = link('--subject', 'cli-one', '--email', 'viewer@demo.test');
+      assert.equal(first.status, 0, first.stderr);
+      const again = link('--subject', 'cli-one', '--email', 'viewer@demo.test');
+      assert.equal(again.status, 0, `linking the same subject to the same user again is no change: ${again.stderr}`);
+
+      const second = link('--subject', 'cli-two', '--email', 'viewer@demo.test');
+      assert.equal(second.status, 1);
+      assert.match(
+        second.stderr,
+        new RegExp(
+          `viewer@demo\\.test already has another subject at ${LINKING_ISSUER.replaceAll('.', '\\.')} \\(cli-one\\).*add --replace to unlink it`,
+        ),
+      );
+      assert.doesNotMatch(second.stderr, /^\s+at /m, 'a message, not a stack trace');
+      assert.deepEqual(await subjectsOf('viewer@demo.test'), ['cli-one']);
+    });
+
+    it("--replace links the new subject and unlinks the user's other one at that issuer", async () => {
+      const replaced = link('--subject', 'cli-two', '--email', 'viewer@demo.test', '--replace');
+      assert.equal(replaced.status, 0, replaced.stderr);
+      assert.match(replaced.stderr, /Unlinked cli-one at /);
+      assert.match(replaced.stderr, /Linked cli-two at .* to viewer@demo\.test/);
+      assert.deepEqual(await subjectsOf('viewer@demo.test'), ['cli-two']);
+    });
+
+    it("--replace moving a subject to a user who has another: the subject moves and the user's other one is unlinked", async () => {
+      assert.equal(link('--subject', 'cli-acc', '--email', 'accountant@demo.test').status, 0);
+      const refused = link('--subject', 'cli-two', '--email', 'accountant@demo.test');
+      assert.equal(refused.status, 1);
+      assert.match(refused.stderr, /linked to another user .*--replace/);
+      const moved = link('--subject', 'cli-two', '--email', 'accountant@demo.test', '--replace');
+      assert.equal(moved.status, 0, moved.stderr);
+      assert.deepEqual(await subjectsOf('accountant@demo.test'), ['cli-two']);
+      assert.deepEqual(await subjectsOf('viewer@demo.test'), []);
+    });
+
+    it('explains --replace in its usage', () => {
+      const usage = link('--subject', 'cli-x');
+      assert.equal(usage.status, 1);
+      assert.match(usage.stderr, /usage: npm run identity:link[^]*A user has one subject per issuer\. --replace makes this link the one/);
+    });
   });
 });

@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { callStateless, envelopeOf } from '@nest-mcp/core/testing';
-import { RequestContext } from '../../src/context/request-context.js';
-import { seedDemo } from '../../src/demo/demo-seed.js';
 import { bearer, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
-import { createTestDatabase, prismaOn, queryRows, type TestDatabase } from '../support/test-database.js';
 
 /**
  * First-seen JWT subjects (docs/identity.md, "JWT identity"): one subject per user and issuer,
@@ -176,74 +171,5 @@ describe('first-seen JWT subjects: one subject per user and issuer, and users wi
     });
     assert.equal(write.status, 403);
     assert.equal(((await write.json()) as { code: string }).code, 'forbidden_by_role');
-  });
-});
-
-describe('npm run identity:link under one subject per user and issuer', () => {
-  const CLI = fileURLToPath(new URL('../../src/cli/link-identity.cli.js', import.meta.url));
-  let database: TestDatabase;
-  before(async () => {
-    database = await createTestDatabase();
-    const prisma = prismaOn(database.url);
-    await RequestContext.run({ channel: 'system' }, () => seedDemo(prisma));
-    await prisma.onApplicationShutdown();
-  });
-  after(() => database?.close());
-
-  const link = (...args: string[]) =>
-    spawnSync(process.execPath, [CLI, '--issuer', ISSUER, ...args], {
-      encoding: 'utf8',
-      env: { ...process.env, DATABASE_URL: database.url },
-    });
-  const subjectsOf = async (email: string) =>
-    (
-      await queryRows<{ subject: string }>(
-        database.url,
-        'SELECT e.subject FROM external_identities e JOIN users u ON u.id = e.user_id WHERE e.issuer = $1 AND u.email = $2 ORDER BY 1',
-        [ISSUER, email],
-      )
-    ).map((row) => row.subject);
-
-  it('refuses a second subject for a user without --replace, naming the one in the way and how to proceed (no stack trace)', async () => {
-    const first = link('--subject', 'cli-one', '--email', 'viewer@demo.test');
-    assert.equal(first.status, 0, first.stderr);
-    const again = link('--subject', 'cli-one', '--email', 'viewer@demo.test');
-    assert.equal(again.status, 0, `linking the same subject to the same user again is no change: ${again.stderr}`);
-
-    const second = link('--subject', 'cli-two', '--email', 'viewer@demo.test');
-    assert.equal(second.status, 1);
-    assert.match(
-      second.stderr,
-      new RegExp(
-        `viewer@demo\\.test already has another subject at ${ISSUER.replaceAll('.', '\\.')} \\(cli-one\\).*add --replace to unlink it`,
-      ),
-    );
-    assert.doesNotMatch(second.stderr, /^\s+at /m, 'a message, not a stack trace');
-    assert.deepEqual(await subjectsOf('viewer@demo.test'), ['cli-one']);
-  });
-
-  it("--replace links the new subject and unlinks the user's other one at that issuer", async () => {
-    const replaced = link('--subject', 'cli-two', '--email', 'viewer@demo.test', '--replace');
-    assert.equal(replaced.status, 0, replaced.stderr);
-    assert.match(replaced.stderr, /Unlinked cli-one at /);
-    assert.match(replaced.stderr, /Linked cli-two at .* to viewer@demo\.test/);
-    assert.deepEqual(await subjectsOf('viewer@demo.test'), ['cli-two']);
-  });
-
-  it("--replace moving a subject to a user who has another: the subject moves and the user's other one is unlinked", async () => {
-    assert.equal(link('--subject', 'cli-acc', '--email', 'accountant@demo.test').status, 0);
-    const refused = link('--subject', 'cli-two', '--email', 'accountant@demo.test');
-    assert.equal(refused.status, 1);
-    assert.match(refused.stderr, /linked to another user .*--replace/);
-    const moved = link('--subject', 'cli-two', '--email', 'accountant@demo.test', '--replace');
-    assert.equal(moved.status, 0, moved.stderr);
-    assert.deepEqual(await subjectsOf('accountant@demo.test'), ['cli-two']);
-    assert.deepEqual(await subjectsOf('viewer@demo.test'), []);
-  });
-
-  it('explains --replace in its usage', () => {
-    const usage = link('--subject', 'cli-x');
-    assert.equal(usage.status, 1);
-    assert.match(usage.stderr, /usage: npm run identity:link[^]*A user has one subject per issuer\. --replace makes this link the one/);
   });
 });
