@@ -6,7 +6,7 @@ import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
 import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
 import { validateToolArguments, type FieldViolation } from '../schema/dto-argument.validator.js';
-import { McpTasks, type McpJobView } from '../tasks/mcp-tasks.service.js';
+import { McpTasks, restTaskCall, type McpJobView } from '../tasks/mcp-tasks.service.js';
 import type { ToolReply } from '../tool-results/tool-reply.js';
 import { restValidationException } from './mcp-rest-validation.pipe.js';
 
@@ -57,17 +57,7 @@ export class McpRestBackground implements McpRestBackgroundAnswers {
       forbidUnknown: this.options.forbidUnknownArguments,
     });
     if (validation && !validation.ok) throw invalidArguments(validation.violations);
-    const accepted = await this.tasks.accept(
-      {
-        name: route.tool,
-        arguments: args as Record<string, unknown>,
-        httpRequest: request,
-        callerKey: this.options.callerKey(request),
-        protocolVersion: this.options.supportedVersions[0],
-        clientCapabilities: {},
-      },
-      'job',
-    );
+    const accepted = await this.tasks.accept(restTaskCall(this.options, route.tool, args as Record<string, unknown>, request), 'job');
     if (!accepted.taskId) throw refusal(accepted.reply as ToolReply);
     const job = (await this.tasks.job(accepted.taskId, request))!;
     response.setHeader('Location', route.jobLocation(accepted.taskId));

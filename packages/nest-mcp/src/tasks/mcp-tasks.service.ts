@@ -18,6 +18,18 @@ import { newTaskId } from './task-id.js';
 export type TaskCall = Pick<McpInvocation, 'name' | 'arguments' | 'httpRequest' | 'callerKey' | 'protocolVersion' | 'clientCapabilities'> &
   Partial<Pick<McpInvocation, 'clientInfo' | 'state' | 'inputResponses'>>;
 
+/** A REST request's call of `tool`, as `accept` reads it: the caller of the request, no MCP client behind it. */
+export function restTaskCall(options: ResolvedMcpOptions, tool: string, args: Record<string, unknown>, request: Request): TaskCall {
+  return {
+    name: tool,
+    arguments: args,
+    httpRequest: request,
+    callerKey: options.callerKey(request),
+    protocolVersion: options.supportedVersions[0],
+    clientCapabilities: {},
+  };
+}
+
 /** What a tool call answers when the layer accepted it as a task (see `McpTaskInterceptor`); `taskId` once one was created. */
 export class TaskAccepted {
   constructor(
@@ -104,17 +116,7 @@ export class McpTasks {
    * workspace has `maxActivePerWorkspace` unfinished tasks (answer 429).
    */
   async submit(tool: string, args: Record<string, unknown>, request: Request): Promise<McpJobView | undefined> {
-    const accepted = await this.accept(
-      {
-        name: tool,
-        arguments: args,
-        httpRequest: request,
-        callerKey: this.options.callerKey(request),
-        protocolVersion: this.options.supportedVersions[0],
-        clientCapabilities: {},
-      },
-      'job',
-    );
+    const accepted = await this.accept(restTaskCall(this.options, tool, args, request), 'job');
     if (accepted.reply instanceof ToolReply && !accepted.reply.ok) return undefined;
     const jobId = ((accepted.reply as ToolReply).data as { jobId: string }).jobId;
     return (await this.job(jobId, request))!;
