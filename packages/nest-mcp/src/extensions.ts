@@ -16,7 +16,7 @@ export {
   MCP_SCOPES_METADATA,
   MCP_TOOL_METADATA,
 } from './decorators/mcp-metadata.keys.js';
-export type { McpPromptMetadata, McpResourceMetadata, McpToolMetadata } from './decorators/mcp-decorator.options.js';
+export type { McpPromptMetadata, McpResourceMetadata, McpToolMetadata } from './options/mcp-decorator.options.js';
 export { dtoToJsonSchema } from './schema/dto-json-schema.factory.js';
 export type { JsonSchema } from './schema/json-schema.types.js';
 

@@ -27,7 +27,7 @@ export type {
   McpTaskSupport,
   McpToolAnnotations,
   McpToolOptions,
-} from './decorators/mcp-decorator.options.js';
+} from './options/mcp-decorator.options.js';
 export type { McpCompletionRequest } from './handlers/completion.handler.js';
 
 // Inside a handler or a guard: the call, the answer, the errors.

@@ -3,7 +3,6 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { RequestContext } from '../context/request-context.js';
 import { McpExecutionContext, type McpInvocation } from '@nest-mcp/core';
-import { McpRegistry } from '@nest-mcp/core/extensions';
 import { principalOf, setRequestWorkspace } from './request-principal.js';
 import { WORKSPACE_SCOPED } from './workspace-scoped.decorator.js';
 import { WorkspaceResolver } from './workspace.resolver.js';
@@ -18,7 +17,6 @@ export class WorkspaceGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly resolver: WorkspaceResolver,
-    private readonly registry: McpRegistry,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -44,11 +42,9 @@ export class WorkspaceGuard implements CanActivate {
 
   /** Whether the caller could have named the workspace in the call: a tool's argument, a resource template's variable. */
   private takesWorkspaceArgument(invocation: McpInvocation): boolean {
-    if (invocation.kind === 'resource') {
-      const template = invocation.uri ? this.registry.matchTemplate(invocation.uri)?.entry.template : undefined;
-      return template?.variableNames.includes('workspace_id') ?? false;
-    }
-    const tool = invocation.kind === 'tool' ? this.registry.tool(invocation.name) : undefined;
+    // The call's own entries, resolved once by the layer: nothing is looked up by name here.
+    if (invocation.kind === 'resource') return invocation.template?.template.variableNames.includes('workspace_id') ?? false;
+    const tool = invocation.tool;
     return !tool || Object.hasOwn(tool.definition.inputSchema.properties ?? {}, 'workspace_id');
   }
 }

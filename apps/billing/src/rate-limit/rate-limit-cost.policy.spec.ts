@@ -11,12 +11,12 @@ const tools: Record<string, { readOnlyHint: boolean; destructiveHint: boolean }>
   write_tool: { readOnlyHint: false, destructiveHint: false },
   destructive_tool: { readOnlyHint: false, destructiveHint: true },
 };
-const registry = { tool: (name: string) => (tools[name] ? { annotations: tools[name] } : undefined) } as unknown as McpRegistry;
+const registry = { tool: (name: string) => (tools[name] ? { name, annotations: tools[name] } : undefined) } as unknown as McpRegistry;
 const policy = new RateLimitCostPolicy(rateLimitConfigFromEnv({}), registry);
 
 const mcpRequest = (body: unknown) => {
   const req = { body, method: 'POST', path: '/mcp' } as unknown as Request;
-  attachMcpMessage(req, body);
+  attachMcpMessage(req, body, registry);
   return req;
 };
 const restRequest = (method: string, path: string) => ({ body: {}, method, path }) as unknown as Request;
@@ -71,7 +71,8 @@ describe('RateLimitCostPolicy', () => {
       rateLimitConfigFromEnv({ RATE_LIMIT_COST_DESTRUCTIVE: '50', RATE_LIMIT_COST_DEFAULT: '0' }),
       registry,
     );
-    assert.equal(custom.mcpCost({ method: 'tools/call', params: { name: 'destructive_tool' } }).cost, 50);
-    assert.equal(custom.mcpCost({ method: 'ping', params: {} }).cost, 0);
+    const price = (body: unknown) => custom.costOf(contextOf(plainHandler), mcpRequest(body)).cost;
+    assert.equal(price({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'destructive_tool' } }), 50);
+    assert.equal(price({ jsonrpc: '2.0', id: 1, method: 'ping' }), 0);
   });
 });

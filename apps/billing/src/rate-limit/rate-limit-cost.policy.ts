@@ -1,6 +1,6 @@
 import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { type InboundMessage, MCP_TOOL_METADATA, mcpMessageOf, McpRegistry } from '@nest-mcp/core/extensions';
+import { MCP_TOOL_METADATA, mcpMessageOf, McpRegistry, type McpRequestMessage } from '@nest-mcp/core/extensions';
 import { RATE_LIMIT_CONFIG, type RateLimitConfig } from './rate-limit.config.js';
 
 /** What a request costs, and how to name it in a refusal. */
@@ -38,18 +38,14 @@ export class RateLimitCostPolicy {
 
   costOf(context: ExecutionContext, req: Request): RequestCost {
     const mcp = mcpMessageOf(req);
-    if (mcp) return this.mcpCost(mcp.message);
+    if (mcp) return this.mcpCost(mcp);
     return { cost: this.restCost(context.getHandler(), req.method), what: `${req.method} ${req.path}` };
   }
 
-  /** Cost of one JSON-RPC message (undefined: a body that is not one, which costs the default). */
-  mcpCost(message: InboundMessage | undefined): RequestCost {
-    const name = message?.params.name;
-    if (message?.method === 'tools/call' && typeof name === 'string') {
-      const tool = this.registry.tool(name);
-      if (tool) return { cost: this.toolCost(tool.annotations), what: `tools/call ${name}` };
-    }
-    return { cost: this.config.costs.default, what: message?.method ?? 'this request' };
+  /** Cost of one MCP message, priced by the tool the layer resolved where it read it (a body that is no message costs the default). */
+  mcpCost(read: Pick<McpRequestMessage, 'message' | 'tool'>): RequestCost {
+    if (read.tool) return { cost: this.toolCost(read.tool.annotations), what: `tools/call ${read.tool.name}` };
+    return { cost: this.config.costs.default, what: read.message?.method ?? 'this request' };
   }
 
   toolCost(annotations: ToolAnnotations): number {

@@ -49,7 +49,7 @@ function setup(env: NodeJS.ProcessEnv = {}) {
 function http({ mcp, ...req }: Partial<Request> & { mcp?: boolean } & Record<string, unknown>) {
   const headers: Record<string, string> = {};
   const request = { headers: {}, query: {}, method: 'POST', path: '/mcp', ...req } as unknown as Request;
-  if (mcp) attachMcpMessage(request, request.body);
+  if (mcp) attachMcpMessage(request, request.body, registry);
   const response = { setHeader: (name: string, value: string) => (headers[name] = value) };
   const context = {
     getHandler: () => () => undefined,

@@ -40,14 +40,8 @@ export class CapabilityAccess {
    * missing or unknown name (pointing at the list that has the right ones), the policy's refusal
    * for one the caller may not use.
    */
-  async named<T extends Named>(
-    kind: 'tool' | 'prompt',
-    name: unknown,
-    lookup: (name: string) => T | undefined,
-    context: McpRequestContext,
-  ): Promise<T> {
+  async named<T extends Named>(kind: 'tool' | 'prompt', name: unknown, entry: T | undefined, context: McpRequestContext): Promise<T> {
     if (typeof name !== 'string') throw McpProtocolError.invalidParams(`Invalid params: "name" (${NAME_OF[kind]}) is required`);
-    const entry = lookup(name);
     if (!entry) throw McpProtocolError.invalidParams(`Unknown ${kind}: ${name}. Call ${kind}s/list to see the ${kind}s you can use.`);
     await this.assert(kind, entry, context);
     return entry;

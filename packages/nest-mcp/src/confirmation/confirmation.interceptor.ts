@@ -1,9 +1,8 @@
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import { Inject, Injectable, Optional, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { from, mergeMap, of, type Observable } from 'rxjs';
-import { McpRegistry } from '../registry/mcp.registry.js';
-import type { McpToolOptions } from '../decorators/mcp-decorator.options.js';
-import type { ToolEntry } from '../registry/mcp-registry.types.js';
+import type { McpToolOptions } from '../options/mcp-decorator.options.js';
+import type { ToolEntry } from '../invocation/capability-entries.js';
 import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
 import { McpExecutionContext } from '../invocation/mcp-execution-context.js';
 import type { McpInvocation } from '../invocation/mcp-invocation.js';
@@ -39,7 +38,6 @@ interface ConfirmationState {
 @Injectable()
 export class McpConfirmationInterceptor implements NestInterceptor {
   constructor(
-    private readonly registry: McpRegistry,
     private readonly states: McpRequestState,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     @Optional() @Inject(MCP_APPROVAL_LINKS) private readonly approvals?: McpApprovalLinks,
@@ -54,7 +52,7 @@ export class McpConfirmationInterceptor implements NestInterceptor {
     const invocation = McpExecutionContext.invocation(context);
     // Approved on a page, or a task's run (confirmed before the task was created): not asked again.
     if (!invocation || invocation.kind !== 'tool' || invocation.approved || invocation.taskRun) return next.handle();
-    const tool = this.registry.tool(invocation.name);
+    const tool = invocation.tool;
     if (!tool?.annotations.destructiveHint) return next.handle();
     return from(this.decide(tool, invocation)).pipe(mergeMap((answer) => (answer === PROCEED ? next.handle() : of(answer))));
   }

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { McpRegistry } from '../registry/mcp.registry.js';
-import type { ToolEntry } from '../registry/mcp-registry.types.js';
+import type { ToolEntry } from '../invocation/capability-entries.js';
 import { CapabilityAccess } from '../access/capability-access.js';
 import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
-import type { McpRequestContext } from '../invocation/mcp-invocation.js';
+import type { InChatConfirmation } from '../invocation/mcp-invocation.js';
+import type { McpCall } from '../contracts/call-hook.js';
 import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { canElicitForm } from '../multi-round/input-required.js';
-import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { validateToolArguments } from '../schema/dto-argument.validator.js';
 import { confirmationOf, confirmationQuestion } from './confirmation.interceptor.js';
 
@@ -16,7 +15,7 @@ import { confirmationOf, confirmationQuestion } from './confirmation.interceptor
  * `clientRequestTimeoutMs`; asked from inside the tool's pipeline, that wait would happen inside
  * the `McpCallHook`, i.e. inside whatever the application opens around a call (a database
  * transaction holding a pooled connection). So the dispatcher asks here, before the hook, and
- * records the answer on the request context (`confirmedInChat`); `McpConfirmationInterceptor`
+ * answers what the person said, which the call's invocation carries (`confirmedInChat`); `McpConfirmationInterceptor`
  * then only reads it, and the hook runs around a call whose outcome is already decided.
  *
  * Asks only for a call that would be confirmed in the chat and could run: the tool exists and is
@@ -31,7 +30,6 @@ export class StreamConfirmation {
   private readonly pending = new Map<string, number>();
 
   constructor(
-    private readonly registry: McpRegistry,
     private readonly access: CapabilityAccess,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
   ) {}
@@ -41,29 +39,32 @@ export class StreamConfirmation {
     return this.pending.get(callerKey) ?? 0;
   }
 
-  /** For a `tools/call`: asks the person now when the call will be confirmed in the chat over the stream. */
-  async askFirst(params: Record<string, unknown>, context: McpRequestContext): Promise<void> {
+  /**
+   * For a `tools/call`: asks the person now when the call will be confirmed in the chat over the
+   * stream, and answers what they said (undefined: not asked), which the call's invocation carries
+   * (`McpInvocation.confirmedInChat`) to the confirmation interceptor.
+   */
+  async askFirst(call: McpCall): Promise<InChatConfirmation | undefined> {
+    const { context, tool } = call;
     const stream = context.stream;
     if (context.era !== 'handshake' || context.approved || !stream?.canAsk || !canElicitForm(context.clientCapabilities)) return;
-    const tool = typeof params.name === 'string' ? this.registry.tool(params.name) : undefined;
     if (!tool?.annotations.destructiveHint || confirmationOf(tool, this.options) === 'link') return;
-    if (!this.access.allows('tool', tool, context) || !(await this.argumentsValid(tool, params.arguments))) return;
+    if (!this.access.allows('tool', tool, context) || !(await this.argumentsValid(tool, call.arguments))) return;
 
     const callerKey = this.options.callerKey(context.httpRequest) ?? '';
     const mine = this.pendingOf(callerKey);
     if (mine >= this.options.streams!.maxPendingConfirmationsPerCaller) {
-      context.confirmedInChat = 'too-many';
-      return;
+      return 'too-many';
     }
     this.pending.set(callerKey, mine + 1);
     try {
-      const question = confirmationQuestion(tool, isPlainObject(params.arguments) ? params.arguments : undefined);
+      const question = confirmationQuestion(tool, call.arguments);
       const answer = await stream.ask('elicitation/create', question);
       const content = answer.content as Record<string, unknown> | undefined;
-      context.confirmedInChat = answer.action === 'accept' && content?.confirm === true ? 'accepted' : 'declined';
+      return answer.action === 'accept' && content?.confirm === true ? 'accepted' : 'declined';
     } catch (error) {
       // No answer in time, the call aborted, the client refused: the hook sees the call fail.
-      context.confirmedInChat = { error };
+      return { error };
     } finally {
       const left = (this.pending.get(callerKey) ?? 1) - 1;
       if (left > 0) this.pending.set(callerKey, left);

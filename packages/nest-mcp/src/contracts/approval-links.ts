@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ToolEntry } from '../registry/mcp-registry.types.js';
+import type { ToolEntry } from '../invocation/capability-entries.js';
 import type { McpInvocation } from '../invocation/mcp-invocation.js';
 
 /** A destructive call that needs a person's yes, from a client that cannot ask in the chat. */

@@ -1,3 +1,4 @@
+import type { ToolEntry } from '../invocation/capability-entries.js';
 import type { McpRequestContext } from '../invocation/mcp-invocation.js';
 import type { ToolStatus } from '../tool-results/tool-result.envelope.js';
 
@@ -10,6 +11,13 @@ export interface McpCall {
    * name or template URI and the argument: `billing://customers/{id}#id`.
    */
   target: string | undefined;
+  /**
+   * `tools/call`: the tool `target` names, resolved once where the message was read (undefined for a
+   * name no tool has). Every station after reads it here, or as `McpInvocation.tool`.
+   */
+  tool?: ToolEntry;
+  /** When the layer began serving the call (`performance.now()`). */
+  startedAt: number;
   /** The arguments as the client sent them (before validation); for a completion, `{ argument, context }`. */
   arguments: Record<string, unknown> | undefined;
   /** True for reads: `resources/read`, `prompts/get`, completions, and tools annotated `readOnlyHint`. */

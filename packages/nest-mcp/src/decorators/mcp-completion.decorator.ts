@@ -1,5 +1,5 @@
 import { MCP_COMPLETION_METADATA } from './mcp-metadata.keys.js';
-import type { McpCompletionOptions } from './mcp-decorator.options.js';
+import type { McpCompletionOptions } from '../options/mcp-decorator.options.js';
 
 /**
  * Marks a method as the source of `completion/complete` suggestions for one prompt argument or

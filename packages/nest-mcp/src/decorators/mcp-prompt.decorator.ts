@@ -1,5 +1,5 @@
 import { MCP_PROMPT_METADATA } from './mcp-metadata.keys.js';
-import type { McpPromptMetadata, McpPromptOptions } from './mcp-decorator.options.js';
+import type { McpPromptMetadata, McpPromptOptions } from '../options/mcp-decorator.options.js';
 import { checkIcons } from './mcp-icons.js';
 import { resolveMcpName } from './mcp-name.js';
 import { declareMethodScopes } from './scopes-metadata.js';

@@ -1,5 +1,5 @@
 import { MCP_RESOURCE_METADATA } from './mcp-metadata.keys.js';
-import type { McpResourceMetadata, McpResourceOptions } from './mcp-decorator.options.js';
+import type { McpResourceMetadata, McpResourceOptions } from '../options/mcp-decorator.options.js';
 import { checkIcons } from './mcp-icons.js';
 import { resolveMcpName } from './mcp-name.js';
 import { declareMethodScopes } from './scopes-metadata.js';

@@ -1,5 +1,5 @@
 import { MCP_TOOL_METADATA } from './mcp-metadata.keys.js';
-import type { McpToolMetadata, McpToolOptions } from './mcp-decorator.options.js';
+import type { McpToolMetadata, McpToolOptions } from '../options/mcp-decorator.options.js';
 import { checkIcons } from './mcp-icons.js';
 import { resolveMcpName } from './mcp-name.js';
 import { answeredInBackgroundOverRest } from './rest-background.interceptor.js';

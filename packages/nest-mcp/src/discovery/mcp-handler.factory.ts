@@ -15,7 +15,7 @@ import { namingArgument } from '../rest/named-argument.pipe.js';
 import type { McpInvocation } from '../invocation/mcp-invocation.js';
 import { isValidatedAs } from '../schema/validated-arguments.js';
 import { MCP_INVOCATION_PARAM, McpParamsFactory } from './mcp-params.factory.js';
-import type { BoundHandler } from '../registry/mcp-registry.types.js';
+import type { BoundHandler } from '../invocation/capability-entries.js';
 import type { ArgumentSlices } from './route-input.js';
 import { hookedContextCreator, withLeadingInterceptors } from './nest-internals.js';
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional, type OnModuleInit, type Type } from '@nes
 import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { UriTemplate, type Tool } from '@modelcontextprotocol/server';
-import type { McpCompletionOptions, McpPromptMetadata, McpResourceMetadata, McpToolMetadata } from '../decorators/mcp-decorator.options.js';
+import type { McpCompletionOptions, McpPromptMetadata, McpResourceMetadata, McpToolMetadata } from '../options/mcp-decorator.options.js';
 import {
   MCP_COMPLETION_METADATA,
   MCP_PROMPT_METADATA,
@@ -18,7 +18,7 @@ import { MCP_ACCESS_POLICY, type McpAccessPolicy } from '../contracts/access-pol
 import { envelopeSchema } from '../tool-results/tool-result.envelope.js';
 import { McpHandlerFactory } from './mcp-handler.factory.js';
 import { completionKey, McpRegistry } from '../registry/mcp.registry.js';
-import type { ToolEntry } from '../registry/mcp-registry.types.js';
+import type { ToolEntry } from '../invocation/capability-entries.js';
 import { RawJson } from '../tool-results/raw-json.js';
 import { McpConfirmationInterceptor } from '../confirmation/confirmation.interceptor.js';
 import { McpIdempotencyInterceptor } from '../idempotency/idempotency.interceptor.js';

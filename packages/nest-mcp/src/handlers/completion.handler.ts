@@ -40,7 +40,7 @@ export class CompletionHandler {
     const contextArguments =
       isPlainObject(params.context) && isPlainObject(params.context.arguments) ? (params.context.arguments as Record<string, string>) : {};
     const input: McpCompletionRequest = { argument: argument.name, value, arguments: contextArguments };
-    const output = await entry.handler(await this.invocations.build('completion', target.name, {}, context, input));
+    const output = await entry.handler(await this.invocations.build({ kind: 'completion', name: target.name }, {}, context, input));
     const candidates = Array.isArray(output) ? output.map(String) : [];
     const prefix = value.toLowerCase();
     const matching = [...new Set(candidates)].filter((c) => c.toLowerCase().startsWith(prefix));

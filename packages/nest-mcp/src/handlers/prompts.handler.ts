@@ -26,7 +26,12 @@ export class PromptsHandler {
   }
 
   async get(params: Record<string, unknown>, context: McpRequestContext): Promise<GetPromptResult | InputRequiredResult> {
-    const entry = await this.access.named('prompt', params.name, (name) => this.registry.prompt(name), context);
+    const entry = await this.access.named(
+      'prompt',
+      params.name,
+      typeof params.name === 'string' ? this.registry.prompt(params.name) : undefined,
+      context,
+    );
     const name = entry.name;
 
     let input: unknown = {};
@@ -43,7 +48,7 @@ export class PromptsHandler {
       }
       input = validation.value;
     }
-    const invocation = await this.invocations.build('prompt', name, params, context, input);
+    const invocation = await this.invocations.build({ kind: 'prompt', name }, params, context, input);
     let output: unknown;
     try {
       output = await entry.handler(invocation);

@@ -1,7 +1,7 @@
 import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from '@modelcontextprotocol/server';
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import { McpRegistry } from '../registry/mcp.registry.js';
-import type { ResourceTemplateEntry } from '../registry/mcp-registry.types.js';
+import type { ResourceTemplateEntry } from '../invocation/capability-entries.js';
 import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
 import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { validateArguments } from '../schema/dto-argument.validator.js';
@@ -45,8 +45,8 @@ export class ResourcesHandler {
 
     let output: unknown;
     try {
-      const invocation = await this.invocations.build('resource', entry.name, {}, context, input);
-      invocation.uri = uri;
+      const target = { kind: 'resource' as const, name: entry.name, uri, ...(matched ? { template: matched.entry } : {}) };
+      const invocation = await this.invocations.build(target, {}, context, input);
       output = await entry.handler(invocation);
     } catch (exception) {
       // A template that matched but names nothing that exists is an unknown resource, not a fault.

@@ -1,7 +1,7 @@
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { McpCallOutcome } from '../contracts/call-hook.js';
-import type { ToolEntry } from '../registry/mcp-registry.types.js';
+import type { ToolEntry } from '../invocation/capability-entries.js';
 import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
 import type { McpInvocation } from '../invocation/mcp-invocation.js';
 import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
@@ -17,12 +17,11 @@ import { nextQuestionOf, toolErrorsFromException } from './tool-error.mapper.js'
 
 type EnvelopeFields = Pick<ToolEnvelope, 'ok' | 'status' | 'errors'> & Partial<Pick<ToolEnvelope, 'data' | 'nextQuestion' | 'approval'>>;
 
-/** A tool call being answered: the tool, its invocation, and when its renderer started counting (the envelope's `durationMs`). */
-export interface ToolRun {
-  entry: ToolEntry;
-  invocation: McpInvocation;
-  started: number;
-}
+/** A tool call being answered: its invocation, whose `tool` and `startedAt` (the envelope's `durationMs`) the call resolved. */
+export type ToolRun = McpInvocation & { tool: ToolEntry };
+
+/** A tool call answered before its pipeline ran (no invocation yet): the call's tool and start. */
+export type ToolCallStart = Pick<ToolRun, 'tool' | 'startedAt'>;
 
 /**
  * A `tools/call` answer, rendered: the result exactly as the client gets it, and what it is. Once
@@ -62,9 +61,8 @@ export class ToolResultRenderer {
     this.maxResultBytes = options.maxResultBytes;
   }
 
-  /** What the pipeline returned; an answer rendered already (by the idempotency interceptor) as it is. */
+  /** What the pipeline returned, rendered. */
   answer(output: unknown, run: ToolRun): ToolAnswer {
-    if (output instanceof ToolAnswer) return output;
     if (output instanceof TaskAccepted) {
       // Accepted as a task: its `CreateTaskResult` as it is; as a queued job (or refused), its envelope.
       const { reply, taskId } = output;
@@ -72,7 +70,7 @@ export class ToolResultRenderer {
       return taskId ? new ToolAnswer(answer.result, { ...answer.outcome, taskId }) : answer;
     }
     const inputRequired = asInputRequired(output);
-    if (inputRequired) return new ToolAnswer(assertAnswerable(inputRequired, run.invocation), INPUT_REQUIRED);
+    if (inputRequired) return new ToolAnswer(assertAnswerable(inputRequired, run), INPUT_REQUIRED);
     if (isCallToolResult(output)) return this.handlerResult(output, run);
     if (output instanceof ToolReply) {
       const { ok, status, data, errors, nextQuestion, approval, resourceLinks } = output;
@@ -87,10 +85,7 @@ export class ToolResultRenderer {
       // A result refused as unsendable goes out alone: nothing of the reply, its links included.
       if (!resourceLinks.length || answer.outcome.isError) return answer;
       // After the envelope, which stays `content[0]` (where clients, replays and job views read it).
-      return new ToolAnswer(
-        withResourceLinks(answer.result as CallToolResult, resourceLinks, run.invocation.protocolVersion),
-        answer.outcome,
-      );
+      return new ToolAnswer(withResourceLinks(answer.result as CallToolResult, resourceLinks, run.protocolVersion), answer.outcome);
     }
     return this.envelope(run, { ok: true, status: 'success', data: output, errors: [] });
   }
@@ -101,9 +96,9 @@ export class ToolResultRenderer {
    * becomes a JSON-RPC error.
    */
   async failure(exception: unknown, run: ToolRun): Promise<ToolAnswer> {
-    const asked = await this.invocations.asked(exception, run.invocation);
-    if (asked) return new ToolAnswer(assertAnswerable(asked, run.invocation), INPUT_REQUIRED);
-    const errors = toolErrorsFromException(exception, this.errorFields)?.map((error) => withCorrectionHint(error, run.entry.name));
+    const asked = await this.invocations.asked(exception, run);
+    if (asked) return new ToolAnswer(assertAnswerable(asked, run), INPUT_REQUIRED);
+    const errors = toolErrorsFromException(exception, this.errorFields)?.map((error) => withCorrectionHint(error, run.tool.name));
     if (!errors) throw exception;
     // A handler shared with REST cannot return a ToolReply; an exception carrying `nextQuestion` says the same.
     const nextQuestion = nextQuestionOf(exception);
@@ -120,7 +115,7 @@ export class ToolResultRenderer {
    * refusal before its pipeline (the access policy's or a guard's plain permission error, answered
    * by the endpoint's exception filter).
    */
-  notRun(run: Omit<ToolRun, 'invocation'>, errors: ToolError[]): ToolAnswer {
+  notRun(run: ToolCallStart, errors: ToolError[]): ToolAnswer {
     return this.envelope(run, { ok: false, status: 'failed', errors });
   }
 
@@ -130,8 +125,8 @@ export class ToolResultRenderer {
    * `queued` when it is a task's `CreateTaskResult` or any answer of a `task: 'background'` tool
    * (outside a task, its every final answer is a queued job), else `success`.
    */
-  replay(stored: CallToolResult, entry: ToolEntry): ToolAnswer {
-    const outcome = entry.task === 'background' ? QUEUED : outcomeOf(stored);
+  replay(stored: CallToolResult, tool: ToolEntry): ToolAnswer {
+    const outcome = tool.task === 'background' ? QUEUED : outcomeOf(stored);
     return new ToolAnswer(stored, { ...outcome, replayed: true });
   }
 
@@ -156,8 +151,8 @@ export class ToolResultRenderer {
    * sendable (JSON-safe, within `maxResultBytes`); the layer's own refusal of one that is not
    * goes out whatever the limit, so the caller always learns why.
    */
-  private envelope(run: Omit<ToolRun, 'invocation'>, fields: EnvelopeFields, limited = true): ToolAnswer {
-    const { entry, started } = run;
+  private envelope(run: ToolCallStart, fields: EnvelopeFields, limited = true): ToolAnswer {
+    const { tool: entry, startedAt: started } = run;
     const envelope: ToolEnvelope = {
       ...fields,
       toolName: entry.name,
@@ -184,15 +179,15 @@ export class ToolResultRenderer {
   }
 
   /** A result JSON cannot carry: the server's bug, logged with where the value sits; the caller is told not to retry. */
-  private notSerializable(run: Omit<ToolRun, 'invocation'>, error: unknown): ToolAnswer {
+  private notSerializable(run: ToolCallStart, error: unknown): ToolAnswer {
     if (!(error instanceof JsonConversionError)) throw error;
-    this.logger.error(notSerializableLog(run.entry.name, error.message));
-    return this.envelope(run, { ok: false, status: 'failed', errors: [resultNotSerializable(run.entry.name)] }, false);
+    this.logger.error(notSerializableLog(run.tool.name, error.message));
+    return this.envelope(run, { ok: false, status: 'failed', errors: [resultNotSerializable(run.tool.name)] }, false);
   }
 
   /** A result over `maxResultBytes`: none of it is sent, the caller is told how to ask for less. */
-  private tooLarge(run: Omit<ToolRun, 'invocation'>, bytes: number): ToolAnswer {
-    const { name } = run.entry;
+  private tooLarge(run: ToolCallStart, bytes: number): ToolAnswer {
+    const { name } = run.tool;
     this.logger.warn(tooLargeLog(name, bytes, this.maxResultBytes));
     return this.envelope(run, { ok: false, status: 'failed', errors: [resultTooLarge(name, bytes, this.maxResultBytes)] }, false);
   }

@@ -2,7 +2,8 @@ import type { ListToolsResult } from '@modelcontextprotocol/server';
 import { Inject, Injectable } from '@nestjs/common';
 import { McpRegistry } from '../registry/mcp.registry.js';
 import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
-import type { McpRequestContext } from '../invocation/mcp-invocation.js';
+import type { InChatConfirmation, McpRequestContext } from '../invocation/mcp-invocation.js';
+import type { McpCall } from '../contracts/call-hook.js';
 import { InvocationBuilder } from '../multi-round/invocation.builder.js';
 import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { validateToolArguments } from '../schema/dto-argument.validator.js';
@@ -10,7 +11,7 @@ import { RawJson } from '../tool-results/raw-json.js';
 import type { ToolError } from '../tool-results/tool-result.envelope.js';
 import { taskRouteOf, tasksCapabilityMissing } from '../tasks/task-wire.js';
 import { CapabilityAccess } from '../access/capability-access.js';
-import { ToolResultRenderer, type ToolAnswer, type ToolRun } from './tool-result.renderer.js';
+import { ToolAnswer, ToolResultRenderer, type ToolRun } from './tool-result.renderer.js';
 
 /** `tools/list` and `tools/call` (docs/contract.md §3). */
 @Injectable()
@@ -30,20 +31,21 @@ export class ToolsHandler {
   }
 
   /**
-   * The answer with its outcome (`McpCall.outcome`). A keyed call's answer comes rendered from the
-   * idempotency interceptor, which keeps it for the key, and goes out as it is.
+   * The answer with its outcome (`McpCall.outcome`). The tool is the one the call resolved
+   * (`call.tool`), never looked up again. A keyed call's answer comes rendered from the idempotency
+   * interceptor, which keeps it for the key, and goes out as it is.
    */
-  async call(params: Record<string, unknown>, context: McpRequestContext): Promise<ToolAnswer> {
-    const entry = await this.access.named('tool', params.name, (name) => this.registry.tool(name), context);
-    const name = entry.name;
+  async call(params: Record<string, unknown>, call: McpCall, confirmedInChat?: InChatConfirmation): Promise<ToolAnswer> {
+    const { context, startedAt } = call;
+    const tool = await this.access.named('tool', params.name, call.tool, context);
+    const name = tool.name;
     // A tool that only runs as a task cannot answer a client that cannot follow one (SEP-2663).
-    if (!context.taskRun && taskRouteOf(entry.task, context.clientCapabilities) === 'refused') {
+    if (!context.taskRun && taskRouteOf(tool.task, context.clientCapabilities) === 'refused') {
       throw tasksCapabilityMissing(`The tool ${name}`, context.era);
     }
 
-    const started = performance.now();
     let input: unknown = undefined;
-    const validation = await validateToolArguments(entry.input, params.arguments, { forbidUnknown: this.options.forbidUnknownArguments });
+    const validation = await validateToolArguments(tool.input, params.arguments, { forbidUnknown: this.options.forbidUnknownArguments });
     if (validation) {
       if (!validation.ok) {
         const errors = validation.violations.map((v): ToolError => ({
@@ -52,20 +54,19 @@ export class ToolsHandler {
           message: `${v.message}. Correct ${v.field ? 'this argument' : 'the arguments'} and call ${name} again.`,
           retryable: false,
         }));
-        return this.renderer.notRun({ entry, started }, errors);
+        return this.renderer.notRun({ tool, startedAt }, errors);
       }
       input = validation.value;
     }
-    const invocation = await this.invocations.build('tool', name, params, context, input);
-    // The idempotency interceptor renders the answers it keeps: it counts `durationMs` from here too.
-    invocation.startedAt = started;
-    const run: ToolRun = { entry, invocation, started };
+    const target = { kind: 'tool' as const, name, tool, startedAt, ...(confirmedInChat ? { confirmedInChat } : {}) };
+    const run = (await this.invocations.build(target, params, context, input)) as ToolRun;
     let output: unknown;
     try {
-      output = await entry.handler(run.invocation);
+      output = await tool.handler(run);
     } catch (exception) {
       return this.renderer.failure(exception, run);
     }
-    return this.renderer.answer(output, run);
+    // A keyed call's answer was rendered (and kept) by the idempotency interceptor: it goes out as it is.
+    return output instanceof ToolAnswer ? output : this.renderer.answer(output, run);
   }
 }

@@ -1,13 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { Inject, Injectable, Logger, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { from, lastValueFrom, type Observable } from 'rxjs';
-import { McpRegistry } from '../registry/mcp.registry.js';
-import type { ToolEntry } from '../registry/mcp-registry.types.js';
 import { ToolResultRenderer, type ToolAnswer, type ToolRun } from '../handlers/tool-result.renderer.js';
 import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
 import { McpExecutionContext } from '../invocation/mcp-execution-context.js';
 import type { McpInvocation } from '../invocation/mcp-invocation.js';
-import type { McpToolOptions } from '../decorators/mcp-decorator.options.js';
+import type { McpToolOptions } from '../options/mcp-decorator.options.js';
 import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { ToolReply } from '../tool-results/tool-reply.js';
 import { MCP_IDEMPOTENCY_STORE, type IdempotentCall, type McpIdempotencyStore } from '../contracts/idempotency-store.js';
@@ -25,7 +23,7 @@ import { answerWithKey } from './keyed-answer.js';
  * as the tools handler renders any other call): a final, successful answer is kept for the key
  * exactly as the client gets it; anything else (a failure, a question, a pending approval, a
  * thrown error) frees the key. The `durationMs` of an answer rendered here counts from the start
- * of the call (`invocation.startedAt`, set by the tools handler), as for any other call; a replay
+ * of the call (`invocation.startedAt`, when the layer began serving it), as for any other call; a replay
  * carries the first call's. Calls without a key, read-only tools, a task's run and REST requests
  * pass straight through.
  */
@@ -34,7 +32,6 @@ export class McpIdempotencyInterceptor implements NestInterceptor {
   private readonly logger = new Logger('McpIdempotency');
 
   constructor(
-    private readonly registry: McpRegistry,
     private readonly renderer: ToolResultRenderer,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     @Inject(MCP_IDEMPOTENCY_STORE) private readonly store: McpIdempotencyStore,
@@ -49,12 +46,12 @@ export class McpIdempotencyInterceptor implements NestInterceptor {
     const invocation = McpExecutionContext.invocation(context);
     const keyed = invocation && this.keyedCall(invocation);
     if (!keyed) return next.handle();
-    return from(this.answer(keyed.call, { entry: keyed.entry, invocation, started: invocation.startedAt ?? performance.now() }, next));
+    return from(this.answer(keyed, invocation as ToolRun, next));
   }
 
   private answer(call: IdempotentCall, run: ToolRun, next: CallHandler): Promise<ToolAnswer> {
     return answerWithKey(this.store, call, {
-      replay: (result) => this.renderer.replay(result, run.entry),
+      replay: (result) => this.renderer.replay(result, run.tool),
       mismatch: () => this.renderer.answer(this.reused(call.tool), run),
       run: () =>
         lastValueFrom(next.handle()).then(
@@ -69,14 +66,13 @@ export class McpIdempotencyInterceptor implements NestInterceptor {
   }
 
   /** The call's idempotency key, when the tool has side effects and the key argument was given. */
-  private keyedCall(invocation: McpInvocation): { call: IdempotentCall; entry: ToolEntry } | undefined {
+  private keyedCall(invocation: McpInvocation): IdempotentCall | undefined {
     // A task's run: its key was claimed when the task was accepted, and the task is that key's answer.
     if (invocation.kind !== 'tool' || invocation.taskRun) return undefined;
     const key = invocation.arguments?.[this.options.idempotencyKeyArgument];
     if (typeof key !== 'string' || !key) return undefined;
-    const entry = this.registry.tool(invocation.name);
-    if (!entry || entry.annotations.readOnlyHint) return undefined;
-    return { entry, call: { tool: invocation.name, key, argumentsHash: invocation.argumentsHash!, invocation } };
+    if (!invocation.tool || invocation.tool.annotations.readOnlyHint) return undefined;
+    return { tool: invocation.name, key, argumentsHash: invocation.argumentsHash!, invocation };
   }
 
   private reused(tool: string): ToolReply {

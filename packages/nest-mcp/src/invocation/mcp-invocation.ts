@@ -13,6 +13,7 @@ import type { Request } from 'express';
 import type { ProtocolEra } from '../protocol/protocol-version.js';
 import type { McpCallStream } from './call-stream.interface.js';
 import type { McpSession } from './mcp-session.js';
+import type { ResourceTemplateEntry, ToolEntry } from './capability-entries.js';
 
 /** One MCP message being served: what guards, interceptors and handlers can learn about the caller. */
 export interface McpRequestContext {
@@ -38,14 +39,6 @@ export interface McpRequestContext {
   /** Stream mode: the answer's stream (notifications and server→client requests). Internal to the layer. */
   stream?: McpCallStream;
   /**
-   * Stream mode, handshake era, `tools/call` of a destructive tool: the person's answer to the
-   * in-chat confirmation, asked by the layer BEFORE the application's call hook runs (so nothing,
-   * e.g. a database transaction, is held open while a person decides). Set in-process only, never
-   * from the wire; read by `McpConfirmationInterceptor`. `too-many`: not asked, the caller already
-   * has `maxPendingConfirmationsPerCaller` confirmations waiting.
-   */
-  confirmedInChat?: InChatConfirmation;
-  /**
    * Set in-process only, never from the wire: this call is a task's run on a worker (docs/tasks.md).
    * Everything checked when the task was accepted (idempotency key, confirmation) is not checked
    * again; the capability guards and the access policy are, as the caller is now (request guards
@@ -61,7 +54,7 @@ export interface McpTaskRunContext {
   progress(done: number, total?: number, message?: string): Promise<void>;
 }
 
-/** The outcome of an in-chat confirmation asked before the call hook (see `McpRequestContext.confirmedInChat`). */
+/** The outcome of an in-chat confirmation asked before the call hook (see `McpInvocation.confirmedInChat`). */
 export type InChatConfirmation = 'accepted' | 'declined' | 'too-many' | { error: unknown };
 
 /** What kind of capability a handler was invoked as. */
@@ -75,6 +68,13 @@ export interface McpInvocation extends McpRequestContext {
   kind: McpTargetKind;
   /** Tool, prompt or resource name. */
   name: string;
+  /**
+   * `tools/call`: the tool, resolved once where the message was read. Guards and interceptors read
+   * its annotations and schema here rather than looking the name up again.
+   */
+  tool?: ToolEntry;
+  /** `resources/read` of a templated resource: the template the URI matched. */
+  template?: ResourceTemplateEntry;
   /** The validated input: a DTO instance, template variables, or completion request. */
   input: unknown;
   /** `resources/read` only: the URI read. */
@@ -85,8 +85,16 @@ export interface McpInvocation extends McpRequestContext {
   argumentsHash?: string;
   /** Stable identity of the caller (see the `callerKey` option). */
   callerKey?: string;
-  /** `tools/call`: when the layer began serving the call (`performance.now()`); the envelope's `durationMs` counts from it. */
-  startedAt?: number;
+  /** When the layer began serving the call (`performance.now()`); a tool envelope's `durationMs` counts from it. */
+  startedAt: number;
+  /**
+   * Stream mode, handshake era, `tools/call` of a destructive tool: the person's answer to the
+   * in-chat confirmation, asked by the layer BEFORE the application's call hook runs (so nothing,
+   * e.g. a database transaction, is held open while a person decides). Set in-process only, never
+   * from the wire; read by `McpConfirmationInterceptor`. `too-many`: not asked, the caller already
+   * has `maxPendingConfirmationsPerCaller` confirmations waiting.
+   */
+  confirmedInChat?: InChatConfirmation;
   /**
    * Multi round-trip (2026 era): the client's answers to the `inputRequests` of a previous
    * `input_required` result, by key. Untrusted client input.

@@ -10,7 +10,8 @@ import type {
 import { Injectable, Inject } from '@nestjs/common';
 import { argumentsHash } from '../calls/arguments-hash.js';
 import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
-import type { McpInvocation, McpRequestContext, McpTargetKind } from '../invocation/mcp-invocation.js';
+import type { InChatConfirmation, McpInvocation, McpRequestContext, McpTargetKind } from '../invocation/mcp-invocation.js';
+import type { ResourceTemplateEntry, ToolEntry } from '../invocation/capability-entries.js';
 import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { isPlainObject } from '../protocol/json-rpc-message.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
@@ -18,6 +19,21 @@ import type { McpCallStream } from '../invocation/call-stream.interface.js';
 import type { McpSession } from '../invocation/mcp-session.js';
 import { ClientQuestions, InputRequiredSignal, inputRequiredFor } from './client-questions.js';
 import { McpRequestState } from './request-state.js';
+
+/** What an invocation is of: fixed when it is built, never set on it afterwards. */
+export interface InvocationTarget {
+  kind: McpTargetKind;
+  name: string;
+  /** `tools/call`: the tool, as the call resolved it (`McpCall.tool`). */
+  tool?: ToolEntry;
+  /** `resources/read`: the URI read, and the template it matched when it did. */
+  uri?: string;
+  template?: ResourceTemplateEntry;
+  /** When the layer began serving the call (`McpCall.startedAt`); now when not given. */
+  startedAt?: number;
+  /** Stream mode: the in-chat confirmation asked before the call hook (`StreamConfirmation`). */
+  confirmedInChat?: InChatConfirmation;
+}
 
 /**
  * Builds the invocation a capability handler receives, with what multi round-trip requests
@@ -33,14 +49,13 @@ export class InvocationBuilder {
   ) {}
 
   async build(
-    kind: McpTargetKind,
-    name: string,
+    target: InvocationTarget,
     params: Record<string, unknown>,
     context: McpRequestContext,
     input: unknown,
   ): Promise<McpInvocation> {
     const args = isPlainObject(params.arguments) ? params.arguments : undefined;
-    const invocation: McpInvocation = new BuiltInvocation(context, kind, name, input, args, this.options.callerKey);
+    const invocation: McpInvocation = new BuiltInvocation(context, target, input, args, this.options.callerKey);
     if (context.era !== 'stateless') return invocation;
     if (params.inputResponses !== undefined) {
       if (!isPlainObject(params.inputResponses)) {
@@ -80,20 +95,32 @@ class BuiltInvocation implements McpInvocation {
   declare signal?: AbortSignal;
   declare taskRun?: McpRequestContext['taskRun'];
   declare stream?: McpCallStream;
-  declare startedAt?: number;
+  readonly kind: McpTargetKind;
+  readonly name: string;
+  declare readonly tool?: ToolEntry;
+  declare readonly uri?: string;
+  declare readonly template?: ResourceTemplateEntry;
+  readonly startedAt: number;
+  declare readonly confirmedInChat?: InChatConfirmation;
   #argumentsHash?: string;
   #callerKey?: { value: string | undefined };
   #questions?: ClientQuestions;
 
   constructor(
     context: McpRequestContext,
-    readonly kind: McpTargetKind,
-    readonly name: string,
+    target: InvocationTarget,
     readonly input: unknown,
     args: Record<string, unknown> | undefined,
     private readonly callerKeyOf: (request: McpRequestContext['httpRequest']) => string | undefined,
   ) {
     Object.assign(this, context);
+    this.kind = target.kind;
+    this.name = target.name;
+    this.startedAt = target.startedAt ?? performance.now();
+    if (target.tool) Object.assign(this, { tool: target.tool });
+    if (target.uri !== undefined) Object.assign(this, { uri: target.uri });
+    if (target.template) Object.assign(this, { template: target.template });
+    if (target.confirmedInChat) Object.assign(this, { confirmedInChat: target.confirmedInChat });
     if (args) this.arguments = args;
   }
 

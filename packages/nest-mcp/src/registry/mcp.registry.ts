@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CompletionEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './mcp-registry.types.js';
+import type { CompletionEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from '../invocation/capability-entries.js';
 
 type Named = { name: string; source: string };
 

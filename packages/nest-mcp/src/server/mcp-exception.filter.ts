@@ -2,7 +2,6 @@ import { ArgumentsHost, Catch, HttpException, HttpStatus, Inject, Logger, type E
 import { SERVER_INFO_META_KEY, type JSONRPCErrorResponse, type RequestId } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { McpRegistry } from '../registry/mcp.registry.js';
 import { toolErrorsFromException } from '../handlers/tool-error.mapper.js';
 import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
 import { STATELESS_VERSIONS } from '../protocol/protocol.constants.js';
@@ -14,6 +13,7 @@ import { responseVersion } from '../protocol/protocol-version.js';
 import { exceptionHeaders, isPlainRefusal } from '../access/scope-challenge.js';
 import { jsonRpcError, sendJson, sendJsonRpcError, setMcpResponseHeaders } from '../protocol/json-rpc-response.js';
 import { mcpMessageOf } from '../transport/mcp-request-message.js';
+import type { ToolEntry } from '../invocation/capability-entries.js';
 import { responseVersionOf } from './response-version.js';
 import { ToolResultRenderer } from '../handlers/tool-result.renderer.js';
 
@@ -36,7 +36,6 @@ export class McpExceptionFilter implements ExceptionFilter {
 
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
-    private readonly registry: McpRegistry,
     private readonly renderer: ToolResultRenderer,
   ) {}
 
@@ -51,23 +50,29 @@ export class McpExceptionFilter implements ExceptionFilter {
     const version = served ?? responseVersion(req.headers, this.options);
 
     if (served !== undefined && read?.message && id !== null && isPlainRefusal(exception)) {
-      return this.refused(res, served, read.message, id, exception);
+      return this.refused(res, served, read.message, read.tool, id, exception);
     }
     const answer = jsonRpcErrorOf(exception, id, this.logger);
     sendJsonRpcError(res, answer.status, version, answer.body, answer.headers);
   }
 
   /** A plain permission error, answered as the client can read it (HTTP 200). */
-  private refused(res: Response, version: string, message: InboundMessage, id: RequestId, refusal: HttpException): void {
+  private refused(
+    res: Response,
+    version: string,
+    message: InboundMessage,
+    tool: ToolEntry | undefined,
+    id: RequestId,
+    refusal: HttpException,
+  ): void {
     const name = message.params.name;
-    const entry = message.method === 'tools/call' && typeof name === 'string' ? this.registry.tool(name) : undefined;
-    if (!entry) {
+    if (!tool) {
       const target = typeof name === 'string' ? name : typeof message.params.uri === 'string' ? message.params.uri : message.method;
       sendJsonRpcError(res, HttpStatus.OK, version, jsonRpcError(id, McpErrorCode.InvalidParams, `${target}: ${refusal.message}`));
       return;
     }
     const errors = toolErrorsFromException(refusal, Object.keys(this.options.toolErrorFields)) ?? [];
-    const { result } = this.renderer.notRun({ entry, started: performance.now() }, errors);
+    const { result } = this.renderer.notRun({ tool, startedAt: performance.now() }, errors);
     // The decorations of a 2026-07-28 result, as the dispatcher adds them to every answer of that era.
     const eraResult = STATELESS_VERSIONS.includes(version)
       ? { resultType: 'complete', ...result, _meta: { [SERVER_INFO_META_KEY]: this.options.serverInfo } }

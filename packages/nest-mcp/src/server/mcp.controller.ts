@@ -70,7 +70,7 @@ export class McpController {
       const clientInfo = await this.clientInfo.recall(req);
       if (clientInfo) context.clientInfo = clientInfo;
     }
-    const result = await this.dispatcher.dispatch(message, context);
+    const result = await this.dispatcher.dispatch(message, context, read.tool);
     setResponseVersion(req, context.protocolVersion);
     setMcpResponseHeaders(res, context.protocolVersion);
     sendJson(res, HttpStatus.OK, { jsonrpc: '2.0', id: message.id, result });

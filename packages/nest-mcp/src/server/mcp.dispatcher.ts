@@ -10,7 +10,8 @@ import { ResourcesHandler } from '../handlers/resources.handler.js';
 import { ToolsHandler } from '../handlers/tools.handler.js';
 import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
 import { STATELESS_VERSIONS } from '../protocol/protocol.constants.js';
-import type { McpRequestContext, McpTaskRunContext } from '../invocation/mcp-invocation.js';
+import type { InChatConfirmation, McpRequestContext, McpTaskRunContext } from '../invocation/mcp-invocation.js';
+import type { ToolEntry } from '../invocation/capability-entries.js';
 import type { McpTask } from '../contracts/task-store.js';
 import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { isPlainObject, type InboundMessage } from '../protocol/json-rpc-message.js';
@@ -26,25 +27,14 @@ import { MCP_CALL_HOOK, type McpCall, type McpCallHook, type McpCallOutcome } fr
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
 
-interface RouteBase {
+/** How the dispatcher serves a method. Data only: `serve` and `answer` below do the work. */
+interface MethodRule {
   eras: readonly ProtocolEra[];
   /** Results filtered per caller: the 2026 era marks them `ttlMs: 0`, `cacheScope: "private"`. */
   perCaller?: boolean;
+  /** A capability call: runs inside the application's `McpCallHook` (transaction, audit), which learns its outcome. */
+  call?: McpCall['method'];
 }
-
-/** A method answered as it is: the lifecycle, lists, `tasks/*`, the stream methods. */
-interface PlainRoute extends RouteBase {
-  call?: undefined;
-  handle(params: Params, context: McpRequestContext): Result | Promise<Result>;
-}
-
-/** A capability call: runs inside the application's `McpCallHook` (transaction, audit), which learns its outcome. */
-interface CallRoute extends RouteBase {
-  call: McpCall['method'];
-  answer(params: Params, context: McpRequestContext): Promise<Answered>;
-}
-
-type MethodRoute = PlainRoute | CallRoute;
 
 /** A capability call's result and what it is (`McpCall.outcome`), from the handler that wrote the result. */
 interface Answered {
@@ -54,65 +44,63 @@ interface Answered {
 
 const BOTH: readonly ProtocolEra[] = ['stateless', 'handshake'];
 
+const METHODS: Readonly<Record<string, MethodRule>> = {
+  'server/discover': { eras: ['stateless'], perCaller: true },
+  initialize: { eras: ['handshake'] },
+  ping: { eras: ['handshake'] },
+  'tools/list': { eras: BOTH, perCaller: true },
+  'tools/call': { eras: BOTH, call: 'tools/call' },
+  'resources/list': { eras: BOTH, perCaller: true },
+  'resources/templates/list': { eras: BOTH, perCaller: true },
+  'resources/read': { eras: BOTH, perCaller: true, call: 'resources/read' },
+  'prompts/list': { eras: BOTH, perCaller: true },
+  'prompts/get': { eras: BOTH, call: 'prompts/get' },
+  // A capability call too: completions return the caller's data (customer emails, ids).
+  'completion/complete': { eras: BOTH, call: 'completion/complete' },
+  // The tasks extension (docs/tasks.md): in every era its gate is the extension declared on the request.
+  'tasks/get': { eras: BOTH },
+  'tasks/update': { eras: BOTH },
+  'tasks/cancel': { eras: BOTH },
+};
+
+/** Methods that change a session: handshake era, stream mode only (2026-07-28 has neither). */
+const STREAM_METHODS: Readonly<Record<string, MethodRule>> = {
+  'logging/setLevel': { eras: ['handshake'] },
+  'resources/subscribe': { eras: ['handshake'] },
+  'resources/unsubscribe': { eras: ['handshake'] },
+};
+
+/** What a task's run adds to its call: its signal, its progress, and its result recorded inside the call hook. */
+type TaskRun = { signal: AbortSignal; progress: McpTaskRunContext['progress']; completed(result: CallToolResult): Promise<void> };
+
 /** Routes one JSON-RPC request to its handler and shapes the result for the caller's era. */
 @Injectable()
 export class McpDispatcher {
-  private readonly routes: Record<string, MethodRoute>;
-  /** `tools/call`, also run in-process for an approved call and a task's run. */
-  private readonly toolCall: CallRoute;
+  private readonly methods: Readonly<Record<string, MethodRule>>;
 
   constructor(
-    lifecycle: LifecycleHandler,
-    tools: ToolsHandler,
-    resources: ResourcesHandler,
-    prompts: PromptsHandler,
-    completion: CompletionHandler,
+    private readonly lifecycle: LifecycleHandler,
+    private readonly tools: ToolsHandler,
+    private readonly resources: ResourcesHandler,
+    private readonly prompts: PromptsHandler,
+    private readonly completion: CompletionHandler,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly registry: McpRegistry,
-    streamMethods: StreamMethodsHandler,
+    private readonly streamMethods: StreamMethodsHandler,
     @Inject(MCP_CALL_HOOK) private readonly hook: McpCallHook,
     private readonly streamConfirmation: StreamConfirmation,
-    tasks: TasksHandler,
+    private readonly tasks: TasksHandler,
   ) {
-    this.toolCall = { eras: BOTH, call: 'tools/call', answer: (p, c) => tools.call(p, c) };
-    this.routes = {
-      'server/discover': { eras: ['stateless'], perCaller: true, handle: () => lifecycle.discover() },
-      initialize: { eras: ['handshake'], handle: (p, c) => lifecycle.initialize(p, c) },
-      ping: { eras: ['handshake'], handle: () => lifecycle.ping() },
-      'tools/list': { eras: BOTH, perCaller: true, handle: (p, c) => tools.list(p, c) },
-      'tools/call': this.toolCall,
-      'resources/list': { eras: BOTH, perCaller: true, handle: (p, c) => resources.list(p, c) },
-      'resources/templates/list': { eras: BOTH, perCaller: true, handle: (p, c) => resources.listTemplates(p, c) },
-      'resources/read': {
-        eras: BOTH,
-        perCaller: true,
-        call: 'resources/read',
-        answer: async (p, c) => answeredRead(await resources.read(p, c)),
-      },
-      'prompts/list': { eras: BOTH, perCaller: true, handle: (p, c) => prompts.list(p, c) },
-      'prompts/get': { eras: BOTH, call: 'prompts/get', answer: async (p, c) => answeredRead(await prompts.get(p, c)) },
-      // A capability call too: completions return the caller's data (customer emails, ids).
-      'completion/complete': {
-        eras: BOTH,
-        call: 'completion/complete',
-        answer: async (p, c) => answeredRead(await completion.complete(p, c)),
-      },
-    };
-    // The tasks extension (docs/tasks.md): in every era its gate is the extension declared on the request.
-    this.routes['tasks/get'] = { eras: BOTH, handle: (p, c) => tasks.get(p, c) };
-    this.routes['tasks/update'] = { eras: BOTH, handle: (p, c) => tasks.update(p, c) };
-    this.routes['tasks/cancel'] = { eras: BOTH, handle: (p, c) => tasks.cancel(p, c) };
-    if (options.streams) {
-      // Methods that change a session: handshake era, stream mode only (2026-07-28 has neither).
-      this.routes['logging/setLevel'] = { eras: ['handshake'], handle: (p, c) => streamMethods.setLevel(p, c) };
-      this.routes['resources/subscribe'] = { eras: ['handshake'], handle: (p, c) => streamMethods.subscribe(p, c, true) };
-      this.routes['resources/unsubscribe'] = { eras: ['handshake'], handle: (p, c) => streamMethods.subscribe(p, c, false) };
-    }
+    this.methods = options.streams ? { ...METHODS, ...STREAM_METHODS } : METHODS;
   }
 
-  async dispatch(message: InboundMessage, context: McpRequestContext): Promise<Result> {
-    const route = Object.hasOwn(this.routes, message.method) ? this.routes[message.method] : undefined;
-    if (!route || !route.eras.includes(context.era)) {
+  /**
+   * Serves one message. `tool`: for a `tools/call`, the tool the body reader resolved where it read
+   * the message (`McpRequestMessage.tool`); the call is not looked up again.
+   */
+  async dispatch(message: InboundMessage, context: McpRequestContext, tool?: ToolEntry): Promise<Result> {
+    const rule = Object.hasOwn(this.methods, message.method) ? this.methods[message.method] : undefined;
+    if (!rule || !rule.eras.includes(context.era)) {
       // The 2026 era answers an unknown method with HTTP 404; the handshake era inside a 200 (docs/contract.md §2.5).
       throw new McpProtocolError(
         McpErrorCode.MethodNotFound,
@@ -120,8 +108,10 @@ export class McpDispatcher {
         context.era === 'stateless' ? HttpStatus.NOT_FOUND : HttpStatus.OK,
       );
     }
-    const result = await this.run(route, message, context);
-    return context.era === 'stateless' ? this.statelessResult(result, route) : result;
+    const result = rule.call
+      ? await this.runCall(this.callOf(rule.call, message, context, tool), message.params)
+      : stillWanted(await this.serve(message.method, message.params, context), context);
+    return context.era === 'stateless' ? this.statelessResult(result, rule) : result;
   }
 
   /**
@@ -130,8 +120,8 @@ export class McpDispatcher {
    * `actingRequest` authenticates, without asking for confirmation again. Answers the tool result
    * as the agent would get it, without any era's decorations, so it can be stored and replayed.
    */
-  async runApprovedCall(call: McpApprovedCall): Promise<CallToolResult> {
-    const requestId = `approval:${call.approvalId}`;
+  async runApprovedCall(approved: McpApprovedCall): Promise<CallToolResult> {
+    const requestId = `approval:${approved.approvalId}`;
     const context: McpRequestContext = {
       // No client is on the line: the sessionless era fits a one-shot call, and with no declared
       // capabilities nothing can be asked of anyone.
@@ -140,20 +130,20 @@ export class McpDispatcher {
       method: 'tools/call',
       requestId,
       clientCapabilities: {},
-      ...(call.clientInfo ? { clientInfo: call.clientInfo } : {}),
+      ...(approved.clientInfo ? { clientInfo: approved.clientInfo } : {}),
       meta: {},
-      httpRequest: call.actingRequest,
-      approved: { approvalId: call.approvalId },
+      httpRequest: approved.actingRequest,
+      approved: { approvalId: approved.approvalId },
     };
-    const message = { id: requestId, method: 'tools/call', params: { name: call.tool, arguments: call.arguments } };
-    const result = await this.run(this.toolCall, message, context);
+    const message = { id: requestId, method: 'tools/call', params: { name: approved.tool, arguments: approved.arguments } };
+    const result = await this.runCall(this.callOf('tools/call', message, context, this.registry.tool(approved.tool)), message.params);
     if (isInputRequiredResult(result)) {
       return {
         isError: true,
         content: [
           {
             type: 'text',
-            text: `${call.tool} asked for more input, which an approved call cannot give: nothing was done. Run it again from the client.`,
+            text: `${approved.tool} asked for more input, which an approved call cannot give: nothing was done. Run it again from the client.`,
           },
         ],
       };
@@ -168,50 +158,86 @@ export class McpDispatcher {
    * settled when the task was accepted and are not checked again. `completed` is called inside the
    * call hook with a successful result, so that the task's outcome commits with the work.
    */
-  async runTaskCall(
-    task: McpTask,
-    request: Request,
-    run: { signal: AbortSignal; progress: McpTaskRunContext['progress']; completed(result: CallToolResult): Promise<void> },
-  ): Promise<CallToolResult | InputRequiredResult> {
+  async runTaskCall(task: McpTask, request: Request, run: TaskRun): Promise<CallToolResult | InputRequiredResult> {
     const context = taskRunContext(task, request, run);
-    const requestId = context.requestId!;
     const message = {
-      id: requestId,
+      id: context.requestId!,
       method: 'tools/call',
       params: { name: task.tool, arguments: task.arguments, ...(task.inputResponses ? { inputResponses: task.inputResponses } : {}) },
     };
-    const route = this.toolCall;
-    const recording: CallRoute = {
-      ...route,
-      answer: async (params, ctx) => {
-        const answered = await route.answer(params, ctx);
-        const { status, isError } = answered.outcome;
-        if (status !== 'input_required' && !isError && !run.signal.aborted) await run.completed(answered.result as CallToolResult);
-        return answered;
-      },
-    };
-    return (await this.run(recording, message, context)) as CallToolResult | InputRequiredResult;
+    const call = this.callOf('tools/call', message, context, this.registry.tool(task.tool));
+    return (await this.runCall(call, message.params, run)) as CallToolResult | InputRequiredResult;
   }
 
-  private async run(route: MethodRoute, message: InboundMessage, context: McpRequestContext): Promise<Result> {
-    if (!route.call) return stillWanted(await route.handle(message.params, context), context);
+  /** A method that is not a capability call: answered as it is. */
+  private serve(method: string, params: Params, context: McpRequestContext): Result | Promise<Result> {
+    switch (method) {
+      case 'server/discover':
+        return this.lifecycle.discover();
+      case 'initialize':
+        return this.lifecycle.initialize(params, context);
+      case 'ping':
+        return this.lifecycle.ping();
+      case 'tools/list':
+        return this.tools.list(params, context);
+      case 'resources/list':
+        return this.resources.list(params, context);
+      case 'resources/templates/list':
+        return this.resources.listTemplates(params, context);
+      case 'prompts/list':
+        return this.prompts.list(params, context);
+      case 'tasks/get':
+        return this.tasks.get(params, context);
+      case 'tasks/update':
+        return this.tasks.update(params, context);
+      case 'tasks/cancel':
+        return this.tasks.cancel(params, context);
+      case 'logging/setLevel':
+        return this.streamMethods.setLevel(params, context);
+      case 'resources/subscribe':
+        return this.streamMethods.subscribe(params, context, true);
+      case 'resources/unsubscribe':
+        return this.streamMethods.subscribe(params, context, false);
+      default:
+        throw new Error(`No handler for ${method}`);
+    }
+  }
+
+  /** A capability call, inside the application's call hook, which learns its outcome (`call.outcome`). */
+  private async runCall(call: McpCall, params: Params, taskRun?: TaskRun): Promise<Result> {
     // Stream mode, handshake era: a destructive call is confirmed in the chat BEFORE the hook, so
     // that nothing the application opens around a call (a transaction) waits for a person.
-    if (route.call === 'tools/call' && context.stream) await this.streamConfirmation.askFirst(message.params, context);
-    const call = this.callOf(route.call, message, context);
+    const confirmedInChat = call.method === 'tools/call' && call.context.stream ? await this.streamConfirmation.askFirst(call) : undefined;
     return this.hook.around(call, async () => {
-      const { result, outcome } = await route.answer(message.params, context);
-      stillWanted(result, context);
+      const { result, outcome } = await this.answer(call, params, confirmedInChat);
+      if (taskRun && outcome.status !== 'input_required' && !outcome.isError && !taskRun.signal.aborted) {
+        await taskRun.completed(result as CallToolResult);
+      }
+      stillWanted(result, call.context);
       call.outcome = outcome;
       return result;
     });
   }
 
-  private callOf(method: McpCall['method'], message: InboundMessage, context: McpRequestContext): McpCall {
-    if (method === 'completion/complete') return completionCall(message.params, context);
+  private async answer(call: McpCall, params: Params, confirmedInChat: InChatConfirmation | undefined): Promise<Answered> {
+    const context = call.context;
+    switch (call.method) {
+      case 'tools/call':
+        return this.tools.call(params, call, confirmedInChat);
+      case 'resources/read':
+        return answeredRead(await this.resources.read(params, context));
+      case 'prompts/get':
+        return answeredRead(await this.prompts.get(params, context));
+      case 'completion/complete':
+        return answeredRead(await this.completion.complete(params, context));
+    }
+  }
+
+  private callOf(method: McpCall['method'], message: InboundMessage, context: McpRequestContext, tool?: ToolEntry): McpCall {
+    const startedAt = performance.now();
+    if (method === 'completion/complete') return completionCall(message.params, context, startedAt);
     const { name, uri, arguments: args } = message.params;
     const target = method === 'resources/read' ? uri : name;
-    const tool = method === 'tools/call' && typeof name === 'string' ? this.registry.tool(name) : undefined;
     // A call that may create a task writes (the task and its job, which must commit together), even
     // for a read-only tool; its run (`taskRun`) is as read-only as the tool.
     const readOnly = method !== 'tools/call' || (!!tool?.annotations.readOnlyHint && (!tool.task || !!context.taskRun));
@@ -220,16 +246,18 @@ export class McpDispatcher {
       method,
       readOnly,
       target: typeof target === 'string' ? target : undefined,
-      arguments: args !== null && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : undefined,
+      ...(method === 'tools/call' && tool ? { tool } : {}),
+      startedAt,
+      arguments: isPlainObject(args) ? args : undefined,
     };
   }
 
-  private statelessResult(result: Result, route: MethodRoute): Result {
+  private statelessResult(result: Result, rule: MethodRule): Result {
     const meta = (result._meta as Result | undefined) ?? {};
     return {
       resultType: 'complete',
       ...result,
-      ...(route.perCaller ? { ttlMs: 0, cacheScope: 'private' } : {}),
+      ...(rule.perCaller ? { ttlMs: 0, cacheScope: 'private' } : {}),
       _meta: { ...meta, [SERVER_INFO_META_KEY]: this.options.serverInfo },
     };
   }
@@ -259,7 +287,7 @@ function abandoned(): McpProtocolError {
 }
 
 /** `completion/complete`: target `<prompt name or template URI>#<argument>`; a read. */
-function completionCall(params: Params, context: McpRequestContext): McpCall {
+function completionCall(params: Params, context: McpRequestContext, startedAt: number): McpCall {
   const { ref, argument } = params;
   const refName = isPlainObject(ref) ? (ref.type === 'ref/resource' ? ref.uri : ref.name) : undefined;
   const argumentName = isPlainObject(argument) ? argument.name : undefined;
@@ -267,6 +295,7 @@ function completionCall(params: Params, context: McpRequestContext): McpCall {
     context,
     method: 'completion/complete',
     readOnly: true,
+    startedAt,
     target: typeof refName === 'string' ? `${refName}#${typeof argumentName === 'string' ? argumentName : ''}` : undefined,
     arguments: isPlainObject(argument)
       ? {

@@ -84,7 +84,7 @@ export class StreamingEndpoint {
     });
     const untrack = session ? this.cancellations.track(session.id, message.id, (reason) => channel.cancel(reason)) : undefined;
     try {
-      const result = await this.dispatcher.dispatch(message, context);
+      const result = await this.dispatcher.dispatch(message, context, read.tool);
       if (message.method === 'initialize') {
         const created = await this.sessions.create({
           callerKey,
@@ -130,6 +130,7 @@ export class StreamingEndpoint {
       target: origin.target,
       arguments: origin.arguments,
       readOnly: false,
+      startedAt: performance.now(),
     };
     await this.hook.around(call, () => Promise.reject(lost)).catch(() => undefined);
     throw lost;

@@ -38,5 +38,6 @@ export function taskEndCall(task: McpTask, request?: Request): McpCall {
     target: task.tool,
     arguments: task.arguments,
     readOnly: false,
+    startedAt: performance.now(),
   };
 }

@@ -1,6 +1,6 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { HttpStatus } from '@nestjs/common';
-import type { McpTaskSupport } from '../decorators/mcp-decorator.options.js';
+import type { McpTaskSupport } from '../options/mcp-decorator.options.js';
 import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { isPlainObject } from '../protocol/json-rpc-message.js';

@@ -1,7 +1,6 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { from, type Observable } from 'rxjs';
-import type { McpToolOptions } from '../decorators/mcp-decorator.options.js';
-import { McpRegistry } from '../registry/mcp.registry.js';
+import type { McpToolOptions } from '../options/mcp-decorator.options.js';
 import { McpExecutionContext } from '../invocation/mcp-execution-context.js';
 import { McpTasks } from './mcp-tasks.service.js';
 import { taskRouteOf } from './task-wire.js';
@@ -16,10 +15,7 @@ import { taskRouteOf } from './task-wire.js';
  */
 @Injectable()
 export class McpTaskInterceptor implements NestInterceptor {
-  constructor(
-    private readonly registry: McpRegistry,
-    private readonly tasks: McpTasks,
-  ) {}
+  constructor(private readonly tasks: McpTasks) {}
 
   appliesTo(tool: Pick<McpToolOptions, 'task'>): boolean {
     return tool.task !== undefined;
@@ -28,7 +24,7 @@ export class McpTaskInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const invocation = McpExecutionContext.invocation(context);
     if (!invocation || invocation.kind !== 'tool' || invocation.taskRun) return next.handle();
-    const route = taskRouteOf(this.registry.tool(invocation.name)?.task, invocation.clientCapabilities);
+    const route = taskRouteOf(invocation.tool?.task, invocation.clientCapabilities);
     // `inline`: the call runs in its request. (`refused` was answered by the tools handler, before the guards.)
     if (route !== 'task' && route !== 'job') return next.handle();
     return from(this.tasks.accept(invocation, route));

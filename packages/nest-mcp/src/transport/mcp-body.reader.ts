@@ -6,6 +6,7 @@ import { responseVersion } from '../protocol/protocol-version.js';
 import { jsonRpcError, sendJsonRpcError } from '../protocol/json-rpc-response.js';
 import { isJsonContentType, readJsonBody, type AuthenticateBeforeRead, type BodyReadFailure } from './json-body.reader.js';
 import { attachMcpMessage } from './mcp-request-message.js';
+import type { McpRegistry } from '../registry/mcp.registry.js';
 import { checkHost, checkOrigin } from './request-origin.check.js';
 
 export { MAX_JSON_DEPTH } from './json-body.reader.js';
@@ -17,7 +18,11 @@ export { MAX_JSON_DEPTH } from './json-body.reader.js';
  * keys), with a body above `largeBodyBytes` read only after `authenticate` accepted its sender.
  * Failures are JSON-RPC errors with id null.
  */
-export function createMcpBodyReader(options: ResolvedMcpOptions, authenticate?: AuthenticateBeforeRead): RequestHandler {
+export function createMcpBodyReader(
+  options: ResolvedMcpOptions,
+  registry: Pick<McpRegistry, 'tool'>,
+  authenticate?: AuthenticateBeforeRead,
+): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const fail = (failure: BodyReadFailure) => {
       // Whatever is left of the body is not read: close the connection once the answer is out.
@@ -76,7 +81,7 @@ export function createMcpBodyReader(options: ResolvedMcpOptions, authenticate?: 
       req.body = result.value;
       // body-parser (registered later by Nest) skips requests whose body is already read.
       (req as Request & { _body?: boolean })._body = true;
-      attachMcpMessage(req, result.value);
+      attachMcpMessage(req, result.value, registry);
       next();
     });
   };

@@ -3,6 +3,8 @@ import type { Request } from 'express';
 import { parseInboundMessage, requestIdOf, type InboundMessage } from '../protocol/json-rpc-message.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { isJsonRpcResponse } from '../streams/client-requests.js';
+import type { ToolEntry } from '../invocation/capability-entries.js';
+import type { McpRegistry } from '../registry/mcp.registry.js';
 
 /**
  * What a POST to the MCP endpoint carries, interpreted once by the body reader and kept on the
@@ -14,6 +16,12 @@ export interface McpRequestMessage {
   id: RequestId | null;
   /** The request (with `id`) or notification (without) to serve. */
   message?: InboundMessage;
+  /**
+   * `tools/call`: the tool the message names, looked up here, once per call: the host's request
+   * guards (a rate limit's price), the dispatcher and every station after it read this entry.
+   * Undefined for any other method and for a name no tool has.
+   */
+  tool?: ToolEntry;
   /** The body is a JSON-RPC response: a client's answer to a server→client request (stream mode). */
   answer?: Record<string, unknown> & { id: RequestId };
   /** Why the body is neither (`-32600`), thrown when the endpoint serves it. */
@@ -24,9 +32,15 @@ const MESSAGE = Symbol('mcp:message');
 
 type Carrier = Request & { [MESSAGE]?: McpRequestMessage };
 
-/** Called by the body reader once the JSON is parsed. */
-export function attachMcpMessage(req: Request, body: unknown): void {
-  (req as Carrier)[MESSAGE] = interpret(body);
+/** Called by the body reader once the JSON is parsed; `registry` resolves the tool a `tools/call` names. */
+export function attachMcpMessage(req: Request, body: unknown, registry?: Pick<McpRegistry, 'tool'>): void {
+  const read = interpret(body);
+  const name = read.message?.method === 'tools/call' ? read.message.params.name : undefined;
+  if (typeof name === 'string') {
+    const tool = registry?.tool(name);
+    if (tool) read.tool = tool;
+  }
+  (req as Carrier)[MESSAGE] = read;
 }
 
 /** The message of a POST the MCP body reader read; undefined for any other request (REST, GET, …). */

@@ -3,6 +3,7 @@ import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
 import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import type { AuthenticateBeforeRead } from './json-body.reader.js';
 import { createMcpBodyReader } from './mcp-body.reader.js';
+import { McpRegistry } from '../registry/mcp.registry.js';
 import { McpTransportState } from './mcp-transport.state.js';
 
 export interface McpTransportHooks {
@@ -23,6 +24,6 @@ export interface McpTransportHooks {
  */
 export function useMcpTransport(app: INestApplication, hooks: McpTransportHooks = {}): void {
   const options = app.get<ResolvedMcpOptions>(MCP_OPTIONS);
-  app.use(options.path, createMcpBodyReader(options, hooks.authenticateLargeBody));
+  app.use(options.path, createMcpBodyReader(options, app.get(McpRegistry), hooks.authenticateLargeBody));
   app.get(McpTransportState).mounted = true;
 }

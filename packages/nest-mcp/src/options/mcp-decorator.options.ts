@@ -1,6 +1,6 @@
 import type { Icon } from '@modelcontextprotocol/server';
 import type { Type } from '@nestjs/common';
-import type { McpConfirmationMode } from '../options/mcp-options.interface.js';
+import type { McpConfirmationMode } from './mcp-options.interface.js';
 
 /** An icon clients may show beside the entry (2025-11-25): `src` is an `https:` URL or a `data:image/…;base64,` URI. */
 export type McpIcon = Icon;

@@ -1,8 +1,8 @@
 import type { Prompt, Resource, ResourceTemplateType, Tool, UriTemplate } from '@modelcontextprotocol/server';
 import type { Type } from '@nestjs/common';
-import type { McpInvocation } from '../invocation/mcp-invocation.js';
+import type { McpInvocation } from './mcp-invocation.js';
 import type { McpConfirmationMode } from '../options/mcp-options.interface.js';
-import type { McpTaskSupport, McpToolAnnotations } from '../decorators/mcp-decorator.options.js';
+import type { McpTaskSupport, McpToolAnnotations } from '../options/mcp-decorator.options.js';
 
 /** A decorated method bound to its instance and wrapped in Nest's guards, interceptors and pipes. */
 export type BoundHandler = (invocation: McpInvocation) => Promise<unknown>;
