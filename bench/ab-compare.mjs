@@ -38,8 +38,14 @@
 // copy of the repository with the change applied. Presets: echo, tools-10, tools-500,
 // summary-rest, summary-mcp-2026, summary-mcp-2025, invoices-rest, invoices-mcp-2026,
 // invoices-mcp-2025 (the invoice list of case 6: GET /v1/invoices?limit=10 and
-// billing_invoices_search {limit:10}), create-rest, create-mcp-2026, create-rest-floor and
-// create-mcp-floor (case 4's two writes on bare node:http + pg, bench/servers/write-floor.ts).
+// billing_invoices_search {limit:10}), invoices-floor and invoices-floor-cached (the same list on case
+// 6's floors, bench/servers/floor.ts: the SQL of then in 3 statements, and the same-guarantee floor),
+// create-rest, create-rest-keyed, create-mcp-2026, create-rest-floor and create-mcp-floor (case 4's
+// two writes on bare node:http + pg, bench/servers/write-floor.ts).
+// Two presets of different servers (a floor against the application: --preset invoices-floor-cached
+// --preset-b invoices-rest) run as two processes; with --profile, ab-compare then prints the
+// profile-summary command that compares the two (self time per request, side a's process against
+// side b's, by station and function). A floor needs the billing app's seed: it is run once first.
 // Database presets create, migrate and drop their own database (DATABASE_URL's server, default
 // postgresql://postgres@127.0.0.1:5432/postgres) and use it for both servers; with --db-per-side,
 // one database per side, each migrated by its own checkout (for a change that renames tables).
@@ -180,9 +186,17 @@ PRESETS['create-rest-keyed'] = {
 // Case 4's floor (bench/servers/write-floor.ts): the two writes' SQL on bare node:http + pg.
 PRESETS['create-rest-floor'] = { ...PRESETS['create-rest'], entry: 'write-floor' };
 PRESETS['create-mcp-floor'] = { ...PRESETS['create-mcp-2026'], entry: 'write-floor' };
+// Case 6's floors (bench/servers/floor.ts): the invoice list on bare node:http + pg, in the
+// database the billing app seeded (`seeded`: ab-compare runs the app once first).
+for (const [name, mode] of [
+  ['invoices-floor', 'three-statements'],
+  ['invoices-floor-cached', 'same-guarantee'],
+]) {
+  PRESETS[name] = { ...PRESETS['invoices-rest'], entry: 'floor', env: { FLOOR_MODE: mode }, seeded: true };
+}
 const preset = PRESETS[presetName];
 const presetB = PRESETS[presetNameB];
-if (!preset || !presetB || !option('a') || !option('b') || preset.entry !== presetB.entry) {
+if (!preset || !presetB || !option('a') || !option('b')) {
   console.error(
     `usage: node bench/ab-compare.mjs --a <dir> --b <dir> --preset <${Object.keys(PRESETS).join('|')}> [--rounds N] [--seconds S]`,
   );
@@ -213,6 +227,8 @@ async function admin(url, fn) {
 const profileDir = join(work, 'profiles');
 /** Measured bursts per server pid: [side, start µs, end µs] on the monotonic clock of V8's profiles, and requests per side. */
 const phases = new Map();
+/** The pid pairs measured ([a, b], one per pair of processes): with --profile, the profiles that compare. */
+const pids = [];
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 async function start(dir, env, which = preset, flags = []) {
@@ -308,7 +324,7 @@ try {
   let env = {};
   let envB;
   let email;
-  if (preset.db) {
+  if (preset.db || presetB.db) {
     // Checkout B's migrations (a change adds to A's): both servers run on the newer schema. With
     // --db-per-side (a change that renames or moves tables), each side runs on a database of its
     // own, migrated by its own checkout.
@@ -335,6 +351,13 @@ try {
   pinning.apply();
   if (pinning.summary) console.log(`pinned: ${pinning.summary}`);
   if (sameProcess && preset.entry !== presetB.entry) throw new Error('--same-process needs two presets of the same server');
+  if (preset.seeded || presetB.seeded) {
+    // The demo data a floor reads: the billing app seeds it on boot (checkout B's, on each side's database).
+    for (const [dir, sideEnv] of [[dirB, env], ...(envB ? [[dirB, envB]] : [])]) {
+      await start(dir, sideEnv, PRESETS['invoices-rest']);
+      await stopServers();
+    }
+  }
   const startPair = async () => {
     const a = await start(dirA, env, preset, nodeArgs('a'));
     return [a, sameProcess ? a : await start(dirB, envB ?? env, presetB, nodeArgs('b'))];
@@ -354,6 +377,7 @@ try {
       await stopServers();
       [a, b] = await startPair();
     }
+    if (!pids.some(([pa, pb]) => pa === a.pid && pb === b.pid)) pids.push([a.pid, b.pid]);
     const specA = preset.spec(a, email);
     const specB = presetB.spec(b, email);
     // Warm-up both (once, or every round with --fresh), then A B, B A, A B …
@@ -390,13 +414,26 @@ try {
   await dropDb().catch(() => undefined);
 }
 
-/** Each server's profile (written as it exits) with the times of its measured bursts beside it. */
+/**
+ * Each server's profile (written as it exits) with the times of its measured bursts beside it, and,
+ * for two processes (two builds, or a floor against the application), the command that compares
+ * them: side a's self time per request in A's profile against side b's in B's.
+ */
 function reportProfiles() {
+  const files = new Map();
   for (const [pid, record] of phases) {
     const profile = readdirSync(profileDir).find((name) => name.includes(`.${pid}.`) && name.endsWith('.cpuprofile'));
     if (!profile) continue;
     const phasesFile = join(profileDir, `${pid}.phases.json`);
     writeFileSync(phasesFile, JSON.stringify(record));
+    files.set(pid, { profile: join(profileDir, profile), phasesFile });
     console.log(`profile of pid ${pid}: node bench/profile-summary.mjs ${join(profileDir, profile)} --phases ${phasesFile}`);
+  }
+  for (const [pa, pb] of pids) {
+    const [a, b] = [files.get(pa), files.get(pb)];
+    if (pa === pb || !a || !b) continue;
+    console.log(
+      `A against B (pids ${pa}, ${pb}): node bench/profile-summary.mjs ${a.profile} --phases ${a.phasesFile} --b ${b.profile} --phases-b ${b.phasesFile}`,
+    );
   }
 }

@@ -8,7 +8,10 @@
 // With --phases <file.json> (written by `node bench/ab-compare.mjs --profile`: the times of the
 // measured bursts of each side), it prints instead the self time per request of each side, by
 // package and by function, and their difference, largest first: with --same-process, where one
-// process spends more on one path (side b) than on the other (side a).
+// process spends more on one path (side b) than on the other (side a). With --b <other.cpuprofile>
+// --phases-b <other.json> (two processes: two builds, or a floor against the application), side a
+// is read from the first profile and side b from the other, as ab-compare prints it.
+// The layer's folders (`@nest-mcp/core/transport`, …) are the stations of docs/request-flow.md.
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
@@ -24,9 +27,18 @@ const option = (name, fallback) => {
 const top = Number(option('top', 25));
 const match = option('match', undefined);
 const phasesFile = option('phases', undefined);
+const fileB = option('b', undefined);
+const phasesFileB = option('phases-b', undefined);
+if (fileB && (!phasesFile || !phasesFileB)) {
+  console.error('usage: --b <other.cpuprofile> needs --phases <file.json> and --phases-b <other.json>');
+  process.exit(2);
+}
 
-const profile = JSON.parse(readFileSync(file, 'utf8'));
-const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+const loadProfile = (path) => {
+  const loaded = JSON.parse(readFileSync(path, 'utf8'));
+  return { profile: loaded, nodes: new Map(loaded.nodes.map((node) => [node.id, node])) };
+};
+const { profile, nodes } = loadProfile(file);
 const parent = new Map();
 for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
 
@@ -49,8 +61,9 @@ function where(callFrame) {
   // The billing app and the bench servers (compiled into .bench-dist/), the layer (its package build).
   const own = /\.bench-dist\/(?:apps\/billing\/)?(src\/[^/]+(?:\/[^/]+)?|bench)\//.exec(url);
   if (own) return own[1];
-  const layer = /packages\/nest-mcp\/dist\/([^/]+)\//.exec(url);
-  if (layer) return `@nest-mcp/core/${layer[1]}`;
+  // The layer and its companion packages (their builds): @nest-mcp/core/<folder>, @nest-mcp/prisma/<folder>, …
+  const layer = /packages\/nest-mcp(?:-([a-z]+))?\/dist\/([^/]+)\//.exec(url);
+  if (layer) return `@nest-mcp/${layer[1] ?? 'core'}/${layer[2]}`;
   return url
     .replace(/^file:\/\//, '')
     .split('/')
@@ -58,7 +71,7 @@ function where(callFrame) {
     .join('/');
 }
 const label = (cf) =>
-  `${cf.functionName || '(anonymous)'} ${cf.url ? `${cf.url.replace(/^.*?(node_modules\/|\.bench-dist\/|packages\/nest-mcp\/dist\/|node:)/, '$1')}:${cf.lineNumber + 1}` : ''}`;
+  `${cf.functionName || '(anonymous)'} ${cf.url ? `${cf.url.replace(/^.*?(node_modules\/|\.bench-dist\/|packages\/nest-mcp[a-z-]*\/dist\/|node:)/, '$1')}:${cf.lineNumber + 1}` : ''}`;
 
 const byWhere = new Map();
 const byFunction = new Map();
@@ -83,7 +96,14 @@ for (const [id, us] of selfUs) {
 }
 
 if (phasesFile) {
-  printPhases(JSON.parse(readFileSync(phasesFile, 'utf8')));
+  const own = JSON.parse(readFileSync(phasesFile, 'utf8'));
+  if (fileB) {
+    // Side a from this profile, side b from the other process's.
+    const other = JSON.parse(readFileSync(phasesFileB, 'utf8'));
+    const a = sidesOf({ profile, nodes }, own.phases).a;
+    const b = sidesOf(loadProfile(fileB), other.phases).b;
+    printPhases({ a, b }, { a: own.requests.a, b: other.requests.b }, `${file}\nagainst ${fileB}`);
+  } else printPhases(sidesOf({ profile, nodes }, own.phases), own.requests, file);
   process.exit(0);
 }
 
@@ -104,39 +124,47 @@ const inclusiveList = [...inclusive]
 for (const [name, us] of inclusiveList) console.log(`  ${pct(us)} ${ms(us)}  ${name}`);
 
 /**
- * Self time per request of each side (`a`, `b`) of the measured bursts, by package and by
- * function, sorted by the size of their difference (b − a). A sample belongs to the burst its
- * time falls in (V8's profile clock and `process.hrtime` are both the monotonic clock).
+ * Self time of each side (`a`, `b`) of the measured bursts in one profile, by package and by
+ * function. A sample belongs to the burst its time falls in (V8's profile clock and
+ * `process.hrtime` are both the monotonic clock).
  */
-function printPhases({ phases, requests }) {
+function sidesOf({ profile: sampled, nodes: byId }, phases) {
   const sides = { a: { byWhere: new Map(), byFunction: new Map() }, b: { byWhere: new Map(), byFunction: new Map() } };
   const sorted = [...phases].sort((x, y) => x[1] - y[1]);
-  let at = profile.startTime;
+  let at = sampled.startTime;
   let phase = 0;
-  for (let i = 0; i < profile.samples.length; i++) {
-    at += profile.timeDeltas[i] ?? 0;
+  for (let i = 0; i < sampled.samples.length; i++) {
+    at += sampled.timeDeltas[i] ?? 0;
     while (phase < sorted.length && sorted[phase][2] < at) phase++;
     if (phase >= sorted.length || at < sorted[phase][1]) continue;
-    const cf = nodes.get(profile.samples[i]).callFrame;
+    const cf = byId.get(sampled.samples[i]).callFrame;
     if (cf.functionName === '(idle)') continue;
     // A sample's delta is the time until the next one: the time it stands for.
-    const us = profile.timeDeltas[i + 1] ?? 0;
+    const us = sampled.timeDeltas[i + 1] ?? 0;
     const side = sides[sorted[phase][0]];
     side.byWhere.set(where(cf), (side.byWhere.get(where(cf)) ?? 0) + us);
     side.byFunction.set(label(cf), (side.byFunction.get(label(cf)) ?? 0) + us);
   }
-  const perRequest = (map, side) => new Map([...map].map(([key, us]) => [key, us / requests[side]]));
+  return sides;
+}
+
+/**
+ * Self time per request of each side, by package and by function, sorted by the size of their
+ * difference (b − a). A side without requests (one side of a two-process comparison) counts as 0.
+ */
+function printPhases(sides, requests, title) {
+  const perRequest = (map, side) => new Map([...map].map(([key, us]) => [key, requests[side] ? us / requests[side] : 0]));
   const total = (map) => [...map.values()].reduce((sum, us) => sum + us, 0);
   const fmt = (us) => us.toFixed(1).padStart(8);
-  console.log(`${file}\nbusy self time per request (µs), side a: ${requests.a} requests, side b: ${requests.b}\n`);
-  for (const [title, key] of [
+  console.log(`${title}\nbusy self time per request (µs), side a: ${requests.a ?? 0} requests, side b: ${requests.b ?? 0}\n`);
+  for (const [heading, key] of [
     ['By package / source folder', 'byWhere'],
     ['By function', 'byFunction'],
   ]) {
     const a = perRequest(sides.a[key], 'a');
     const b = perRequest(sides.b[key], 'b');
     console.log(
-      `${title}: b − a, a, b (total a ${total(a).toFixed(0)}, b ${total(b).toFixed(0)}, b − a ${(total(b) - total(a)).toFixed(0)})`,
+      `${heading}: b − a, a, b (total a ${total(a).toFixed(0)}, b ${total(b).toFixed(0)}, b − a ${(total(b) - total(a)).toFixed(0)})`,
     );
     const rows = [...new Set([...a.keys(), ...b.keys()])].map((name) => [name, a.get(name) ?? 0, b.get(name) ?? 0]);
     rows.sort((x, y) => Math.abs(y[2] - y[1]) - Math.abs(x[2] - x[1]));

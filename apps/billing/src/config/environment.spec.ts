@@ -29,6 +29,12 @@ describe('coreConfigFromEnv', () => {
     assert.equal(config.server.production, true);
   });
 
+  it('sends hot reads as prepared statements unless DATABASE_PREPARED_STATEMENTS says no (a pooler that drops them)', () => {
+    assert.equal(coreConfigFromEnv({}).database.preparedStatements, true);
+    assert.equal(coreConfigFromEnv({ DATABASE_PREPARED_STATEMENTS: 'false' }).database.preparedStatements, false);
+    assert.throws(() => coreConfigFromEnv({ DATABASE_PREPARED_STATEMENTS: 'sometimes' }), /DATABASE_PREPARED_STATEMENTS/);
+  });
+
   it('refuses a value that is not a number, naming the variable and the value (it used to become NaN)', () => {
     assert.throws(
       () => coreConfigFromEnv({ DATABASE_POOL_SIZE: 'abc' }),

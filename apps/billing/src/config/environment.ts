@@ -37,6 +37,11 @@ export interface DatabaseConfig {
   /** DATABASE_MIGRATE: false leaves the migrations to a deploy step. Default true. */
   readonly migrate: boolean;
   readonly poolSize: number;
+  /**
+   * DATABASE_PREPARED_STATEMENTS: hot reads go as named prepared statements (`PrismaService.prepared`).
+   * false behind a transaction-mode pooler that does not keep them (PgBouncer before 1.21). Default true.
+   */
+  readonly preparedStatements: boolean;
   readonly connectTimeoutMs: number;
   /** `Retry-After` of the 503 answered while the database is unreachable. */
   readonly retryAfterSeconds: number;
@@ -96,6 +101,7 @@ const NAMES: readonly string[] = [
   'DATABASE_URL',
   'DATABASE_MIGRATE',
   'DATABASE_POOL_SIZE',
+  'DATABASE_PREPARED_STATEMENTS',
   'DATABASE_CONNECT_TIMEOUT_MS',
   'DATABASE_RETRY_AFTER_SECONDS',
   'HEALTH_DB_TIMEOUT_MS',
@@ -141,6 +147,7 @@ export function coreConfigFromEnv(env: NodeJS.ProcessEnv): CoreConfig {
       url: variables.DATABASE_URL,
       migrate: variables.DATABASE_MIGRATE ?? true,
       poolSize: variables.DATABASE_POOL_SIZE ?? 10,
+      preparedStatements: variables.DATABASE_PREPARED_STATEMENTS ?? true,
       connectTimeoutMs: variables.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000,
       retryAfterSeconds: variables.DATABASE_RETRY_AFTER_SECONDS ?? DEFAULT_DATABASE_RETRY_AFTER_SECONDS,
     },

@@ -57,6 +57,11 @@ export class EnvironmentVariables {
   DATABASE_POOL_SIZE?: number;
 
   @IsOptional()
+  @toBoolean()
+  @IsIn([true, false], { message: booleanRule('DATABASE_PREPARED_STATEMENTS') })
+  DATABASE_PREPARED_STATEMENTS?: boolean;
+
+  @IsOptional()
   @toNumber()
   @IsInt({ message: 'DATABASE_CONNECT_TIMEOUT_MS must be an integer ≥ 1 (milliseconds)' })
   @Min(1)

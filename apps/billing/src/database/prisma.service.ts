@@ -1,13 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { channelStampExtension, databaseUnavailableExtension, McpDatabase, type McpDatabaseConnection } from '@nest-mcp/prisma';
+import type { QueryResultRow } from 'pg';
+import {
+  asDatabaseUnavailable,
+  channelStampExtension,
+  databaseUnavailableExtension,
+  McpDatabase,
+  type McpDatabaseConnection,
+} from '@nest-mcp/prisma';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { RequestContext } from '../context/request-context.js';
 import { resourceChangesExtension } from './resource-changes.extension.js';
 import type { TransactionClient } from './prisma.types.js';
 
 /** The database `PrismaService` connects to: the database section (`DATABASE_CONFIG`), with the URL in use (DATABASE_URL or the embedded one). */
-export type DatabaseConnection = McpDatabaseConnection & { readonly url: string };
+/** `preparedStatements`: whether `prepared` may name statements (DATABASE_PREPARED_STATEMENTS; default true). */
+export type DatabaseConnection = McpDatabaseConnection & { readonly url: string; readonly preparedStatements?: boolean };
 
 function createClient(database: McpDatabase) {
   return (
@@ -32,10 +40,15 @@ export type ExtendedPrismaClient = ReturnType<typeof createClient>;
 export class PrismaService extends McpDatabase {
   readonly client: ExtendedPrismaClient;
   private embedded?: Promise<boolean>;
+  /** The name of each prepared statement, by its text. */
+  private readonly preparedNames = new Map<string, string>();
+  /** Whether statements may be prepared (not on the embedded database), once known. */
+  private preparable?: boolean;
 
   constructor(connection: DatabaseConnection) {
     super(connection);
     this.client = createClient(this);
+    if (connection.preparedStatements === false) this.preparable = false;
   }
 
   /** The client services use: in a transaction when the calling code runs inside one. */
@@ -78,6 +91,28 @@ export class PrismaService extends McpDatabase {
       },
     );
     return this.embedded;
+  }
+
+  /**
+   * `sql`, sent as a named prepared statement (`name`, numbered per distinct text): PostgreSQL
+   * parses it once per connection and, after five runs, keeps a generic plan when that costs no
+   * more than planning each run. For a hot read whose text takes a few shapes (one per set of
+   * filters): planning the invoice search on every call cost PostgreSQL more than running it
+   * (bench/README.md, case 6). Not on the embedded database, whose connections share one session
+   * (and so one set of statement names), nor with `preparedStatements: false` (a pooler that does
+   * not keep them): there it is `sql`.
+   */
+  async prepared<Row = Record<string, unknown>>(name: string, statement: Prisma.Sql): Promise<{ rows: Row[]; rowCount: number }> {
+    this.preparable ??= !(await this.isEmbedded());
+    if (!this.preparable) return this.sql<Row>(statement);
+    let named = this.preparedNames.get(statement.text);
+    if (named === undefined) this.preparedNames.set(statement.text, (named = `${name}_${this.preparedNames.size}`));
+    const result = await this.pool
+      .query<Row & QueryResultRow>({ name: named, text: statement.text, values: statement.values })
+      .catch((error: unknown) => {
+        throw asDatabaseUnavailable(error, this.retryAfterSeconds);
+      });
+    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
   }
 
   /** The client first, then the pool it runs on (`McpDatabase`). */

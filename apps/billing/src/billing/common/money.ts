@@ -13,6 +13,11 @@ export function formatDate(value: Date): string {
   return value.toISOString().slice(0, 10);
 }
 
+/** A calendar day as "YYYY-MM-DD": a Date formatted, or a day a statement already wrote so (`to_char(…, 'YYYY-MM-DD')`) as it is. */
+export function dayOf(value: Date | string): string {
+  return typeof value === 'string' ? value : formatDate(value);
+}
+
 /**
  * True for a real calendar day written YYYY-MM-DD that PostgreSQL's `date` can hold: 2026-02-30 is
  * not one, nor is year 0000 (Postgres refuses it: a database error instead of a 400).

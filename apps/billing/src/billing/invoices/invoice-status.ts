@@ -1,5 +1,5 @@
 import { Prisma, type InvoiceStatus } from '../../generated/prisma/client.js';
-import { formatDate } from '../common/money.js';
+import { dayOf, formatDate } from '../common/money.js';
 
 /**
  * Overdue is computed on read, never stored by this module: an invoice whose stored status is
@@ -15,9 +15,9 @@ export function today(): string {
   return formatDate(new Date());
 }
 
-export function effectiveStatus(stored: InvoiceStatus, dueDate: Date, todayDate: string): InvoiceStatus {
+export function effectiveStatus(stored: InvoiceStatus, dueDate: Date | string, todayDate: string): InvoiceStatus {
   if (stored !== 'sent' && stored !== 'overdue') return stored;
-  return formatDate(dueDate) < todayDate ? 'overdue' : 'sent';
+  return dayOf(dueDate) < todayDate ? 'overdue' : 'sent';
 }
 
 /** The SQL condition (over `invoices i`) that selects invoices whose effective status is `status`. */
