@@ -79,6 +79,7 @@ export {
   MCP_TASK_QUEUE,
   McpTaskRefused,
   type McpTaskCallers,
+  type McpTaskCallOrigin,
   type McpTaskEnqueueOptions,
   type McpTaskQueue,
   type McpTaskQueueLimits,

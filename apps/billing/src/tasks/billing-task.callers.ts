@@ -1,7 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { decodeJwt } from 'jose';
-import { MCP_OPTIONS, mcpMessageOf, type McpTaskCallers, McpTaskRefused, type ResolvedMcpOptions } from '@nest-mcp/core/extensions';
+import {
+  MCP_OPTIONS,
+  type McpTaskCallers,
+  type McpTaskCallOrigin,
+  McpTaskRefused,
+  type ResolvedMcpOptions,
+} from '@nest-mcp/core/extensions';
 import { RequestContext, type RequestState } from '../context/request-context.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { PersonalTokenService } from '../identity/personal-token.service.js';
@@ -33,11 +39,12 @@ export class BillingTaskCallers implements McpTaskCallers {
     @Inject(MCP_OPTIONS) private readonly mcp: ResolvedMcpOptions,
   ) {}
 
-  async capture(request: Request): Promise<{ caller: Record<string, unknown>; workspaceId?: string }> {
+  async capture(request: Request, call: McpTaskCallOrigin): Promise<{ caller: Record<string, unknown>; workspaceId?: string }> {
     const state = RequestContext.current();
     const principal = principalOf(request) ?? state?.principal;
     if (!principal) throw new McpTaskRefused('A task needs an authenticated caller: this request has none');
-    const workspace = requestWorkspace(request) ?? state?.workspace ?? this.namedWorkspace(request, principal);
+    const workspace =
+      requestWorkspace(request) ?? state?.workspace ?? this.namedWorkspace(request, principal, call.arguments?.workspace_id);
     const expiresAtMs = principal.kind === 'jwt' ? jwtExpiry(request) : undefined;
     // Every JWT accepted here has an `exp` (required); one not found in the request would act for ever.
     if (principal.kind === 'jwt' && expiresAtMs === undefined)
@@ -123,18 +130,13 @@ export class BillingTaskCallers implements McpTaskCallers {
   }
 
   /**
-   * The workspace a request names when no guard resolved one yet (the task is accepted before the
-   * tool's guards run): the token's own, a `workspace_id` argument, `X-Workspace-Id`, the only
-   * membership; none when it names none it may act in (the worker's guards then refuse as usual).
+   * The workspace a call names when no guard resolved one (a tool that is not `@WorkspaceScoped()`):
+   * the token's own, the call's `workspace_id` argument, `X-Workspace-Id`, the only membership;
+   * none when it names none it may act in (the worker's guards then refuse as usual).
    */
-  private namedWorkspace(request: Request, principal: Principal): { id: string; slug: string } | undefined {
-    const args = mcpMessageOf(request)?.message?.params?.arguments as { workspace_id?: unknown } | undefined;
+  private namedWorkspace(request: Request, principal: Principal, argument: unknown): { id: string; slug: string } | undefined {
     try {
-      const membership = this.workspaces.resolve(
-        request,
-        principal,
-        typeof args === 'object' && args !== null ? args.workspace_id : undefined,
-      );
+      const membership = this.workspaces.resolve(request, principal, argument);
       return { id: membership.workspaceId, slug: membership.slug };
     } catch {
       return undefined;

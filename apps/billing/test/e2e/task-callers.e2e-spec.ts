@@ -48,7 +48,9 @@ describe("BillingTaskCallers on the run's database (PostgreSQL of DATABASE_URL, 
     setPrincipal(request, check.principal);
     const demo = check.principal.memberships.find((m) => m.slug === 'demo')!;
     setRequestWorkspace(request, { id: demo.workspaceId, slug: demo.slug });
-    return RequestContext.run({ channel: 'mcp', principal: check.principal, request }, () => callers.capture(request));
+    return RequestContext.run({ channel: 'mcp', principal: check.principal, request }, () =>
+      callers.capture(request, { tool: 'billing_statement_export' }),
+    );
   }
 
   it('capture keeps who the caller is and the workspace, never the token', async () => {
@@ -62,6 +64,32 @@ describe("BillingTaskCallers on the run's database (PostgreSQL of DATABASE_URL, 
     assert.equal(captured.caller.kind, 'personal');
     assert.equal(captured.caller.channel, 'mcp');
     assert.deepEqual(captured.caller.workspace, { id: demo.id, slug: 'demo' });
+  });
+
+  it("with no workspace a guard resolved, capture takes the one the call's workspace_id argument names, never the request body", async () => {
+    const demo = await prisma.client.workspace.findUniqueOrThrow({ where: { slug: 'demo' } });
+    const second = await prisma.client.workspace.create({ data: { slug: `second-${randomUUID().slice(0, 8)}`, name: 'Second' } });
+    const workspaces = [demo, second];
+    const admin = await prisma.client.user.findUniqueOrThrow({ where: { email: 'admin@demo.test' } });
+    const principal = {
+      userId: admin.id,
+      email: admin.email,
+      tokenId: 'tok-several',
+      kind: 'personal' as const,
+      scopes: ['billing:read'],
+      surfaces: ['mcp' as const],
+      memberships: workspaces.map((w) => ({ workspaceId: w.id, slug: w.slug, role: 'admin' as const })),
+    };
+    // The body names the first workspace; the call (what the task is made of) the second.
+    const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { arguments: { workspace_id: workspaces[0].id } } };
+    const request = { headers: {}, query: {}, body } as unknown as Request;
+    setPrincipal(request, principal);
+    const capture = (args?: Record<string, unknown>) =>
+      RequestContext.run({ channel: 'mcp', principal, request }, () =>
+        callers.capture(request, { tool: 'billing_statement_export', ...(args ? { arguments: args } : {}) }),
+      );
+    assert.equal((await capture({ workspace_id: workspaces[1].id })).workspaceId, workspaces[1].id);
+    assert.equal((await capture()).workspaceId, undefined, 'several memberships and none named: none');
   });
 
   it('actAs runs the work as the caller again: principal on the request, the request context of an MCP request, writes stamped mcp', async () => {
@@ -149,7 +177,9 @@ describe("BillingTaskCallers on the run's database (PostgreSQL of DATABASE_URL, 
       };
       const request = { headers: { authorization: `Bearer ${token}` }, query: {} } as unknown as Request;
       setPrincipal(request, principal);
-      return RequestContext.run({ channel: 'mcp', principal, request }, () => callers.capture(request));
+      return RequestContext.run({ channel: 'mcp', principal, request }, () =>
+        callers.capture(request, { tool: 'billing_statement_export' }),
+      );
     };
 
     const live = await captureWith(jwt(Math.floor(Date.now() / 1000) + 600));

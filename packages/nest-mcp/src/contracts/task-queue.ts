@@ -55,12 +55,20 @@ export const MCP_TASK_QUEUE = Symbol('MCP_TASK_QUEUE');
  * that created it is gone. The application knows what identifies a caller (a principal, a token
  * id, a workspace), the layer does not.
  */
+/** The tool call a task is made of, as `McpTaskCallers.capture` is told it. */
+export interface McpTaskCallOrigin {
+  tool: string;
+  arguments?: Record<string, unknown>;
+}
+
 export interface McpTaskCallers {
   /**
    * At creation, from the request that asked: what identifies the caller (JSON; NEVER a
-   * credential: it is stored with the task) and the workspace the task belongs to.
+   * credential: it is stored with the task) and the workspace the task belongs to. `call` is the
+   * tool call the task is made of (its tool, its arguments as the client sent them), for a
+   * workspace the arguments name when no guard resolved one: read it there, not in the request's body.
    */
-  capture(request: Request): Promise<{ caller: Record<string, unknown>; workspaceId?: string }>;
+  capture(request: Request, call: McpTaskCallOrigin): Promise<{ caller: Record<string, unknown>; workspaceId?: string }>;
   /**
    * At each run: calls `work` with a request that acts as that caller again, which the
    * application's guards, policy and call hook read as they read the original (e.g. with the

@@ -82,7 +82,10 @@ export class McpTasks {
     const answers = answersSoFar(invocation);
     const oversized = oversizedTask(invocation.name, { arguments: invocation.arguments, answers }, tasks.maxStoredBytes);
     if (oversized) return new TaskAccepted(oversized);
-    const { caller, workspaceId } = await this.callers.capture(invocation.httpRequest);
+    const { caller, workspaceId } = await this.callers.capture(invocation.httpRequest, {
+      tool: invocation.name,
+      ...(invocation.arguments ? { arguments: invocation.arguments } : {}),
+    });
     const now = new Date();
     const task: McpTask = {
       id: newTaskId(now.getTime()),
