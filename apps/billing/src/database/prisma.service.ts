@@ -1,13 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
-import type { QueryResultRow } from 'pg';
-import {
-  asDatabaseUnavailable,
-  channelStampExtension,
-  databaseUnavailableExtension,
-  McpDatabase,
-  type McpDatabaseConnection,
-} from '@nest-mcp/prisma';
+import { channelStampExtension, databaseUnavailableExtension, McpDatabase, type McpDatabaseConnection } from '@nest-mcp/prisma';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { RequestContext } from '../context/request-context.js';
 import { resourceChangesExtension } from './resource-changes.extension.js';
@@ -107,12 +100,7 @@ export class PrismaService extends McpDatabase {
     if (!this.preparable) return this.sql<Row>(statement);
     let named = this.preparedNames.get(statement.text);
     if (named === undefined) this.preparedNames.set(statement.text, (named = `${name}_${this.preparedNames.size}`));
-    const result = await this.pool
-      .query<Row & QueryResultRow>({ name: named, text: statement.text, values: statement.values })
-      .catch((error: unknown) => {
-        throw asDatabaseUnavailable(error, this.retryAfterSeconds);
-      });
-    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+    return this.sql<Row>(statement, { name: named });
   }
 
   /** The client first, then the pool it runs on (`McpDatabase`). */

@@ -39,11 +39,15 @@ export class McpDatabase implements OnApplicationShutdown {
    * One statement written with Prisma's `sql` tag (`Prisma.sql`), sent straight to the driver (in
    * the open transaction, if any): for statements on the hot path of every call (idempotency
    * keys, audit rows), which do not need the ORM's per-query work. Rows come back as `pg` parses them.
+   * With `name`, sent as that named prepared statement (parsed once per connection; the name must
+   * stand for this text alone).
    */
-  async sql<Row = Record<string, unknown>>(statement: Sql): Promise<{ rows: Row[]; rowCount: number }> {
+  async sql<Row = Record<string, unknown>>(statement: Sql, options: { name?: string } = {}): Promise<{ rows: Row[]; rowCount: number }> {
     try {
-      // Text and values apart: pg copies a config object before every query, not a string.
-      const result = await this.pool.query<Row & pg.QueryResultRow>(statement.text, statement.values);
+      // Text and values apart when unnamed: pg copies a config object before every query, not a string.
+      const result = options.name
+        ? await this.pool.query<Row & pg.QueryResultRow>({ name: options.name, text: statement.text, values: statement.values })
+        : await this.pool.query<Row & pg.QueryResultRow>(statement.text, statement.values);
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
     } catch (error) {
       throw asDatabaseUnavailable(error, this.retryAfterSeconds);

@@ -97,11 +97,11 @@ class BuiltInvocation implements McpInvocation {
   declare stream?: McpCallStream;
   readonly kind: McpTargetKind;
   readonly name: string;
-  declare readonly tool?: ToolEntry;
-  declare readonly uri?: string;
-  declare readonly template?: ResourceTemplateEntry;
+  declare tool?: ToolEntry;
+  declare uri?: string;
+  declare template?: ResourceTemplateEntry;
   readonly startedAt: number;
-  declare readonly confirmedInChat?: InChatConfirmation;
+  declare confirmedInChat?: InChatConfirmation;
   #argumentsHash?: string;
   #callerKey?: { value: string | undefined };
   #questions?: ClientQuestions;
@@ -117,10 +117,10 @@ class BuiltInvocation implements McpInvocation {
     this.kind = target.kind;
     this.name = target.name;
     this.startedAt = target.startedAt ?? performance.now();
-    if (target.tool) Object.assign(this, { tool: target.tool });
-    if (target.uri !== undefined) Object.assign(this, { uri: target.uri });
-    if (target.template) Object.assign(this, { template: target.template });
-    if (target.confirmedInChat) Object.assign(this, { confirmedInChat: target.confirmedInChat });
+    if (target.tool) this.tool = target.tool;
+    if (target.uri !== undefined) this.uri = target.uri;
+    if (target.template) this.template = target.template;
+    if (target.confirmedInChat) this.confirmedInChat = target.confirmedInChat;
     if (args) this.arguments = args;
   }
 
