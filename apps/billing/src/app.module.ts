@@ -15,7 +15,7 @@ import { IdentityModule } from './identity/identity.module.js';
 import { principalOf } from './identity/request-principal.js';
 import { ScopePolicy } from './identity/scope.policy.js';
 import { McpModule } from '@nest-mcp/core';
-import { mcpAdminExtensions } from '@nest-mcp/admin';
+import { mcpAdminExtensions, mcpAdminViews } from '@nest-mcp/admin';
 import { mcpPrismaExtensions, mcpPrismaTaskExtensions } from '@nest-mcp/prisma';
 import { AppMcpPrismaModule } from './app.mcp-prisma.js';
 import { HealthModule } from './health/health.module.js';
@@ -67,6 +67,9 @@ import { TasksModule } from './tasks/tasks.module.js';
         requestState: { secret: requestStateSecret(config) },
         // `link`: every destructive tool needs the approval page, even from clients that can ask in the chat.
         destructiveConfirmation: config.mcp.destructiveConfirmation,
+        // @nest-mcp/admin's approval view: hosts that render MCP Apps show a destructive call's approval in the chat
+        // (Continue / Cancel for a person who may approve, panel/panel-access.ts `callerPerson`).
+        ...mcpAdminViews(),
         // requestState is bound to the person and token that started the call.
         callerKey: (request) => {
           const principal = principalOf(request);

@@ -2,6 +2,7 @@ import { Inject, Module, type MiddlewareConsumer, type NestModule } from '@nestj
 import { DiscoveryModule } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import { ApprovalReferences } from './approvals/approval-references.js';
+import { ApprovalDecideTool } from './approvals/app-view/approval-decide.tool.js';
 import { McpAdminApprovalLinks } from './approvals/mcp-admin-approval-links.js';
 import { McpApprovals } from './approvals/mcp-approvals.js';
 import { MCP_ADMIN_MODULE_OPTIONS, McpAdminConfigurableModule } from './mcp-admin.module-definition.js';
@@ -30,6 +31,8 @@ import { AdminTasks } from './tasks/admin-tasks.js';
     },
     McpAdminApprovalLinks,
     McpApprovals,
+    // The approval view's Continue / Cancel (mcpAdminViews()): an app-only tool.
+    ApprovalDecideTool,
     ApprovalReferences,
     AdminTasks,
     McpAdminCsrf,

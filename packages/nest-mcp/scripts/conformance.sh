@@ -5,8 +5,9 @@
 #   - the frozen 2025-11-25 requirement set (handshake wire), and
 #   - the 2025-06-18 suite (handshake wire, through the official SDK client),
 # each against its baseline conformance/expected-failures-<set>.yml. Full outputs and
-# checks.json per scenario land in conformance/results/ (git-ignored). Then each scenario of the tasks
-# extension, on its own, against an empty baseline. It ends with one line per run:
+# checks.json per scenario land in conformance/results/ (git-ignored). Then, one at a time against an
+# empty baseline, each scenario of the tasks and skills extensions and the 2026-07-28 scenarios the
+# requirement set does not score (step 5). It ends with one line per run:
 #   conformance <set>: N/M scenarios pass      (N = scored scenarios with no FAILURE)
 # and exits non-zero if any run does (an unexpected failure, or a baseline entry now passing).
 # `npm run conformance:fixture` (scripts/conformance-fixture.sh) starts the same fixture alone.
@@ -135,20 +136,49 @@ SCORE_2025_11="$LAST_SCORE"
 run_suite 2025-06-18 "" --spec-version 2025-06-18
 SCORE_2025_06="$LAST_SCORE"
 
-# 5. The tasks extension (io.modelcontextprotocol/tasks, docs/tasks.md): not scored by any
-#    requirement set (extensions are optional), so each of its scenarios is run on its own against
-#    an empty baseline: every one must pass.
+# 5. Scenarios run one at a time against an empty baseline, each of which must pass with no
+#    failed check: the extensions (tasks: docs/tasks.md; skills: docs/skills.md), which no
+#    requirement set scores (extensions are optional), and the 2026-07-28 scenarios of the newest
+#    protocol features that the requirement set runs but does not score (raw JSON Schema 2020-12 in
+#    tool inputs, `x-mcp-header` parameters: docs/tools.md). The skills and the newest ones must
+#    also skip no check (`no-skip`); one check of tasks-status-notifications is skipped by the suite
+#    itself ("pending subscriptions/listen rewrite"). A single-scenario run picks the scenario's own
+#    protocol version unless told; the newest ones are told 2026-07-28, where their checks apply in
+#    full (under an older version some are SKIPPED).
+run_each() {  # run_each <baseline> <spec version or ""> <skips-allowed|no-skip> <scenario...>; sets EACH_PASSED
+  local baseline=$1 version=$2 skips=$3; shift 3
+  local options=() scenario
+  [[ -n "$version" ]] && options=(--spec-version "$version")
+  EACH_PASSED=0
+  for scenario in "$@"; do
+    BASELINE="$baseline" run_suite "$scenario" "" --scenario "$scenario" "${options[@]}"
+    # A single-scenario run prints no summary table: its checks, one per line ("[id] STATUS ..."),
+    # then "Passed: N/M, F failed".
+    if plain "$RESULTS_DIR/$scenario.txt" | grep -qE '^Passed: [0-9]+/[0-9]+, 0 failed' &&
+      { [[ "$skips" == skips-allowed ]] || ! plain "$RESULTS_DIR/$scenario.txt" | grep -qE '\] +SKIPPED '; }; then
+      EACH_PASSED=$((EACH_PASSED + 1))
+    else
+      log "$scenario: a check failed or was skipped (see $RESULTS_DIR/$scenario.txt)"
+      STATUS=1
+    fi
+  done
+}
+
 TASK_SCENARIOS=(tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal tasks-mrtr-input
   tasks-request-headers tasks-dispatch-and-envelope tasks-status-notifications tasks-required-task-error tasks-mrtr-composition)
-TASKS_PASSED=0
-for scenario in "${TASK_SCENARIOS[@]}"; do
-  BASELINE="$SUITE_DIR/expected-failures-tasks.yml" run_suite "$scenario" "" --scenario "$scenario"
-  # A single-scenario run prints no summary table, only "Passed: N/M, F failed".
-  if plain "$RESULTS_DIR/$scenario.txt" | grep -qE '^Passed: [0-9]+/[0-9]+, 0 failed'; then TASKS_PASSED=$((TASKS_PASSED + 1)); else STATUS=1; fi
-done
+run_each "$SUITE_DIR/expected-failures-tasks.yml" "" skips-allowed "${TASK_SCENARIOS[@]}"
+TASKS_PASSED=$EACH_PASSED
+SKILL_SCENARIOS=(sep-2640-skills-enumeration sep-2640-skills-manifest sep-2640-skills-directory)
+run_each "$SUITE_DIR/expected-failures-skills.yml" "" no-skip "${SKILL_SCENARIOS[@]}"
+SKILLS_PASSED=$EACH_PASSED
+NEWEST_SCENARIOS=(json-schema-2020-12 http-custom-header-server-validation)
+run_each "$SUITE_DIR/expected-failures-2026-07-28.yml" 2026-07-28 no-skip "${NEWEST_SCENARIOS[@]}"
+NEWEST_PASSED=$EACH_PASSED
 
 echo "conformance 2026-07-28 (--requirements): $SCORE_2026 scenarios pass"
 echo "conformance 2025-11-25 (--requirements): $SCORE_2025_11 scenarios pass"
 echo "conformance 2025-06-18 (--spec-version): $SCORE_2025_06 scenarios pass"
 echo "conformance tasks extension (--scenario each): $TASKS_PASSED/${#TASK_SCENARIOS[@]} scenarios pass"
+echo "conformance skills extension (--scenario each): $SKILLS_PASSED/${#SKILL_SCENARIOS[@]} scenarios pass"
+echo "conformance 2026-07-28 unscored (--scenario each, no skipped check): $NEWEST_PASSED/${#NEWEST_SCENARIOS[@]} scenarios pass"
 exit "$STATUS"

@@ -18,6 +18,7 @@ export {
 } from './decorators/mcp-metadata.keys.js';
 export type { McpPromptMetadata, McpResourceMetadata, McpToolMetadata } from './options/mcp-decorator.options.js';
 export { dtoToJsonSchema } from './schema/dto-json-schema.factory.js';
+export { headerParametersOf, type McpHeaderParameter } from './schema/header-parameters.js';
 export type { JsonSchema } from './schema/json-schema.types.js';
 
 // What a call is, as the layer's stations and the extension points see it.
@@ -49,6 +50,8 @@ export type { McpApprovedCall } from './confirmation/mcp-approved-call.js';
 export { McpDispatcher } from './server/mcp.dispatcher.js';
 export { McpConfirmationInterceptor, CONFIRM_INPUT } from './confirmation/confirmation.interceptor.js';
 export { personFacingSummary } from './confirmation/person-facing-summary.js';
+export { McpApprovalViewSecrets } from './confirmation/approval-view-secrets.js';
+export { APPROVAL_VIEW_META, type ApprovalViewMeta } from './confirmation/confirmation-view.js';
 export { TOOL_ERROR_FIELDS, envelopeResult, envelopeSchema, safetyOf } from './tool-results/tool-result.envelope.js';
 
 // Shared stores: idempotency keys, request state, client names.
@@ -115,3 +118,8 @@ export { MAX_JSON_DEPTH } from './transport/json-body.reader.js';
 
 // Tracing.
 export { McpSpanAttribute, mcpSpanContextOf, setMcpSpanAttributes } from './server/mcp-tracing.js';
+
+// MCP Apps (docs/app-views.md): the extension's names, whether a request's client shows views, the views themselves.
+export { MCP_APPS_EXTENSION, MCP_APP_MIME_TYPE, clientSupportsApps } from './views/apps-extension.js';
+export { McpViews, type ViewEntry } from './views/mcp-views.js';
+export { contentSecurityPolicy } from './views/view-csp.js';

@@ -18,7 +18,9 @@ export { McpPrompt } from './decorators/mcp-prompt.decorator.js';
 export { McpCompletion } from './decorators/mcp-completion.decorator.js';
 export { McpCtx } from './decorators/mcp-ctx.decorator.js';
 export { RequiredScopes } from './decorators/required-scopes.decorator.js';
+export { McpHeader } from './decorators/mcp-header.decorator.js';
 export { McpRequestGuard } from './decorators/mcp-request-guard.decorator.js';
+export { McpSkill, type McpSkillOptions } from './skills/mcp-skill.decorator.js';
 export type {
   McpCompletionOptions,
   McpIcon,
@@ -29,6 +31,8 @@ export type {
   McpToolOptions,
 } from './options/mcp-decorator.options.js';
 export type { McpCompletionRequest } from './handlers/completion.handler.js';
+export type { McpInputJsonSchema } from './schema/raw-json-schema.js';
+export type { McpToolVisibility, McpViewCsp, McpViewOptions } from './options/mcp-view.options.js';
 
 // Inside a handler or a guard: the call, the answer, the errors.
 export { MCP_CONTEXT_TYPE, McpExecutionContext } from './invocation/mcp-execution-context.js';

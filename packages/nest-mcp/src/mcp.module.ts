@@ -3,11 +3,14 @@ import { PATH_METADATA } from '@nestjs/common/internal';
 import { DiscoveryModule } from '@nestjs/core';
 import { McpConfirmationInterceptor } from './confirmation/confirmation.interceptor.js';
 import { StreamConfirmation } from './confirmation/stream-confirmation.js';
+import { McpApprovalViewSecrets } from './confirmation/approval-view-secrets.js';
 import { McpExplorer } from './discovery/mcp.explorer.js';
 import { McpExtensionPointsReport } from './extension-points/mcp-extension-points.report.js';
 import { McpIdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { McpTaskInterceptor } from './tasks/task.interceptor.js';
 import { MCP_REST_BACKGROUND } from './decorators/rest-background.interceptor.js';
+import { MCP_REST_INPUT_SCHEMAS } from './decorators/rest-input-schema.interceptor.js';
+import { McpRestInputSchemas } from './rest/rest-input-schemas.js';
 import { McpRestBackground } from './rest/rest-background.js';
 import { McpTasks } from './tasks/mcp-tasks.service.js';
 import { LostTasks } from './tasks/lost-tasks.js';
@@ -18,6 +21,9 @@ import { McpTaskWorker } from './server/task-worker.js';
 import { McpHandlerFactory } from './discovery/mcp-handler.factory.js';
 import { McpRegistry } from './registry/mcp.registry.js';
 import { CapabilityAccess } from './access/capability-access.js';
+import { McpSkillCatalog } from './skills/skill-catalog.js';
+import { SkillsHandler } from './skills/skills.handler.js';
+import { McpViews } from './views/mcp-views.js';
 import { CompletionHandler } from './handlers/completion.handler.js';
 import { LifecycleHandler } from './handlers/lifecycle.handler.js';
 import { PromptsHandler } from './handlers/prompts.handler.js';
@@ -70,6 +76,11 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
     McpHandlerFactory,
     McpExplorer,
     CapabilityAccess,
+    // Skills (docs/skills.md): @McpSkill folders, read at bootstrap, served through the skills extension.
+    McpSkillCatalog,
+    SkillsHandler,
+    // App views (docs/app-views.md): declared by tools and the `views` option, served as ui:// resources.
+    McpViews,
     LifecycleHandler,
     ToolsHandler,
     ToolResultRenderer,
@@ -87,6 +98,8 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
     // endpoint's own route do not pay for an interceptor chain (RxJS) that would pass through.
     McpIdempotencyInterceptor,
     McpConfirmationInterceptor,
+    // The confirmation view's per-approval secrets (docs/confirmation-and-idempotency.md), checked by the view's decide tool.
+    McpApprovalViewSecrets,
     // Tasks (tools declared with `task`, docs/tasks.md): the task boundary, `tasks/*`, the worker.
     McpTaskInterceptor,
     McpTasks,
@@ -98,6 +111,9 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
     // The REST half of `task: 'background'` routes (202 + the job), found by McpRestBackgroundInterceptor in any module.
     McpRestBackground,
     { provide: MCP_REST_BACKGROUND, useExisting: McpRestBackground },
+    // The REST half of tools with an `inputSchema` (the schema holds their REST requests), found by McpRestInputSchemaInterceptor.
+    McpRestInputSchemas,
+    { provide: MCP_REST_INPUT_SCHEMAS, useExisting: McpRestInputSchemas },
     // Stream mode (`streams` option); idle when it is off.
     McpStreamBackends,
     McpSessions,
@@ -112,7 +128,7 @@ import { McpTransportState } from './transport/mcp-transport.state.js';
     McpResourceUpdates,
     McpExtensionPointsReport,
   ],
-  exports: [MCP_OPTIONS, McpRegistry, McpRequestState, McpDispatcher, McpResourceUpdates, McpTasks],
+  exports: [MCP_OPTIONS, McpRegistry, McpRequestState, McpDispatcher, McpResourceUpdates, McpTasks, McpApprovalViewSecrets],
 })
 export class McpModule extends McpConfigurableModule implements OnApplicationBootstrap {
   constructor(

@@ -14,7 +14,7 @@ import { PrismaService } from '../database/prisma.service.js';
 import { IDENTITY_CONFIG, type IdentityConfig } from '../identity/identity.config.js';
 import type { Role } from '../generated/prisma/client.js';
 import type { Principal } from '../identity/principal.js';
-import { setPrincipal } from '../identity/request-principal.js';
+import { principalOf, setPrincipal } from '../identity/request-principal.js';
 import { declaredScopes, ROLE_SCOPES, type RoleScopes } from '../identity/role-scopes.js';
 import { PanelAuthService } from './panel-auth.service.js';
 import { SESSION_COOKIE, cookie } from './panel-http.js';
@@ -53,6 +53,8 @@ export class PanelAccess implements McpAdminIdentity, McpAdminDirectory {
       identity: this,
       directory: this,
       requester: () => this.requester(),
+      // Who presses Continue / Cancel in the approval view: the person of the MCP call's token.
+      callerPerson: (invocation) => principalOf(invocation.httpRequest)?.userId,
       actAs: (person, approval, request) => this.actAs(person, approval, request),
     };
   }

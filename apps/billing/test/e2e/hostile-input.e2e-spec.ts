@@ -8,6 +8,7 @@ import {
   envelope,
   hasPollutingKey,
   nestedJson,
+  paramHeaders,
   postBare,
   prototypesSnapshot,
 } from '@nest-mcp/core/testing';
@@ -111,7 +112,9 @@ describe('hostile input: the billing application (authentication, audit, real DT
           method: 'tools/call',
           params: { name: tool, arguments: args, _meta: envelope() },
         });
-        const answer = await postBare(t.mcpUrl, text, { ...stateless('tools/call', tool), ...bearer(token) });
+        // As a client mirrors workspace_id (x-mcp-header "Workspace-Id"): a random one must reach the tool.
+        const workspaceHeader = paramHeaders([{ name: 'Workspace-Id', path: ['workspace_id'], type: 'string' }], args);
+        const answer = await postBare(t.mcpUrl, text, { ...stateless('tools/call', tool), ...workspaceHeader, ...bearer(token) });
         const body = assertWellFormedAnswer(answer);
         if (hasPollutingKey(JSON.parse(text))) return assert.equal(answer.status, 400);
         assert.equal(answer.status, 200, answer.text.slice(0, 300));

@@ -70,6 +70,13 @@ export interface McpAdminOptions {
    */
   requester: (invocation: McpInvocation) => McpAdminRequester | undefined | Promise<McpAdminRequester | undefined>;
   /**
+   * The person an MCP call comes from (their id in the directory), whatever tenant it acts in: who
+   * presses Continue or Cancel in the approval view shown in their chat (`mcpAdminViews()`), held to
+   * the same rule as on the pages (`directory.tenantsWhere(id, 'approve')`). Default: none, and the
+   * view's decisions are refused with the approval page's link.
+   */
+  callerPerson?: (invocation: McpInvocation) => string | undefined | Promise<string | undefined>;
+  /**
    * Makes `request` act as `person` in the approval's tenant before Continue runs the call (sets
    * the application's principal on it): the call runs through guards and access policy as theirs.
    */
@@ -92,6 +99,7 @@ export interface ResolvedMcpAdminOptions {
   identity: McpAdminIdentity;
   directory: McpAdminDirectory;
   requester: McpAdminOptions['requester'];
+  callerPerson?: McpAdminOptions['callerPerson'];
   actAs: McpAdminOptions['actAs'];
   title: string;
   missingTenant: string;

@@ -53,6 +53,8 @@ export function resolveMcpAdminOptions(options: McpAdminOptions, path = '/admin'
   if (typeof options.requester !== 'function')
     fail('requester must be a function (invocation) => { tenantId, personId, credentialId } | undefined');
   if (typeof options.actAs !== 'function') fail('actAs must be a function (person, approval, request) => void');
+  if (options.callerPerson !== undefined && typeof options.callerPerson !== 'function')
+    fail('callerPerson must be a function (invocation) => person id | undefined when given');
   const title = options.title ?? 'Admin';
   if (typeof title !== 'string' || !title.trim()) fail('title must be a non-empty string');
   return {
@@ -65,6 +67,7 @@ export function resolveMcpAdminOptions(options: McpAdminOptions, path = '/admin'
     identity,
     directory,
     requester: options.requester,
+    ...(options.callerPerson ? { callerPerson: options.callerPerson } : {}),
     actAs: options.actAs,
     title,
     missingTenant: options.missingTenant ?? 'needs a tenant to ask for approval in: name the tenant the call acts in and call again.',

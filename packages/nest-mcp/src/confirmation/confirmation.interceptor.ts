@@ -11,6 +11,8 @@ import { canElicitForm, inputRequired, inputResponse } from '../multi-round/inpu
 import { McpRequestState } from '../multi-round/request-state.js';
 import { ToolReply } from '../tool-results/tool-reply.js';
 import { personFacingSummary } from './person-facing-summary.js';
+import { McpApprovalViewSecrets } from './approval-view-secrets.js';
+import { answersWithView, APPROVAL_VIEW_META, approvalViewMeta } from './confirmation-view.js';
 import { MCP_APPROVAL_LINKS, type ApprovalOutcome, type McpApprovalLinks } from '../contracts/approval-links.js';
 
 /** The key of the confirmation in `inputRequests` / `inputResponses`. */
@@ -32,7 +34,9 @@ interface ConfirmationState {
  *   question over the call's stream, by `StreamConfirmation` before the application's call hook
  *   runs; this reads its answer;
  * - any other client gets an approval link from the application's gateway (`pending_confirmation`),
- *   or a refusal when the server is configured to refuse or has no gateway.
+ *   or a refusal when the server is configured to refuse or has no gateway; a client that declared
+ *   MCP Apps gets the same pending approval with what the confirmation view (`confirmationView`)
+ *   needs to show it and decide it in the chat, in the result's `_meta`.
  * Over REST (not an MCP invocation) it does nothing: REST routes have their own authorization.
  */
 @Injectable()
@@ -40,6 +44,7 @@ export class McpConfirmationInterceptor implements NestInterceptor {
   constructor(
     private readonly states: McpRequestState,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly viewSecrets: McpApprovalViewSecrets,
     @Optional() @Inject(MCP_APPROVAL_LINKS) private readonly approvals?: McpApprovalLinks,
   ) {}
 
@@ -68,7 +73,28 @@ export class McpConfirmationInterceptor implements NestInterceptor {
     if (!linkOnly && invocation.stream?.canAsk && canElicitForm(invocation.clientCapabilities))
       return this.inChatOverStream(tool, invocation);
     if (this.options.destructiveTools === 'refuse' || !this.approvals) return refusal(tool.name, linkOnly);
-    return replyFor(await this.approvals.request({ tool: { name: tool.name, ...pick(tool) }, invocation }), tool.name);
+    const outcome = await this.approvals.request({ tool: { name: tool.name, ...pick(tool) }, invocation });
+    // A `link` tool keeps the page, where a person signs in: its view shows the link (see the docs' trust model).
+    if (outcome.status === 'pending' && !linkOnly && answersWithView(tool, invocation, this.options))
+      return this.inView(tool, invocation, outcome);
+    return replyFor(outcome, tool.name);
+  }
+
+  /**
+   * The pending approval, for the confirmation view the client renders beside the result: the same
+   * record and link as the link path (the text, for the model and a host that shows no view), and
+   * in `_meta`, which the view gets and the model does not, what the view shows and the secret its
+   * Continue / Cancel must carry.
+   */
+  private inView(tool: ToolEntry, invocation: McpInvocation, outcome: Extract<ApprovalOutcome, { status: 'pending' }>): ToolReply {
+    const { approvalId: id, url, expiresAt } = outcome;
+    const meta = approvalViewMeta(tool, invocation, { id, url, expiresAt, secret: this.viewSecrets.secretFor(id) });
+    return ToolReply.pendingConfirmation(
+      { id, url, expires_at: expiresAt.toISOString() },
+      `Nothing has been done yet. The user can choose Continue or Cancel in the approval shown with this result, or open ${url} ` +
+        `(it expires at ${expiresAt.toISOString()}); then call ${tool.name} again with the same arguments to get the result.`,
+      { [APPROVAL_VIEW_META]: meta },
+    );
   }
 
   /**

@@ -74,7 +74,7 @@ export class StreamConfirmation {
 
   /** As `ToolsHandler.call` validates them: only a call that would run is put to a person. */
   private argumentsValid(tool: ToolEntry, args: unknown): Promise<boolean> {
-    return validateToolArguments(tool.input, args, { forbidUnknown: this.options.forbidUnknownArguments }).then(
+    return validateToolArguments(tool.input, args, { forbidUnknown: this.options.forbidUnknownArguments, raw: tool.rawInputSchema }).then(
       (validation) => validation?.ok !== false,
       () => false, // the call fails in the hook, where it is audited
     );

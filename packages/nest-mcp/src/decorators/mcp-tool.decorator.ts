@@ -3,6 +3,7 @@ import type { McpToolMetadata, McpToolOptions } from '../options/mcp-decorator.o
 import { checkIcons } from './mcp-icons.js';
 import { resolveMcpName } from './mcp-name.js';
 import { answeredInBackgroundOverRest } from './rest-background.interceptor.js';
+import { validatedByInputSchemaOverRest } from './rest-input-schema.interceptor.js';
 import { declareMethodScopes } from './scopes-metadata.js';
 
 /**
@@ -21,6 +22,8 @@ export function McpTool(options: McpToolOptions): MethodDecorator {
     Reflect.defineMetadata(MCP_TOOL_METADATA, metadata, descriptor.value as object);
     declareMethodScopes('McpTool', descriptor.value as object, options.scopes);
     if (options.task === 'background') answeredInBackgroundOverRest(target, propertyKey, descriptor);
+    // After the background one: a background route's REST request is answered (and validated) there.
+    if (options.inputSchema) validatedByInputSchemaOverRest(target, propertyKey, descriptor);
     return descriptor;
   };
 }

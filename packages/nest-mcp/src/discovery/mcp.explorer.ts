@@ -14,6 +14,9 @@ import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
 import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { dtoToJsonSchema, type DtoSchemaOptions } from '../schema/dto-json-schema.factory.js';
 import type { JsonSchema } from '../schema/json-schema.types.js';
+import { compileRawInputSchema, type RawInputSchema } from '../schema/raw-json-schema.js';
+import { McpRestInputSchemas } from '../rest/rest-input-schemas.js';
+import { restArguments } from './rest-arguments.js';
 import { MCP_ACCESS_POLICY, type McpAccessPolicy } from '../contracts/access-policy.js';
 import { envelopeSchema } from '../tool-results/tool-result.envelope.js';
 import { McpHandlerFactory } from './mcp-handler.factory.js';
@@ -29,6 +32,9 @@ import { BackgroundRoutes } from './background-routes.js';
 import { resolveResourceInput, resolveToolInput, type ToolInput } from './route-input.js';
 import { assertRouteParameters } from './route-path.check.js';
 import { assertScopesAgree, checkScopeNames, type ScopeUsage } from './scope-declarations.check.js';
+import { McpViews } from '../views/mcp-views.js';
+import { toolUiMeta } from '../views/tool-ui-meta.js';
+import { confirmationViewFor } from '../confirmation/confirmation-view.js';
 
 /**
  * Finds every `@McpTool`, `@McpResource`, `@McpPrompt` and `@McpCompletion` method once, at
@@ -50,7 +56,9 @@ export class McpExplorer implements OnModuleInit {
     private readonly confirmation: McpConfirmationInterceptor,
     private readonly tasks: McpTaskInterceptor,
     private readonly restBackground: McpRestBackground,
+    private readonly restInputSchemas: McpRestInputSchemas,
     private readonly modules: ModulesContainer,
+    private readonly views: McpViews,
     @Optional() @Inject(MCP_ACCESS_POLICY) private readonly policy?: McpAccessPolicy,
   ) {}
 
@@ -100,7 +108,7 @@ export class McpExplorer implements OnModuleInit {
     // the task boundary last: what runs before it is checked in the request, the rest in the task.
     const around = tool ? [this.idempotency, this.confirmation, this.tasks].filter((interceptor) => interceptor.appliesTo(tool)) : [];
     const target = prototype.constructor as Type<unknown>;
-    const toolInput = tool ? resolveToolInput(target, methodName, source, tool.input) : undefined;
+    const toolInput = tool ? toolInputOf(target, methodName, source, tool) : undefined;
     const promptInput = prompt ? resolveToolInput(target, methodName, source, prompt.args) : undefined;
     const variables = resource ? templateVariables(resource.uri) : undefined;
     const resourceInput =
@@ -112,6 +120,10 @@ export class McpExplorer implements OnModuleInit {
     assertScopesAgree(source, routeScopes, { McpTool: tool?.scopes, McpResource: resource?.scopes, McpPrompt: prompt?.scopes });
     const declaredScopes: string[] = routeScopes ?? Reflect.getMetadata(MCP_SCOPES_METADATA, target) ?? [];
     if (tool) this.addTool({ ...tool, scopes: tool.scopes ?? declaredScopes }, toolInput!, { source, origin, handler });
+    const rawInputSchema = tool && this.registry.tool(tool.name)?.rawInputSchema;
+    if (rawInputSchema) {
+      this.restInputSchemas.add(method as Function, { schema: rawInputSchema, argumentsOf: restArguments(target, methodName).read });
+    }
     if (tool) backgroundRoutes.add(tool, { source, target, methodName, module: wrapper.host?.metatype }, toolInput!.dto);
     if (resource) this.addResource({ ...resource, scopes: resource.scopes ?? declaredScopes }, resourceInput!, { source, origin, handler });
     if (prompt) this.addPrompt({ ...prompt, scopes: prompt.scopes ?? declaredScopes }, promptInput!, { source, origin, handler });
@@ -127,9 +139,12 @@ export class McpExplorer implements OnModuleInit {
   private addTool(meta: McpToolMetadata, { dto: input }: ToolInput, bound: BoundMethod): void {
     const { source } = bound;
     const closed = this.options.forbidUnknownArguments;
-    const inputSchema = input
-      ? schemaOf(source, input, { mode: 'input', closed })
-      : { type: 'object' as const, properties: {}, ...(closed ? { additionalProperties: false } : {}) };
+    const raw = meta.inputSchema !== undefined ? rawInputSchemaOf(source, meta.inputSchema, input) : undefined;
+    const inputSchema =
+      raw?.schema ??
+      (input
+        ? schemaOf(source, input, { mode: 'input', closed })
+        : { type: 'object' as const, properties: {}, ...(closed ? { additionalProperties: false } : {}) });
     const annotations = {
       readOnlyHint: false,
       destructiveHint: false,
@@ -165,6 +180,9 @@ export class McpExplorer implements OnModuleInit {
           }
         : {}),
       annotations: { ...(meta.title ? { title: meta.title } : {}), ...annotations },
+      // The app view shown with the results and who may call the tool (docs/app-views.md).
+      // A destructive tool without a view of its own shows the confirmation view (confirmationView).
+      ...toolUiMeta({ ...meta, view: meta.view ?? confirmationViewFor(annotations, this.options) }, this.views, source),
     };
     this.registry.addTool({
       name: meta.name,
@@ -174,6 +192,7 @@ export class McpExplorer implements OnModuleInit {
       encodedDefinition: RawJson.of(definition),
       annotations,
       input: input,
+      ...(raw ? { rawInputSchema: raw } : {}),
       structured: !!meta.output,
       ...(meta.confirmation ? { confirmation: meta.confirmation } : {}),
       ...(meta.task ? { task: meta.task } : {}),
@@ -246,6 +265,39 @@ function missingDecoratorMetadata(source: string): string {
     'emitDecoratorMetadata: tsx and esbuild never emit it. Compile with tsc ("emitDecoratorMetadata": true with ' +
     '"experimentalDecorators": true) or SWC (jsc.transform.decoratorMetadata: true, as Nest\'s SWC builder does); ' +
     'Vitest 4 keeps the metadata'
+  );
+}
+
+/**
+ * A tool's input: with a raw `inputSchema` and no `input`, none but the schema (the handler reads
+ * the arguments as sent, whatever its parameters are typed with); otherwise as `resolveToolInput` decides.
+ */
+function toolInputOf(target: Type<unknown>, methodName: string, source: string, tool: McpToolMetadata): ToolInput {
+  if (tool.inputSchema === undefined || tool.input) return resolveToolInput(target, methodName, source, tool.input);
+  return { slices: { named: McpHandlerFactory.namedArguments(target, methodName), whole: {} } };
+}
+
+/**
+ * A raw `inputSchema`, compiled (raw-json-schema.ts); an error names the method. A DTO given beside
+ * it must require what the schema's root requires: the schema is what clients see, the DTO what
+ * the handler gets, and a property only one of them requires would pass one and fail the other.
+ */
+function rawInputSchemaOf(source: string, schema: unknown, dto: Type<object> | undefined): RawInputSchema {
+  let raw: RawInputSchema;
+  try {
+    raw = compileRawInputSchema(schema);
+  } catch (error) {
+    throw new Error(`${source}: ${(error as Error).message}`);
+  }
+  if (!dto) return raw;
+  const dtoRequired = schemaOf(source, dto, { mode: 'input' }).required ?? [];
+  const schemaRequired = [...raw.required];
+  if (dtoRequired.length === schemaRequired.length && dtoRequired.every((name) => schemaRequired.includes(name))) return raw;
+  const list = (names: readonly string[]) => (names.length ? names.map((name) => `\`${name}\``).join(', ') : 'none');
+  throw new Error(
+    `${source}: its inputSchema and its input ${dto.name} disagree on the required properties: inputSchema.required lists ` +
+      `${list(schemaRequired)}, ${dto.name} requires ${list(dtoRequired)}. Make them the same list (mark a property ` +
+      `@IsOptional() in ${dto.name}, or add or remove it in inputSchema.required)`,
   );
 }
 

@@ -8,6 +8,9 @@ import { handshakeVersions, newestHandshakeVersion } from '../protocol/protocol-
 import { StatelessClientInfo } from './stateless-client-info.js';
 import { McpRegistry } from '../registry/mcp.registry.js';
 import { TASKS_EXTENSION } from '../tasks/task-wire.js';
+import { MCP_APPS_EXTENSION } from '../views/apps-extension.js';
+import { McpViews } from '../views/mcp-views.js';
+import { SkillsHandler } from '../skills/skills.handler.js';
 
 /** `server/discover` (2026-07-28), `initialize` and `ping` (handshake era). */
 @Injectable()
@@ -16,6 +19,8 @@ export class LifecycleHandler {
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
     private readonly clientInfo: StatelessClientInfo,
     private readonly registry: McpRegistry,
+    private readonly views: McpViews,
+    private readonly skills: SkillsHandler,
   ) {}
 
   discover(): DiscoverResult {
@@ -23,7 +28,10 @@ export class LifecycleHandler {
     const extensions = this.registry.hasTaskTools ? { extensions: { [TASKS_EXTENSION]: {} } } : {};
     return {
       supportedVersions: this.options.supportedVersions,
-      capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, ...extensions },
+      // The skills extension when a skill is served (docs/skills.md).
+      capabilities: this.skills.declaredIn(
+        withAppsExtension({ tools: {}, resources: {}, prompts: {}, completions: {}, ...extensions }, this.views),
+      ),
       instructions: this.options.instructions,
     };
   }
@@ -54,6 +62,9 @@ export class LifecycleHandler {
         prompts: { listChanged: false },
         completions: {},
         ...(this.options.streams ? { logging: {} } : {}),
+        // MCP Apps exists in both eras (docs/app-views.md); declared when the server has a view.
+        // The skills extension too (docs/skills.md).
+        ...this.skills.declaredIn(withAppsExtension({}, this.views)),
       },
       serverInfo: this.options.serverInfo,
       instructions: this.options.instructions,
@@ -63,4 +74,10 @@ export class LifecycleHandler {
   ping(): Record<string, never> {
     return {};
   }
+}
+
+/** The capabilities with the MCP Apps extension added to their `extensions` when any app view exists. */
+function withAppsExtension<T extends { extensions?: Record<string, object> }>(capabilities: T, views: McpViews): T {
+  if (!views.any) return capabilities;
+  return { ...capabilities, extensions: { ...capabilities.extensions, [MCP_APPS_EXTENSION]: {} } };
 }

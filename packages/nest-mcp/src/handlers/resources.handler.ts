@@ -13,6 +13,9 @@ import { JsonConversionError, toJsonValue } from '../tool-results/json-value.js'
 import { quotedUri, resourceUriParam } from '../protocol/resource-uri.js';
 import { CapabilityAccess } from '../access/capability-access.js';
 import { toolErrorsFromException } from './tool-error.mapper.js';
+import { McpViews } from '../views/mcp-views.js';
+import { SkillsHandler } from '../skills/skills.handler.js';
+import { paginate } from '../protocol/list-pagination.js';
 
 /** `resources/list`, `resources/templates/list` and `resources/read` (docs/contract.md §5). */
 @Injectable()
@@ -22,11 +25,26 @@ export class ResourcesHandler {
     private readonly access: CapabilityAccess,
     private readonly invocations: InvocationBuilder,
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
+    private readonly views: McpViews,
+    private readonly skills: SkillsHandler,
   ) {}
 
   list(params: Record<string, unknown>, context: McpRequestContext): ListResourcesResult {
+    if (this.views.any || this.skills.any) return this.listWithViews(params, context);
     const { page, nextCursor } = this.access.page('resource', this.registry.resources, params.cursor, context);
     return { resources: page.map((e) => e.definition), ...(nextCursor ? { nextCursor } : {}) };
+  }
+
+  /** The resources and the app views the caller may see, in one name order (docs/app-views.md). */
+  private listWithViews(params: Record<string, unknown>, context: McpRequestContext): ListResourcesResult {
+    const resources = [
+      ...this.access.visible('resource', this.registry.resources, context).map((e) => e.definition),
+      ...this.views.visible(context).map((view) => this.views.resource(view)),
+      // The SKILL.md of each skill the caller may see (docs/skills.md); its other files are reached through the skill.
+      ...this.skills.listedResources(context),
+    ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const { page, nextCursor } = paginate(resources, params.cursor, this.options.pageSize);
+    return { resources: page, ...(nextCursor ? { nextCursor } : {}) };
   }
 
   listTemplates(params: Record<string, unknown>, context: McpRequestContext): ListResourceTemplatesResult {
@@ -36,6 +54,10 @@ export class ResourcesHandler {
 
   async read(params: Record<string, unknown>, context: McpRequestContext): Promise<ReadResourceResult> {
     const uri = resourceUriParam(params.uri);
+    const view = this.views.view(uri);
+    if (view) return { contents: this.views.contents(await this.views.readable(view, context)) };
+    const skillFile = this.skills.read(uri, context);
+    if (skillFile) return skillFile;
     const fixed = this.registry.resource(uri);
     const matched = fixed ? undefined : this.registry.matchTemplate(uri);
     const entry = fixed ?? matched?.entry;

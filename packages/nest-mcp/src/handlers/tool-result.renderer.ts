@@ -73,8 +73,8 @@ export class ToolResultRenderer {
     if (inputRequired) return new ToolAnswer(assertAnswerable(inputRequired, run), INPUT_REQUIRED);
     if (isCallToolResult(output)) return this.handlerResult(output, run);
     if (output instanceof ToolReply) {
-      const { ok, status, data, errors, nextQuestion, approval, resourceLinks } = output;
-      const answer = this.envelope(run, {
+      const { ok, status, data, errors, nextQuestion, approval, resourceLinks, meta } = output;
+      const enveloped = this.envelope(run, {
         ok,
         status,
         data,
@@ -82,6 +82,11 @@ export class ToolResultRenderer {
         ...(nextQuestion ? { nextQuestion } : {}),
         ...(approval ? { approval } : {}),
       });
+      // The reply's `_meta` (a confirmation view's approval), beside the envelope, never inside it.
+      const answer =
+        meta && !enveloped.outcome.isError
+          ? new ToolAnswer({ ...enveloped.result, _meta: toJsonValue(meta) as Record<string, unknown> }, enveloped.outcome)
+          : enveloped;
       // A result refused as unsendable goes out alone: nothing of the reply, its links included.
       if (!resourceLinks.length || answer.outcome.isError) return answer;
       // After the envelope, which stays `content[0]` (where clients, replays and job views read it).

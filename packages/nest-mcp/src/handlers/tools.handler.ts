@@ -45,7 +45,10 @@ export class ToolsHandler {
     }
 
     let input: unknown = undefined;
-    const validation = await validateToolArguments(tool.input, params.arguments, { forbidUnknown: this.options.forbidUnknownArguments });
+    const validation = await validateToolArguments(tool.input, params.arguments, {
+      forbidUnknown: this.options.forbidUnknownArguments,
+      raw: tool.rawInputSchema,
+    });
     if (validation) {
       if (!validation.ok) {
         const errors = validation.violations.map((v): ToolError => ({

@@ -3,6 +3,8 @@ import type { Type } from '@nestjs/common';
 import type { McpInvocation } from './mcp-invocation.js';
 import type { McpConfirmationMode } from '../options/mcp-options.interface.js';
 import type { McpTaskSupport, McpToolAnnotations } from '../options/mcp-decorator.options.js';
+import type { RawInputSchema } from '../schema/raw-json-schema.js';
+import type { McpHeaderParameter } from '../schema/header-parameters.js';
 
 /** A decorated method bound to its instance and wrapped in Nest's guards, interceptors and pipes. */
 export type BoundHandler = (invocation: McpInvocation) => Promise<unknown>;
@@ -27,12 +29,23 @@ export interface ToolEntry extends EntryBase {
   encodedDefinition: Buffer;
   annotations: Required<McpToolAnnotations>;
   input?: Type<object>;
+  /**
+   * The `inputSchema` the decorator gave, compiled (raw-json-schema.ts): `definition.inputSchema` is
+   * then that very object, and every call (MCP, or REST to the route) is held to it before `input`.
+   * Whatever built it, `definition.inputSchema` is the published input schema.
+   */
+  rawInputSchema?: RawInputSchema;
   /** True when results are wrapped in the JSON envelope with `structuredContent`. */
   structured: boolean;
   /** Destructive tools: how a person confirms, as the tool declared it (default `elicitation-or-link`). */
   confirmation?: McpConfirmationMode;
   /** Whether (and for whom) calls run as tasks; undefined: always in the request. */
   task?: McpTaskSupport;
+  /**
+   * The arguments clients mirror into `Mcp-Param-<name>` headers: read by the registry from
+   * `definition.inputSchema` (whatever built it) when the tool is added, checked on every call.
+   */
+  headerParameters: readonly McpHeaderParameter[];
 }
 
 export interface ResourceEntry extends EntryBase {

@@ -1,6 +1,8 @@
 import type { Icon } from '@modelcontextprotocol/server';
 import type { Type } from '@nestjs/common';
 import type { McpConfirmationMode } from './mcp-options.interface.js';
+import type { McpInputJsonSchema } from '../schema/raw-json-schema.js';
+import type { McpToolVisibility, McpViewOptions } from './mcp-view.options.js';
 
 /** An icon clients may show beside the entry (2025-11-25): `src` is an `https:` URL or a `data:image/…;base64,` URI. */
 export type McpIcon = Icon;
@@ -44,6 +46,15 @@ export interface McpToolOptions {
    * type. Given explicitly, it must carry every parameter the handler reads by name.
    */
   input?: Type<unknown>;
+  /**
+   * The tool's input schema written in JSON Schema 2020-12, for what a DTO cannot say (`$defs`,
+   * `allOf`/`anyOf`, `if`/`then`/`else`, …; docs/tools.md, "Raw JSON Schema"). Published in
+   * `tools/list` exactly as given and enforced on every call, over MCP and over the route's REST
+   * requests. Without `input`, the handler receives the arguments as sent (no DTO is read from its
+   * parameters); with `input`, the DTO then validates and transforms them, and must require the same
+   * properties as the schema's root `required` (else the boot fails).
+   */
+  inputSchema?: McpInputJsonSchema;
   /** Output DTO: gives the tool an `outputSchema` and its results `structuredContent`. */
   output?: Type<unknown>;
   /**
@@ -57,6 +68,14 @@ export interface McpToolOptions {
    * Default: none (the call runs in its request).
    */
   task?: McpTaskSupport;
+  /**
+   * The app view shown with the tool's results (docs/app-views.md): the view itself, or the `ui://`
+   * URI of one declared elsewhere (by another tool, or in the McpModule option `views`). Sent as
+   * the tool's `_meta.ui.resourceUri`; the view is served as a resource to the callers who can see the tool.
+   */
+  view?: McpViewOptions | string;
+  /** Who may call the tool (`_meta.ui.visibility`): `['app']` for a tool only its views call. Default: both. */
+  visibility?: McpToolVisibility[];
 }
 
 export type McpTaskSupport = 'optional' | 'required' | 'background';

@@ -1,6 +1,7 @@
 import type { Implementation } from '@modelcontextprotocol/server';
 import type { Request } from 'express';
 import type { JsonSchema } from '../schema/json-schema.types.js';
+import type { McpViewOptions } from './mcp-view.options.js';
 
 /**
  * How a person confirms a destructive tool (docs/contract.md §4.1). `elicitation-or-link`: in the chat when the
@@ -106,6 +107,16 @@ export interface McpModuleOptions {
   streams?: boolean | McpStreamOptions;
   /** Long work as tasks (tools declared with `task`): retention, limits, the job tool. See docs/tasks.md. */
   tasks?: McpTaskOptions;
+  /**
+   * App views no single tool owns (docs/app-views.md), e.g. a package's: tools link them by URI
+   * (`@McpTool({ view: 'ui://…' })`). A view no tool links is served to every caller. Default none.
+   */
+  views?: McpViewOptions[];
+  /**
+   * The `ui://` URI of the view destructive tools' confirmations show (docs/app-views.md): a view
+   * declared in `views` or by a tool (checked at boot). Default: none.
+   */
+  confirmationView?: string;
 }
 
 /** Limits of tasks. Every field but `jobTool` has a default. */
@@ -201,4 +212,6 @@ export interface ResolvedMcpOptions {
   /** Undefined when stream mode is off (the default). */
   streams?: ResolvedStreamOptions;
   tasks: ResolvedTaskOptions;
+  views: McpViewOptions[];
+  confirmationView?: string;
 }

@@ -60,6 +60,8 @@ export function resolveMcpOptions(options: McpModuleOptions = {}): ResolvedMcpOp
     callerKey: options.callerKey ?? credentialsHash,
     ...(options.streams ? { streams: streamOptions(options.streams === true ? {} : options.streams) } : {}),
     tasks: taskOptions(options.tasks ?? {}),
+    views: options.views ?? [],
+    ...(options.confirmationView !== undefined ? { confirmationView: options.confirmationView } : {}),
   };
 }
 

@@ -13,6 +13,8 @@ import { parseClientInfo } from './client-info.js';
 import { isPlainObject, type InboundMessage } from './json-rpc-message.js';
 import { McpErrorCode } from './mcp-error-codes.js';
 import { decodeMcpNameHeader } from './mcp-name.header.js';
+import { checkParamHeaders } from './mcp-param.headers.js';
+import type { McpHeaderParameter } from '../schema/header-parameters.js';
 import { McpProtocolError } from './mcp-protocol.error.js';
 import { defaultHandshakeVersion, eraOf, headerValue, type ProtocolEra } from './protocol-version.js';
 
@@ -49,8 +51,15 @@ function unsupportedVersion(requested: unknown, options: ResolvedMcpOptions): Mc
  * Decides the era of a message from its body, with the headers as a check (docs/contract.md §2.2):
  * the `_meta` envelope means 2026-07-28; no envelope means the handshake era; a header that
  * names the stateless era without the envelope is refused rather than silently downgraded.
+ * `headerParameters`: those of the tool a `tools/call` names, whose `Mcp-Param-*` headers are
+ * checked against its arguments (required in 2026-07-28, checked when sent before it).
  */
-export function negotiateProtocol(message: InboundMessage, headers: IncomingHttpHeaders, options: ResolvedMcpOptions): NegotiatedProtocol {
+export function negotiateProtocol(
+  message: InboundMessage,
+  headers: IncomingHttpHeaders,
+  options: ResolvedMcpOptions,
+  headerParameters: readonly McpHeaderParameter[] = [],
+): NegotiatedProtocol {
   const headerVersion = headerValue(headers, HEADER_PROTOCOL_VERSION);
   const meta = isPlainObject(message.params._meta) ? message.params._meta : undefined;
   const envelopeVersion = meta?.[PROTOCOL_VERSION_META_KEY];
@@ -79,6 +88,7 @@ export function negotiateProtocol(message: InboundMessage, headers: IncomingHttp
     }
     const version = headerVersion ?? defaultHandshakeVersion(options);
     if (version === undefined) throw unsupportedVersion(null, options);
+    checkToolParamHeaders(message, headers, headerParameters, false);
     return { era: 'handshake', version, clientCapabilities: {} };
   }
 
@@ -109,9 +119,13 @@ export function negotiateProtocol(message: InboundMessage, headers: IncomingHttp
     );
   }
   if (!options.supportedVersions.includes(envelopeVersion)) throw unsupportedVersion(envelopeVersion, options);
-  if (isHandshakeVersion) return { era: 'handshake', version: envelopeVersion, clientCapabilities: {} };
+  if (isHandshakeVersion) {
+    checkToolParamHeaders(message, headers, headerParameters, false);
+    return { era: 'handshake', version: envelopeVersion, clientCapabilities: {} };
+  }
 
   checkRoutingHeaders(message, headers);
+  checkToolParamHeaders(message, headers, headerParameters, true);
   // Checked here, before any handler, audit row or approval page sees it (name and version only).
   const clientInfo = parseClientInfo(meta?.[CLIENT_INFO_META_KEY], `_meta["${CLIENT_INFO_META_KEY}"]`, HttpStatus.BAD_REQUEST);
   return {
@@ -120,6 +134,17 @@ export function negotiateProtocol(message: InboundMessage, headers: IncomingHttp
     clientCapabilities: clientCapabilities as ClientCapabilities,
     ...(clientInfo ? { clientInfo } : {}),
   };
+}
+
+/** A `tools/call` request's `Mcp-Param-*` headers (docs/tools.md, "Header parameters"). */
+function checkToolParamHeaders(
+  message: InboundMessage,
+  headers: IncomingHttpHeaders,
+  parameters: readonly McpHeaderParameter[],
+  required: boolean,
+): void {
+  if (message.method !== 'tools/call' || message.id === undefined || parameters.length === 0) return;
+  checkParamHeaders(parameters, message.params.arguments, headers, required);
 }
 
 /** `Mcp-Method` and `Mcp-Name` repeat the body so intermediaries can route; they must agree with it. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { CompletionEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from '../invocation/capability-entries.js';
+import { headerParametersOf } from '../schema/header-parameters.js';
 
 type Named = { name: string; source: string };
 
@@ -23,7 +24,9 @@ export class McpRegistry {
   templates: ResourceTemplateEntry[] = [];
   prompts: PromptEntry[] = [];
 
-  addTool(entry: ToolEntry): void {
+  /** Adds a tool; its header parameters are read from its published `inputSchema` (a bad declaration fails the boot). */
+  addTool(tool: Omit<ToolEntry, 'headerParameters'>): void {
+    const entry: ToolEntry = { ...tool, headerParameters: toolHeaderParameters(tool) };
     this.claim(this.toolsByName, entry.name, entry, 'tool');
     this.tools = sortByName(this.toolsByName);
     if (entry.task) this.hasTaskTools = true;
@@ -91,6 +94,14 @@ export class McpRegistry {
       throw new Error(`Duplicate MCP ${kind} "${key}": declared by ${existing.source} and by ${entry.source}`);
     }
     map.set(key, entry);
+  }
+}
+
+function toolHeaderParameters(tool: Omit<ToolEntry, 'headerParameters'>): ToolEntry['headerParameters'] {
+  try {
+    return headerParametersOf(tool.definition.inputSchema);
+  } catch (error) {
+    throw new Error(`${tool.source} (tool "${tool.name}"): ${(error as Error).message}`);
   }
 }
 

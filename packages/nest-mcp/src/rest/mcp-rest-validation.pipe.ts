@@ -44,6 +44,11 @@ export function restValidationException(errors: ValidationError[]): BadRequestEx
   return refusal(flatten(errors, ''));
 }
 
+/** The same 400 for violations found otherwise (a tool's raw `inputSchema`, see rest-input-schemas.ts). */
+export function restArgumentsException(violations: FieldViolation[]): BadRequestException {
+  return refusal(violations);
+}
+
 function refusal(violations: FieldViolation[]): BadRequestException {
   const toolErrors: ToolError[] = violations.map(({ field, message }) => ({ code: 'invalid_argument', field, message, retryable: false }));
   return new BadRequestException({

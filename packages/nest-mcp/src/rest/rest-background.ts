@@ -53,8 +53,10 @@ export class McpRestBackground implements McpRestBackgroundAnswers {
   async answer(handler: Function, request: Request, response: Response): Promise<McpJobView> {
     const route = this.routes.get(handler)!;
     const args = route.argumentsOf(request);
-    const validation = await validateToolArguments(this.registry.tool(route.tool)?.input, args, {
+    const tool = this.registry.tool(route.tool);
+    const validation = await validateToolArguments(tool?.input, args, {
       forbidUnknown: this.options.forbidUnknownArguments,
+      raw: tool?.rawInputSchema,
     });
     if (validation && !validation.ok) throw invalidArguments(validation.violations);
     const accepted = await this.tasks.accept(restTaskCall(this.options, route.tool, args as Record<string, unknown>, request), 'job');

@@ -5,6 +5,7 @@ import { declaredNestedType } from './class-transformer-types.js';
 import { argumentShapeViolations } from './argument-shape.check.js';
 import { dtoToJsonSchema } from './dto-json-schema.factory.js';
 import type { JsonSchema } from './json-schema.types.js';
+import type { RawInputSchema } from './raw-json-schema.js';
 import { markValidated } from './validated-arguments.js';
 import { withoutUnsentProperties } from './unsent-properties.js';
 
@@ -118,15 +119,26 @@ function rephrase(message: string, property: string, field: string): string {
 }
 
 /**
- * A tool call's arguments against the tool's input: its DTO when it has one; without one, the
- * empty closed schema it publishes (no arguments, or an empty object, unless unknown arguments are
- * allowed). Undefined when there is nothing to check (no DTO and nothing refused).
+ * A tool call's arguments against the tool's input: its raw JSON Schema first when it has one
+ * (`raw`, see raw-json-schema.ts; the handler then gets the arguments as sent, unless a DTO is
+ * given too), then its DTO when it has one; without either, the empty closed schema it publishes
+ * (no arguments, or an empty object, unless unknown arguments are allowed). Undefined when there
+ * is nothing to check (no schema, no DTO and nothing refused).
  */
 export async function validateToolArguments(
   input: Type<object> | undefined,
   args: unknown,
-  options: { forbidUnknown: boolean },
+  options: { forbidUnknown: boolean; raw?: RawInputSchema },
 ): Promise<ArgumentValidation<object> | undefined> {
+  if (options.raw) {
+    const sent = args ?? {};
+    if (typeof sent !== 'object' || Array.isArray(sent)) {
+      return { ok: false, violations: [{ field: '', message: 'arguments must be a JSON object' }] };
+    }
+    const violations = options.raw.violations(sent as Record<string, unknown>);
+    if (violations.length) return { ok: false, violations };
+    if (!input) return { ok: true, value: sent };
+  }
   if (input) return validateArguments(input, args ?? {}, options);
   if (args === undefined || args === null) return undefined;
   if (typeof args !== 'object' || Array.isArray(args)) {

@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { getMetadataStorage, IsBoolean, IsNumber, IsString } from 'class-validator';
 import { copyTransformerMetadata } from './class-transformer-types.js';
+import { MCP_HEADER_PROPERTY_METADATA, markHeaderParameter } from './dto-header-parameters.js';
 import { SWAGGER_PROPERTY_LIST_METADATA, SWAGGER_PROPERTY_METADATA } from './swagger-property.schema.js';
 
 /** One argument read by name (`@Param('id') id: string`): its name and TypeScript type. */
@@ -61,6 +62,8 @@ function copyPropertyMetadata(from: Type<object>, to: Type<object>): void {
       if (value !== undefined) Reflect.defineMetadata(key, value, to.prototype, property);
     }
     if (Reflect.hasMetadata(SWAGGER_PROPERTY_METADATA, from.prototype, property)) documented.push(`:${property}`);
+    const header: string | undefined = Reflect.getMetadata(MCP_HEADER_PROPERTY_METADATA, from.prototype, property);
+    if (header !== undefined) markHeaderParameter(to.prototype, property, header);
   }
   Reflect.defineMetadata(SWAGGER_PROPERTY_LIST_METADATA, documented, to.prototype);
 }

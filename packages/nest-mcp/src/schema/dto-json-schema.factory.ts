@@ -4,6 +4,7 @@ import { getMetadataStorage, ValidationTypes } from 'class-validator';
 type ValidationMetadata = ReturnType<ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']>[number];
 import { declaredNestedType, nestedTypeProperties } from './class-transformer-types.js';
 import { CONSTRAINT_KEYWORDS, STRING_ONLY_KEYWORDS } from './constraint-keywords.js';
+import { publishHeaderParameters } from './dto-header-parameters.js';
 import type { JsonSchema } from './json-schema.types.js';
 import { swaggerPropertyNames, swaggerPropertyOf, swaggerSchema, type SwaggerProperty } from './swagger-property.schema.js';
 
@@ -35,6 +36,7 @@ export function dtoToJsonSchema(dto: Type<unknown>, options: DtoSchemaOptions, s
     properties[property] = propertySchema(dto, property, metadatas, options, [...stack, dto]);
     if (!metadatas.some(isOptionalMarker)) required.push(property);
   }
+  if (options.mode === 'input') publishHeaderParameters(dto, properties);
   if (options.mode === 'output') {
     for (const property of swaggerPropertyNames(dto)) {
       if (properties[property]) continue;

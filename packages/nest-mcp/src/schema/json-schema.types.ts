@@ -31,6 +31,8 @@ export interface JsonSchema {
   deprecated?: boolean;
   /** Only where the layer itself offers alternatives (a background tool's data: its output or the queued job). */
   anyOf?: JsonSchema[];
+  /** Input properties only: the `Mcp-Param-<name>` header a client mirrors this argument into (`@McpHeader()`). */
+  'x-mcp-header'?: string;
 }
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';

@@ -56,7 +56,7 @@ export class McpController {
   /** One message, inside its span: resolves with the result sent (undefined for a notification). */
   private async serve(req: Request, res: Response, read: McpRequestMessage): Promise<McpRequestOutcome> {
     const message = servedMessage(read);
-    const protocol = negotiateProtocol(message, req.headers, this.options);
+    const protocol = negotiateProtocol(message, req.headers, this.options, read.tool?.headerParameters);
     setResponseVersion(req, protocol.version);
 
     if (message.id === undefined) {

@@ -19,6 +19,7 @@ import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { StreamMethodsHandler } from '../streams/stream-methods.handler.js';
 import { TasksHandler } from '../tasks/tasks.handler.js';
+import { SkillsHandler } from '../skills/skills.handler.js';
 import { taskRunContext } from '../tasks/task-call.js';
 import type { ProtocolEra } from '../protocol/protocol-version.js';
 import type { McpApprovedCall } from '../confirmation/mcp-approved-call.js';
@@ -61,6 +62,10 @@ const METHODS: Readonly<Record<string, MethodRule>> = {
   'tasks/get': { eras: BOTH },
   'tasks/update': { eras: BOTH },
   'tasks/cancel': { eras: BOTH },
+  // The skills extension (docs/skills.md): per caller, as a skill is shown only to who may use all its tools.
+  'skills/list': { eras: BOTH, perCaller: true },
+  'skills/get': { eras: BOTH, perCaller: true },
+  'resources/directory/read': { eras: BOTH, perCaller: true },
 };
 
 /** Methods that change a session: handshake era, stream mode only (2026-07-28 has neither). */
@@ -90,6 +95,7 @@ export class McpDispatcher {
     @Inject(MCP_CALL_HOOK) private readonly hook: McpCallHook,
     private readonly streamConfirmation: StreamConfirmation,
     private readonly tasks: TasksHandler,
+    private readonly skills: SkillsHandler,
   ) {
     this.methods = options.streams ? { ...METHODS, ...STREAM_METHODS } : METHODS;
   }
@@ -192,6 +198,12 @@ export class McpDispatcher {
         return this.tasks.update(params, context);
       case 'tasks/cancel':
         return this.tasks.cancel(params, context);
+      case 'skills/list':
+        return this.skills.list(params, context);
+      case 'skills/get':
+        return this.skills.get(params, context);
+      case 'resources/directory/read':
+        return this.skills.directoryRead(params, context);
       case 'logging/setLevel':
         return this.streamMethods.setLevel(params, context);
       case 'resources/subscribe':

@@ -60,7 +60,7 @@ export class StreamingEndpoint {
       return undefined;
     }
     const message = servedMessage(read);
-    const protocol = negotiateProtocol(message, req.headers, this.options);
+    const protocol = negotiateProtocol(message, req.headers, this.options, read.tool?.headerParameters);
     setResponseVersion(req, protocol.version);
     const session =
       protocol.era === 'handshake' && message.method !== 'initialize' ? await this.sessions.require(req, callerKey) : undefined;

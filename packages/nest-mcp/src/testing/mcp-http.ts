@@ -1,3 +1,5 @@
+import { learnedHeaderParameters, learnHeaderParameters, paramHeaders, refusedForParamHeaders, setsParamHeaders } from './param-headers.js';
+
 /** Hand-made MCP requests for tests that check the wire rules byte by byte. */
 
 export const STATELESS_VERSION = '2026-07-28';
@@ -68,7 +70,13 @@ export interface StatelessOptions {
   signal?: AbortSignal;
 }
 
-/** One well-formed 2026-era request; never throws on an HTTP status (a refused or cut connection does throw). */
+/**
+ * One well-formed 2026-era request; never throws on an HTTP status (a refused or cut connection does throw).
+ * A `tools/call` mirrors the tool's header parameters into `Mcp-Param-*` headers as the official
+ * client does: learned from `tools/list` (same token and headers) the first time the endpoint
+ * refuses a call for a missing one, then the call is sent again. A test that sets its own
+ * `Mcp-Param-*` headers gets exactly those.
+ */
 export async function callStateless(url: string, method: string, params: Record<string, unknown> = {}, options: StatelessOptions = {}) {
   const request = statelessRequest(method, params, options.id);
   const meta: Record<string, unknown> = request.body.params._meta;
@@ -76,7 +84,25 @@ export async function callStateless(url: string, method: string, params: Record<
   if (options.clientInfo) meta['io.modelcontextprotocol/clientInfo'] = options.clientInfo;
   Object.assign(meta, options.meta);
   const token: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
-  return post(url, request.body, { ...request.headers, ...token, ...options.headers }, options.signal);
+  const send = (mirrored: Record<string, string>) =>
+    post(url, request.body, { ...request.headers, ...mirrored, ...token, ...options.headers }, options.signal);
+  if (method !== 'tools/call' || setsParamHeaders(options.headers)) return send({});
+  const sent = paramHeaders(learnedHeaderParameters(url, params.name), params.arguments);
+  const answer = await send(sent);
+  if (!refusedForParamHeaders(answer)) return answer;
+  await learnTools(url, options);
+  const mirrored = paramHeaders(learnedHeaderParameters(url, params.name), params.arguments);
+  return JSON.stringify(mirrored) === JSON.stringify(sent) ? answer : send(mirrored);
+}
+
+/** Reads every page of the endpoint's `tools/list` as this caller, for the tools' header parameters. */
+async function learnTools(url: string, options: StatelessOptions): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const { body } = await callStateless(url, 'tools/list', cursor ? { cursor } : {}, { token: options.token, headers: options.headers });
+    learnHeaderParameters(url, body?.result?.tools ?? []);
+    cursor = body?.result?.nextCursor;
+  } while (cursor);
 }
 
 export async function callHandshake(

@@ -15,6 +15,8 @@ export class ToolReply {
     readonly approval?: ToolApproval,
     /** `resource_link` blocks after the envelope (see {@link ToolReply.success}). */
     readonly resourceLinks: readonly McpResourceLink[] = [],
+    /** The result's `_meta` (see {@link ToolReply.pendingConfirmation}). */
+    readonly meta?: Record<string, unknown>,
   ) {}
 
   /**
@@ -44,9 +46,10 @@ export class ToolReply {
 
   /**
    * Nothing ran: a person must confirm first (see the confirmation flow). Not an error
-   * (`isError` stays off): the request stands and its approval is on record.
+   * (`isError` stays off): the request stands and its approval is on record. `meta`: the result's
+   * `_meta`, for what the client's app view needs and the model must not see (the confirmation view's).
    */
-  static pendingConfirmation(approval: ToolApproval, nextQuestion?: string): ToolReply {
-    return new ToolReply('pending_confirmation', false, undefined, [], nextQuestion, approval);
+  static pendingConfirmation(approval: ToolApproval, nextQuestion?: string, meta?: Record<string, unknown>): ToolReply {
+    return new ToolReply('pending_confirmation', false, undefined, [], nextQuestion, approval, [], meta);
   }
 }

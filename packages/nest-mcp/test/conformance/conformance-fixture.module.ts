@@ -5,6 +5,9 @@ import { InputRequiredFixtures, InputRequiredPromptFixtures } from './input-requ
 import { EmbeddedResourceArgsDto, PromptArgumentsDto } from './conformance-fixture.dto.js';
 import { StreamFixtures } from './stream.fixture.js';
 import { TaskFixtures } from './tasks.fixture.js';
+import { JsonSchemaFixtures } from './json-schema.fixture.js';
+import { HeaderParameterFixtures } from './header-parameters.fixture.js';
+import { SkillsFixtureModule } from './skills.fixture.js';
 
 /**
  * The fixtures the official MCP conformance suite (@modelcontextprotocol/conformance) calls, declared
@@ -172,14 +175,17 @@ export class ConformancePrompts {
 }
 
 @Module({
+  imports: [SkillsFixtureModule],
   providers: [
     ConformanceTools,
+    HeaderParameterFixtures,
     StreamFixtures,
     ConformanceResources,
     ConformancePrompts,
     InputRequiredFixtures,
     InputRequiredPromptFixtures,
     TaskFixtures,
+    JsonSchemaFixtures,
   ],
 })
 export class ConformanceFixtureModule {}

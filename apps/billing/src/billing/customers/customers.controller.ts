@@ -9,6 +9,7 @@ import { CustomerSummaryDto, CustomerSummaryQueryDto } from './customer-summary.
 import { CustomerSummaryService } from './customer-summary.service.js';
 import { CreateCustomerDto, CustomerDto, CustomerListDto, CustomerListQueryDto } from './customer.dto.js';
 import { CustomersService } from './customers.service.js';
+import { CUSTOMER_BALANCE_VIEW } from './views/customer-balance.view.js';
 import { IdempotentRoute } from '../../idempotency/idempotent-route.decorator.js';
 
 @ApiTags('customers')
@@ -37,6 +38,8 @@ export class CustomersController {
       'you get needs_more_info and the question to ask.',
     annotations: { readOnlyHint: true, idempotentHint: true },
     output: CustomerSummaryDto,
+    // Hosts that show app views render the balances and invoices beside the answer.
+    view: CUSTOMER_BALANCE_VIEW,
   })
   summary(@Query() query: CustomerSummaryQueryDto): Promise<CustomerSummaryDto> {
     return this.summaries.summarize(query);
