@@ -28,6 +28,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import pg from 'pg';
 import { createScratchDatabase, withClient } from '../scripts/bench-database.mjs';
+import { copyAppAssets } from './copy-app-assets.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -158,6 +159,7 @@ function build() {
     }
     console.warn(`[soak] warning: tsc reported type errors in ${files.join(', ')}; using the emitted JavaScript`);
   }
+  copyAppAssets(root, outDir);
   say(`compiled the packages and apps/billing/src into ${relative(root, outDir)}/ in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
 

@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { cpuPinning } from '../bench/cpu-pinning.mjs';
 import { createScratchDatabase, withClient } from './bench-database.mjs';
 import { ERA_2025, ERA_2026, mcpBody, mcpHeaders, TASKS_CAPABILITIES, VERIFY } from '../bench/requests.mjs';
+import { copyAppAssets } from '../bench/copy-app-assets.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -250,6 +251,7 @@ function build() {
       `[bench] warning: tsc reported ${files.length} type error(s) outside bench/ (${[...new Set(files)].join(', ')}); using the emitted JavaScript`,
     );
   }
+  copyAppAssets(root, outDir);
   say(
     `compiled packages/nest-mcp, apps/billing/src/** + bench/** into ${relative(root, outDir)}/ in ${((performance.now() - t) / 1000).toFixed(1)} s`,
   );

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { McpRegistry } from '@nest-mcp/core/extensions';
+import { MCP_APPS_EXTENSION, McpRegistry } from '@nest-mcp/core/extensions';
 import { bearer, declaredAppScopes, startBillingApp, type BillingTestApp } from '../support/billing-app.js';
-import { post, statelessRequest, matchSnapshot } from '@nest-mcp/core/testing';
+import { envelope, post, statelessRequest, matchSnapshot } from '@nest-mcp/core/testing';
 
 describe('the application', () => {
   let t: BillingTestApp;
@@ -16,7 +16,9 @@ describe('the application', () => {
     const tools: Array<{ name: string }> = [];
     let cursor: string | undefined;
     do {
+      // As a host that renders app views: tools only views call are listed to it too.
       const request = statelessRequest('tools/list', cursor ? { cursor } : {});
+      request.body.params._meta = envelope({ extensions: { [MCP_APPS_EXTENSION]: {} } });
       const { body } = await post(t.mcpUrl, request.body, { ...request.headers, ...bearer(token) });
       tools.push(...body.result.tools);
       cursor = body.result.nextCursor;

@@ -12,6 +12,7 @@ import type { ToolError } from '../tool-results/tool-result.envelope.js';
 import { taskRouteOf, tasksCapabilityMissing } from '../tasks/task-wire.js';
 import { CapabilityAccess } from '../access/capability-access.js';
 import { ToolAnswer, ToolResultRenderer, type ToolRun } from './tool-result.renderer.js';
+import { clientSupportsApps } from '../views/apps-extension.js';
 
 /** `tools/list` and `tools/call` (docs/contract.md §3). */
 @Injectable()
@@ -26,7 +27,9 @@ export class ToolsHandler {
 
   /** `tools` is the page's definitions as serialized at bootstrap: no per-request serialization of schemas. */
   list(params: Record<string, unknown>, context: McpRequestContext): Omit<ListToolsResult, 'tools'> & { tools: RawJson } {
-    const { page, nextCursor } = this.access.page('tool', this.registry.tools, params.cursor, context);
+    // A tool only app views call is listed to clients that render them (docs/app-views.md).
+    const tools = clientSupportsApps(context) ? this.registry.tools : this.registry.modelTools;
+    const { page, nextCursor } = this.access.page('tool', tools, params.cursor, context);
     return { tools: RawJson.array(page.map((entry) => entry.encodedDefinition)), ...(nextCursor ? { nextCursor } : {}) };
   }
 

@@ -18,6 +18,11 @@ export class McpRegistry {
   private readonly completionsByKey = new Map<string, CompletionEntry>();
 
   tools: ToolEntry[] = [];
+  /**
+   * The tools without `visibility: ['app']`: what `tools/list` shows a client that renders no app
+   * views (docs/app-views.md). A tool only views call has nothing to offer it, and would tempt its model.
+   */
+  modelTools: ToolEntry[] = [];
   /** Whether any tool can run as a task (declared with `task`): the tasks extension is then offered and its worker runs. */
   hasTaskTools = false;
   resources: ResourceEntry[] = [];
@@ -29,6 +34,7 @@ export class McpRegistry {
     const entry: ToolEntry = { ...tool, headerParameters: toolHeaderParameters(tool) };
     this.claim(this.toolsByName, entry.name, entry, 'tool');
     this.tools = sortByName(this.toolsByName);
+    this.modelTools = this.tools.filter((tool) => !appOnly(tool));
     if (entry.task) this.hasTaskTools = true;
   }
 
@@ -119,4 +125,10 @@ function sortByName<T extends { name: string }>(map: Map<string, T>): T[] {
 
 export function completionKey(ref: { type: 'prompt' | 'template'; name: string }, argument: string): string {
   return `${ref.type}:${ref.name}#${argument}`;
+}
+
+/** Whether a tool is for app views only (`_meta.ui.visibility` without `model`). */
+function appOnly(tool: Pick<ToolEntry, 'definition'>): boolean {
+  const ui = tool.definition._meta?.ui as { visibility?: unknown } | undefined;
+  return Array.isArray(ui?.visibility) && !ui.visibility.includes('model');
 }

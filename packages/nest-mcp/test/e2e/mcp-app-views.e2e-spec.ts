@@ -21,7 +21,8 @@ describe('app views (docs/app-views.md)', () => {
   const scoped = (scopes: string) => ({ headers: { 'x-scopes': scopes } });
 
   it('links the view from the tool in tools/list (_meta.ui.resourceUri, visibility), in both eras', async () => {
-    const stateless = (await callStateless(t.mcpUrl, 'tools/list', {}, scoped('totals:read'))).body.result.tools;
+    const asHost = { ...scoped('totals:read'), capabilities: { extensions: { [MCP_APPS_EXTENSION]: {} } } };
+    const stateless = (await callStateless(t.mcpUrl, 'tools/list', {}, asHost)).body.result.tools;
     const byName = new Map(stateless.map((tool: { name: string }) => [tool.name, tool]));
     assert.deepEqual((byName.get('totals_show') as any)._meta, {
       ui: { resourceUri: 'ui://fixture/totals' },
@@ -31,6 +32,13 @@ describe('app views (docs/app-views.md)', () => {
       ui: { resourceUri: 'ui://fixture/totals', visibility: ['app'] },
       'ui/resourceUri': 'ui://fixture/totals',
     });
+    // A client that renders no views is not shown the tool only views call.
+    const plain = (await callStateless(t.mcpUrl, 'tools/list', {}, scoped('totals:read'))).body.result.tools;
+    assert.deepEqual(
+      plain.map((tool: { name: string }) => tool.name),
+      stateless.map((tool: { name: string }) => tool.name).filter((name: string) => name !== 'totals_refresh'),
+    );
+    assert.ok(byName.has('totals_refresh'));
     const handshake = await callHandshake(t.mcpUrl, 'tools/list', {}, '2025-11-25');
     // Without scopes the handshake caller sees status_show only, with its link.
     assert.deepEqual(
