@@ -11,6 +11,7 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/internal';
 import { ModuleRef } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { of, type Observable } from 'rxjs';
+import { layerProvider } from './layer-provider.js';
 
 /** The provider that answers REST requests to background routes (`McpRestBackground`, in `McpModule`). */
 export const MCP_REST_BACKGROUND = Symbol('McpRestBackground');
@@ -40,21 +41,16 @@ export class McpRestBackgroundInterceptor implements NestInterceptor {
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     if (context.getType() !== 'http') return next.handle();
-    const answers = this.resolve();
+    const answers = (this.answers ??= layerProvider<McpRestBackgroundAnswers>(
+      this.moduleRef,
+      MCP_REST_BACKGROUND,
+      "A task: 'background' route needs McpModule.forRoot() (or forRootAsync()) in the application",
+    ));
     const handler = context.getHandler();
     // Not a route of this application's tools (a method the decorator marked, mounted elsewhere): as it is.
     if (!answers.serves(handler)) return next.handle();
     const http = context.switchToHttp();
     return of(await answers.answer(handler, http.getRequest<Request>(), http.getResponse<Response>()));
-  }
-
-  private resolve(): McpRestBackgroundAnswers {
-    if (this.answers) return this.answers;
-    try {
-      return (this.answers = this.moduleRef.get<McpRestBackgroundAnswers>(MCP_REST_BACKGROUND, { strict: false }));
-    } catch {
-      throw new Error("A task: 'background' route needs McpModule.forRoot() (or forRootAsync()) in the application");
-    }
   }
 }
 

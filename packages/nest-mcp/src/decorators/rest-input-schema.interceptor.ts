@@ -2,6 +2,7 @@ import { Injectable, UseInterceptors, type CallHandler, type ExecutionContext, t
 import { ModuleRef } from '@nestjs/core';
 import type { Request } from 'express';
 import type { Observable } from 'rxjs';
+import { layerProvider } from './layer-provider.js';
 
 /** The provider that holds REST requests to the routes of raw-schema tools to their schema (`McpRestInputSchemas`, in `McpModule`). */
 export const MCP_REST_INPUT_SCHEMAS = Symbol('McpRestInputSchemas');
@@ -29,17 +30,13 @@ export class McpRestInputSchemaInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
-    this.resolve().check(context.getHandler(), context.switchToHttp().getRequest<Request>());
+    this.checks ??= layerProvider<McpRestInputSchemaChecks>(
+      this.moduleRef,
+      MCP_REST_INPUT_SCHEMAS,
+      'A route whose @McpTool has an inputSchema needs McpModule.forRoot() (or forRootAsync()) in the application',
+    );
+    this.checks.check(context.getHandler(), context.switchToHttp().getRequest<Request>());
     return next.handle();
-  }
-
-  private resolve(): McpRestInputSchemaChecks {
-    if (this.checks) return this.checks;
-    try {
-      return (this.checks = this.moduleRef.get<McpRestInputSchemaChecks>(MCP_REST_INPUT_SCHEMAS, { strict: false }));
-    } catch {
-      throw new Error('A route whose @McpTool has an inputSchema needs McpModule.forRoot() (or forRootAsync()) in the application');
-    }
   }
 }
 

@@ -1,6 +1,6 @@
 import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from '@modelcontextprotocol/server';
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
-import { McpRegistry } from '../registry/mcp.registry.js';
+import { byName, McpRegistry } from '../registry/mcp.registry.js';
 import type { ResourceTemplateEntry } from '../invocation/capability-entries.js';
 import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
 import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
@@ -42,7 +42,7 @@ export class ResourcesHandler {
       ...this.views.visible(context).map((view) => this.views.resource(view)),
       // The SKILL.md of each skill the caller may see (docs/skills.md); its other files are reached through the skill.
       ...this.skills.listedResources(context),
-    ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    ].sort(byName);
     const { page, nextCursor } = paginate(resources, params.cursor, this.options.pageSize);
     return { resources: page, ...(nextCursor ? { nextCursor } : {}) };
   }

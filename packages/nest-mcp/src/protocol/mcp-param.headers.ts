@@ -33,8 +33,8 @@ export function checkParamHeaders(
     const header = `Mcp-Param-${parameter.name}`;
     const argument = `arguments.${parameter.path.join('.')}`;
     const sent = headerValue(headers, header.toLowerCase());
-    const value = valueAt(args, parameter.path);
-    const mirrored = mirroredText(value);
+    const value = argumentAt(args, parameter.path);
+    const mirrored = headerTextOf(value);
     if (sent === undefined) {
       if (required && mirrored !== undefined) {
         throw McpProtocolError.headerMismatch(`${header} is required and must carry ${argument} (${quote(mirrored)})`);
@@ -61,8 +61,8 @@ export function checkParamHeaders(
   }
 }
 
-/** The value at a chain of property names; undefined when a step is not an object. */
-function valueAt(args: unknown, path: readonly string[]): unknown {
+/** The argument at a chain of property names; undefined when a step is not an object. */
+export function argumentAt(args: unknown, path: readonly string[]): unknown {
   let node = args;
   for (const key of path) {
     if (!isPlainObject(node) || !Object.hasOwn(node, key)) return undefined;
@@ -72,7 +72,7 @@ function valueAt(args: unknown, path: readonly string[]): unknown {
 }
 
 /** The text a client puts in the header for this argument; undefined when it sends none (null, absent, not a primitive, not a safe number). */
-function mirroredText(value: unknown): string | undefined {
+export function headerTextOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'boolean') return String(value);
   if (typeof value === 'number' && Number.isFinite(value) && (!Number.isInteger(value) || Number.isSafeInteger(value)))

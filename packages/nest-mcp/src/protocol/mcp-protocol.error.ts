@@ -1,5 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import { McpErrorCode } from './mcp-error-codes.js';
+import type { ProtocolEra } from './protocol-version.js';
 
 /**
  * A protocol fault: becomes a JSON-RPC error object with the given HTTP status.
@@ -23,6 +24,15 @@ export class McpProtocolError extends Error {
 
   static invalidRequest(message: string, httpStatus = HttpStatus.BAD_REQUEST): McpProtocolError {
     return new McpProtocolError(McpErrorCode.InvalidRequest, message, httpStatus);
+  }
+
+  /** An unknown method, or one of the other era: HTTP 404 in the 2026 era, inside a 200 in the handshake era (docs/contract.md §2.5). */
+  static methodNotFound(method: string, era: ProtocolEra): McpProtocolError {
+    return new McpProtocolError(
+      McpErrorCode.MethodNotFound,
+      `Method not found: ${method}`,
+      era === 'stateless' ? HttpStatus.NOT_FOUND : HttpStatus.OK,
+    );
   }
 
   static headerMismatch(detail: string): McpProtocolError {

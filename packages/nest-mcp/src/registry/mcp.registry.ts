@@ -119,8 +119,13 @@ function decode(value: string): string {
   }
 }
 
+/** The order every list is served in: by name, code unit by code unit (deterministic pages). */
+export function byName(a: { name: string }, b: { name: string }): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
 function sortByName<T extends { name: string }>(map: Map<string, T>): T[] {
-  return [...map.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...map.values()].sort(byName);
 }
 
 export function completionKey(ref: { type: 'prompt' | 'template'; name: string }, argument: string): string {

@@ -17,6 +17,11 @@ export interface FieldViolation {
 
 export type ArgumentValidation<T> = { ok: true; value: T } | { ok: false; violations: FieldViolation[] };
 
+/** The refusal of arguments that are not a JSON object, whatever validates them. */
+function notAnObject(): { ok: false; violations: FieldViolation[] } {
+  return { ok: false, violations: [{ field: '', message: 'arguments must be a JSON object' }] };
+}
+
 /** Each DTO's schema, built once: what it lists as required is held to on every call. */
 const schemas = new WeakMap<Type<unknown>, JsonSchema>();
 
@@ -58,7 +63,7 @@ export async function validateArguments<T extends object>(
   options: { forbidUnknown: boolean },
 ): Promise<ArgumentValidation<T>> {
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-    return { ok: false, violations: [{ field: '', message: 'arguments must be a JSON object' }] };
+    return notAnObject();
   }
   // Only what the caller sent is validated as sent: see withoutUnsentProperties.
   const instance = withoutUnsentProperties(plainToInstance(dto, args), args);
@@ -133,7 +138,7 @@ export async function validateToolArguments(
   if (options.raw) {
     const sent = args ?? {};
     if (typeof sent !== 'object' || Array.isArray(sent)) {
-      return { ok: false, violations: [{ field: '', message: 'arguments must be a JSON object' }] };
+      return notAnObject();
     }
     const violations = options.raw.violations(sent as Record<string, unknown>);
     if (violations.length) return { ok: false, violations };
@@ -142,7 +147,7 @@ export async function validateToolArguments(
   if (input) return validateArguments(input, args ?? {}, options);
   if (args === undefined || args === null) return undefined;
   if (typeof args !== 'object' || Array.isArray(args)) {
-    return { ok: false, violations: [{ field: '', message: 'arguments must be a JSON object' }] };
+    return notAnObject();
   }
   const extra = Object.keys(args);
   if (!extra.length || !options.forbidUnknown) return undefined;

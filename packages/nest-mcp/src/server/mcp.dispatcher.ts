@@ -107,12 +107,7 @@ export class McpDispatcher {
   async dispatch(message: InboundMessage, context: McpRequestContext, tool?: ToolEntry): Promise<Result> {
     const rule = Object.hasOwn(this.methods, message.method) ? this.methods[message.method] : undefined;
     if (!rule || !rule.eras.includes(context.era)) {
-      // The 2026 era answers an unknown method with HTTP 404; the handshake era inside a 200 (docs/contract.md §2.5).
-      throw new McpProtocolError(
-        McpErrorCode.MethodNotFound,
-        `Method not found: ${message.method}`,
-        context.era === 'stateless' ? HttpStatus.NOT_FOUND : HttpStatus.OK,
-      );
+      throw McpProtocolError.methodNotFound(message.method, context.era);
     }
     const result = rule.call
       ? await this.runCall(this.callOf(rule.call, message, context, tool), message.params)

@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { ToolEntry } from '../invocation/capability-entries.js';
-import { McpRegistry } from '../registry/mcp.registry.js';
+import { byName, McpRegistry } from '../registry/mcp.registry.js';
 import { MCP_SKILLS_METADATA, type McpSkillOptions } from './mcp-skill.decorator.js';
 import { readSkillFolder, SKILL_SCHEME, type SkillDirectory, type SkillFile, type SkillFolder } from './skill-folder.js';
 
@@ -47,7 +47,7 @@ export class McpSkillCatalog implements OnApplicationBootstrap {
       const declared: McpSkillOptions[] | undefined = Reflect.getOwnMetadata(MCP_SKILLS_METADATA, type);
       for (const options of declared ?? []) await this.add(options, type.name);
     }
-    this.skills = [...this.byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.skills = [...this.byName.values()].sort(byName);
   }
 
   /** Whether any skill is served: the extension is declared, and its methods answered, only then. */

@@ -1,11 +1,10 @@
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/server';
-import { HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CapabilityAccess } from '../access/capability-access.js';
 import type { McpRequestContext } from '../invocation/mcp-invocation.js';
 import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
 import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import { paginate } from '../protocol/list-pagination.js';
-import { McpErrorCode } from '../protocol/mcp-error-codes.js';
 import { McpProtocolError } from '../protocol/mcp-protocol.error.js';
 import { quotedUri, resourceUriParam } from '../protocol/resource-uri.js';
 import { McpSkillCatalog, SKILLS_EXTENSION, type SkillEntry } from './skill-catalog.js';
@@ -123,11 +122,7 @@ export class SkillsHandler {
   /** Without a skill the extension is not declared, and its methods are unknown, as any undeclared method is. */
   private assertDeclared(context: McpRequestContext): void {
     if (this.catalog.declared) return;
-    throw new McpProtocolError(
-      McpErrorCode.MethodNotFound,
-      `Method not found: ${context.method}`,
-      context.era === 'stateless' ? HttpStatus.NOT_FOUND : HttpStatus.OK,
-    );
+    throw McpProtocolError.methodNotFound(context.method, context.era);
   }
 }
 

@@ -1,3 +1,4 @@
+import { argumentAt, headerTextOf } from '../protocol/mcp-param.headers.js';
 import { headerParametersOf, type McpHeaderParameter } from '../schema/header-parameters.js';
 
 /**
@@ -18,16 +19,13 @@ export function encodeParamHeaderValue(text: string): string {
   return PLAIN.test(text) && !SENTINEL.test(text) ? text : `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
 }
 
-/** The `Mcp-Param-*` headers of a call with these arguments; none for an argument that is absent, null or not a string, number or boolean. */
+/** The `Mcp-Param-*` headers of a call with these arguments; none for an argument that is absent, null, not a string, number or boolean, or a number beyond the safe integers. */
 export function paramHeaders(parameters: readonly McpHeaderParameter[], args: unknown): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const parameter of parameters) {
-    let value = args;
-    for (const key of parameter.path)
-      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
-    if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
-      headers[`Mcp-Param-${parameter.name}`] = encodeParamHeaderValue(String(value));
-    }
+    // What the endpoint expects a client to send (protocol/mcp-param.headers.ts), encoded as it decodes it.
+    const text = headerTextOf(argumentAt(args, parameter.path));
+    if (text !== undefined) headers[`Mcp-Param-${parameter.name}`] = encodeParamHeaderValue(text);
   }
   return headers;
 }

@@ -5,7 +5,7 @@ import type { McpRequestContext } from '../invocation/mcp-invocation.js';
 import { MCP_OPTIONS } from '../options/mcp-options.constants.js';
 import type { ResolvedMcpOptions } from '../options/mcp-options.interface.js';
 import type { McpViewOptions } from '../options/mcp-view.options.js';
-import { McpRegistry } from '../registry/mcp.registry.js';
+import { byName, McpRegistry } from '../registry/mcp.registry.js';
 import { MCP_APP_MIME_TYPE } from './apps-extension.js';
 import { assertViewHtml, assertViewShape, assertViewUri } from './view-checks.js';
 import { viewCspOf, withCspMeta, type ViewCsp } from './view-csp.js';
@@ -38,6 +38,8 @@ export class McpViews implements OnApplicationBootstrap {
   private readonly byUri = new Map<string, ViewEntry>();
   /** Links by URI, checked at bootstrap (a tool may name a view declared after it). */
   private readonly links: { uri: string; tool: string; source: string }[] = [];
+  /** Every view, by name: sorted once, at bootstrap, when the last one is declared. */
+  private sorted: ViewEntry[] = [];
 
   constructor(
     @Inject(MCP_OPTIONS) private readonly options: ResolvedMcpOptions,
@@ -52,9 +54,9 @@ export class McpViews implements OnApplicationBootstrap {
     return this.byUri.size > 0;
   }
 
-  /** Every view, by name. */
-  get all(): ViewEntry[] {
-    return [...this.byUri.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  /** Every view, by name (once the application has bootstrapped). */
+  get all(): readonly ViewEntry[] {
+    return this.sorted;
   }
 
   declare(view: McpViewOptions, source: string): void {
@@ -99,13 +101,13 @@ export class McpViews implements OnApplicationBootstrap {
       throw new Error(`McpModule option confirmationView: ${JSON.stringify(confirmation)} is not a declared view (declare it in views)`);
     }
     for (const view of this.byUri.values()) {
-      if (this.registry.resource(view.uri)) {
-        throw new Error(`${view.source}: the view ${view.uri} has the URI of the resource ${this.registry.resource(view.uri)!.source}`);
-      }
+      const resource = this.registry.resource(view.uri);
+      if (resource) throw new Error(`${view.source}: the view ${view.uri} has the URI of the resource ${resource.source}`);
       const html = typeof view.html === 'function' ? await loaded(view) : view.html;
       assertViewHtml(html, view.uri, view.csp, view.source);
       view.document = withCspMeta(html, view.csp);
     }
+    this.sorted = [...this.byUri.values()].sort(byName);
   }
 
   /** The views the caller may see: linked by a tool it can see, or by no tool. */
